@@ -1,0 +1,38 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "contactsd",
+    products: [
+        .executable(name: "contactsd", targets: ["contactsd"]),
+        .executable(name: "contactsctl", targets: ["contactsctl"]),
+    ],
+    targets: [
+        // C libraries from Debian, each behind one system-library target.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+
+        // A small, exact JSON value type with its own parser and writer.
+        .target(name: "JSONCore"),
+        // A JSON-RPC 2.0 engine and its Unix-socket transport; knows nothing about contacts.
+        .target(name: "JSONRPC", dependencies: ["JSONCore"]),
+        // The contact model, its JSON shapes, validation and search normalisation.
+        .target(name: "ContactsCore", dependencies: ["JSONCore"]),
+        // The SQLite store: the only module that touches SQLite.
+        .target(name: "ContactsStore", dependencies: ["ContactsCore", "CSQLite"]),
+        // Wires store, RPC, systemd and configuration into the service.
+        .target(name: "ContactsDaemon", dependencies: ["ContactsStore", "ContactsCore", "JSONRPC", "JSONCore", "CSystemd"]),
+        // The command-line client's logic; links neither SQLite nor image libraries.
+        .target(name: "ContactsControl", dependencies: ["JSONRPC", "JSONCore", "ContactsCore"]),
+
+        .executableTarget(name: "contactsd", dependencies: ["ContactsDaemon"]),
+        .executableTarget(name: "contactsctl", dependencies: ["ContactsControl"]),
+
+        .testTarget(name: "JSONCoreTests", dependencies: ["JSONCore"]),
+        .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "JSONCore"]),
+        .testTarget(name: "ContactsCoreTests", dependencies: ["ContactsCore", "JSONCore"]),
+        .testTarget(name: "ContactsStoreTests", dependencies: ["ContactsStore", "ContactsCore"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["JSONCore", "JSONRPC"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

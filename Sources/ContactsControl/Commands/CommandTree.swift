@@ -1,0 +1,80 @@
+/// The whole of `contactsctl`, declared once.
+public enum CommandTree {
+    static let contactArg = ArgumentSpec("ID", help: "a contact's id, or a unique name or part of one", completion: .contacts)
+    static let groupFilter = OptionSpec("group", short: "g", value: "GROUP", help: "only members of GROUP", completion: .groups)
+    static let favoritesFilter = OptionSpec("favorites", short: "f", help: "only favorites")
+
+    static let fieldOptions: [OptionSpec] = [
+        OptionSpec("phone", short: "p", value: "PHONE", repeats: true, help: "a phone number, as LABEL:NUMBER or NUMBER"),
+        OptionSpec("email", short: "e", value: "EMAIL", repeats: true, help: "an email address, as LABEL:ADDRESS or ADDRESS"),
+        OptionSpec("address", short: "a", value: "ADDRESS", repeats: true, help: "a postal address on one line"),
+        OptionSpec("organization", short: "o", value: "ORG", help: "the organization"),
+        OptionSpec("title", value: "TITLE", help: "the job title"),
+        OptionSpec("nickname", value: "NICK", help: "a nickname"),
+        OptionSpec("birthday", value: "DATE", help: "YYYY-MM-DD, or --MM-DD without a year"),
+        OptionSpec("note", value: "TEXT", help: "a note"),
+        OptionSpec("url", value: "URL", repeats: true, help: "a web address"),
+        OptionSpec("group", short: "g", value: "GROUP", repeats: true, help: "a group to be in (created if new)", completion: .groups),
+    ]
+
+    public static let root = CommandSpec(
+        "contactsctl", summary: "Talk to contactsd, the personal contacts service.",
+        subcommands: [
+            CommandSpec(
+                "list", summary: "List contacts in name order.", options: [favoritesFilter, groupFilter,
+                    OptionSpec("limit", short: "n", value: "N", help: "at most N contacts")],
+                run: ContactCommands.list),
+            CommandSpec(
+                "search", summary: "Find contacts by name, email, phone or organization.",
+                arguments: [ArgumentSpec("TEXT", help: "what to look for (case, accents and phone formatting are ignored)")],
+                options: [favoritesFilter, groupFilter, OptionSpec("limit", short: "n", value: "N", help: "at most N contacts")],
+                run: ContactCommands.search),
+            CommandSpec("show", summary: "Show everything about one contact.", arguments: [contactArg], run: ContactCommands.show),
+            CommandSpec(
+                "add", summary: "Add a contact.", arguments: [ArgumentSpec("NAME", help: "the full name")],
+                options: fieldOptions + [OptionSpec("favorite", help: "mark as a favorite")], run: ContactCommands.add),
+            CommandSpec(
+                "edit", summary: "Change a contact; the fields given replace the old ones.", arguments: [contactArg],
+                options: [OptionSpec("name", value: "NAME", help: "the new full name")] + fieldOptions
+                    + [OptionSpec("clear", value: "FIELD", repeats: true, help: "empty a field (phones, emails, addresses, organization, title, nickname, birthday, note, urls, groups)",
+                        completion: .choices(["phones", "emails", "addresses", "organization", "title", "nickname", "birthday", "note", "urls", "groups"]))],
+                run: ContactCommands.edit),
+            CommandSpec(
+                "rm", summary: "Delete contacts.", arguments: [ArgumentSpec("ID", variadic: true, help: "contacts to delete", completion: .contacts)],
+                run: ContactCommands.remove),
+            CommandSpec("fav", summary: "Mark a contact as a favorite.", arguments: [contactArg], run: { try ContactCommands.favorite(&$0, true) }),
+            CommandSpec("unfav", summary: "Unmark a favorite.", arguments: [contactArg], run: { try ContactCommands.favorite(&$0, false) }),
+            CommandSpec(
+                "group", summary: "Manage groups.",
+                subcommands: [
+                    CommandSpec("list", summary: "List groups with their member counts.", run: GroupCommands.list),
+                    CommandSpec("add", summary: "Create a group.", arguments: [ArgumentSpec("GROUP", help: "the new group's name")], run: GroupCommands.add),
+                    CommandSpec(
+                        "rm", summary: "Delete a group (its members are kept).",
+                        arguments: [ArgumentSpec("GROUP", help: "the group", completion: .groups)], run: GroupCommands.remove),
+                    CommandSpec(
+                        "rename", summary: "Rename a group.",
+                        arguments: [ArgumentSpec("GROUP", help: "the group", completion: .groups), ArgumentSpec("NEW", help: "its new name")],
+                        run: GroupCommands.rename),
+                    CommandSpec(
+                        "members", summary: "List a group's members.", arguments: [ArgumentSpec("GROUP", help: "the group", completion: .groups)],
+                        run: GroupCommands.members),
+                    CommandSpec(
+                        "assign", summary: "Put a contact in a group.",
+                        arguments: [contactArg, ArgumentSpec("GROUP", help: "the group", completion: .groups)],
+                        run: { try GroupCommands.assign(&$0, add: true) }),
+                    CommandSpec(
+                        "unassign", summary: "Take a contact out of a group.",
+                        arguments: [contactArg, ArgumentSpec("GROUP", help: "the group", completion: .groups)],
+                        run: { try GroupCommands.assign(&$0, add: false) }),
+                ]),
+            CommandSpec("status", summary: "Show the daemon's state.", run: ContactCommands.status),
+            CommandSpec(
+                "call", summary: "Call a JSON-RPC method and print its result.",
+                arguments: [
+                    ArgumentSpec("METHOD", help: "the method, e.g. contacts.query"),
+                    ArgumentSpec("JSON", optional: true, help: "the params object ('-' reads it from stdin)"),
+                ],
+                run: ContactCommands.rawCall),
+        ])
+}

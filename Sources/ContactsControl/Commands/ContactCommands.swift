@@ -1,0 +1,236 @@
+import ContactsCore
+import Glibc
+import JSONCore
+import JSONRPC
+
+/// The verbs that work on contacts.
+enum ContactCommands {
+    static func list(_ inv: inout Invocation) throws -> Int32 {
+        try runQuery(&inv, text: nil)
+    }
+
+    static func search(_ inv: inout Invocation) throws -> Int32 {
+        try runQuery(&inv, text: inv.arguments[0])
+    }
+
+    static func runQuery(_ inv: inout Invocation, text: String?) throws -> Int32 {
+        var params: JSONObject = [:]
+        if let text { params["text"] = .string(text) }
+        if inv.flag("favorites") { params["favoritesOnly"] = true }
+        if let g = inv.value("group") { params["group"] = .string(g) }
+        if let n = inv.value("limit") {
+            guard let limit = Int(n), limit >= 0 else { throw UsageError(message: "--limit must be a whole number, not '\(n)'", command: "contactsctl") }
+            params["limit"] = .int(limit)
+        }
+        let result = try inv.call("contacts.query", params)
+        if inv.json {
+            inv.output.json(result)
+            return 0
+        }
+        let contacts = result["contacts"]?.arrayValue ?? []
+        printContactTable(contacts, output: inv.output)
+        let total = result["total"]?.intValue ?? contacts.count
+        if inv.output.isTerminal {
+            if contacts.isEmpty {
+                inv.output.line(inv.output.dim(text == nil ? "No contacts." : "No contacts match '\(text ?? "")'."))
+            } else if total > contacts.count {
+                inv.output.line(inv.output.dim("\(contacts.count) of \(total) contacts"))
+            }
+        }
+        return 0
+    }
+
+    static func printContactTable(_ contacts: [JSONValue], output: Output) {
+        guard !contacts.isEmpty else { return }
+        var table = Table(headers: ["NAME", "EMAIL", "PHONE"], shrinkable: [1, 0, 2])
+        for c in contacts {
+            let star = c["favorite"]?.boolValue == true ? " ★" : ""
+            let email = c["emails"]?.arrayValue?.first?["value"]?.stringValue ?? ""
+            let phone = c["phones"]?.arrayValue?.first?["value"]?.stringValue ?? ""
+            table.add([(c["name"]?.stringValue ?? "") + star, email, phone])
+        }
+        for line in table.render(width: output.width, header: output.bold) { output.line(line) }
+    }
+
+    static func show(_ inv: inout Invocation) throws -> Int32 {
+        let contact = try ContactResolver.resolve(inv.arguments[0], in: inv)
+        if inv.json {
+            inv.output.json(contact)
+        } else {
+            ContactView.render(contact, output: inv.output)
+        }
+        return 0
+    }
+
+    static func add(_ inv: inout Invocation) throws -> Int32 {
+        var contact: JSONObject = ["name": .string(inv.arguments[0])]
+        try fill(&contact, from: inv)
+        if inv.flag("favorite") { contact["favorite"] = true }
+        let created = try inv.call("contacts.create", ["contact": .object(contact)])
+        report(created, verb: "Added", inv: inv)
+        return 0
+    }
+
+    static func edit(_ inv: inout Invocation) throws -> Int32 {
+        let contact = try ContactResolver.resolve(inv.arguments[0], in: inv)
+        var changes: JSONObject = [:]
+        if let name = inv.value("name") { changes["name"] = .string(name) }
+        try fill(&changes, from: inv)
+        for field in inv.values("clear") { changes[field] = field.hasSuffix("s") ? .array([]) : .null }
+        guard !changes.isEmpty else {
+            throw UsageError(message: "nothing to change: give at least one option such as --phone or --name", command: "contactsctl edit")
+        }
+        let updated = try inv.call(
+            "contacts.update",
+            ["id": contact["id"] ?? .null, "changes": .object(changes), "ifRevision": contact["revision"] ?? .null])
+        report(updated, verb: "Updated", inv: inv)
+        return 0
+    }
+
+    /// Options shared by `add` and `edit`.
+    static func fill(_ o: inout JSONObject, from inv: Invocation) throws {
+        func labeled(_ raw: String) -> JSONValue {
+            // LABEL:VALUE, unless the part before the colon looks like part of the value (a URL scheme, digits).
+            if let colon = raw.firstIndex(of: ":"), raw[..<colon].allSatisfy({ $0.isLetter || $0 == " " }), !raw[..<colon].isEmpty,
+                !raw[raw.index(after: colon)...].hasPrefix("//")
+            {
+                return ["value": .string(String(raw[raw.index(after: colon)...])), "label": .string(String(raw[..<colon]))]
+            }
+            return ["value": .string(raw)]
+        }
+        if !inv.values("phone").isEmpty { o["phones"] = .array(inv.values("phone").map(labeled)) }
+        if !inv.values("email").isEmpty { o["emails"] = .array(inv.values("email").map(labeled)) }
+        if !inv.values("address").isEmpty { o["addresses"] = .array(inv.values("address").map { .string($0) }) }
+        if !inv.values("url").isEmpty { o["urls"] = .array(inv.values("url").map { .string($0) }) }
+        if !inv.values("group").isEmpty { o["groups"] = .array(inv.values("group").map { .string($0) }) }
+        for key in ["organization", "title", "nickname", "birthday", "note"] {
+            if let v = inv.value(key) { o[key] = .string(v) }
+        }
+    }
+
+    static func report(_ contact: JSONValue, verb: String, inv: Invocation) {
+        if inv.json {
+            inv.output.json(contact)
+        } else {
+            inv.output.line("\(verb) \(inv.output.bold(contact["name"]?.stringValue ?? "")) \(inv.output.dim("(\(contact["id"]?.stringValue ?? ""))"))")
+        }
+    }
+
+    static func remove(_ inv: inout Invocation) throws -> Int32 {
+        var ids: [JSONValue] = []
+        var names: [String] = []
+        for ref in inv.arguments {
+            let c = try ContactResolver.resolve(ref, in: inv)
+            ids.append(c["id"] ?? .null)
+            names.append(c["name"]?.stringValue ?? "")
+        }
+        let result = try inv.call("contacts.delete", ["ids": .array(ids)])
+        if inv.json {
+            inv.output.json(result)
+        } else {
+            for n in names { inv.output.line("Deleted \(inv.output.bold(n))") }
+        }
+        return 0
+    }
+
+    static func favorite(_ inv: inout Invocation, _ on: Bool) throws -> Int32 {
+        let c = try ContactResolver.resolve(inv.arguments[0], in: inv)
+        let updated = try inv.call("contacts.setFavorite", ["id": c["id"] ?? .null, "favorite": .bool(on)])
+        report(updated, verb: on ? "Favorite:" : "No longer a favorite:", inv: inv)
+        return 0
+    }
+
+    static func status(_ inv: inout Invocation) throws -> Int32 {
+        let s = try inv.call("daemon.status")
+        if inv.json {
+            inv.output.json(s)
+            return 0
+        }
+        let o = inv.output
+        func row(_ label: String, _ value: String?) { o.line(o.dim(label.padding(11)) + (value ?? "-")) }
+        row("version", s["version"]?.stringValue)
+        row("contacts", s["contacts"].map { $0.description })
+        row("groups", s["groups"].map { $0.description })
+        row("socket", s["socket"]?.stringValue)
+        row("data", s["dataDir"]?.stringValue)
+        row("inbox", s["inbox"]?.stringValue)
+        row("uptime", s["uptimeSeconds"]?.doubleValue.map(formatDuration))
+        row("pid", s["pid"].map { $0.description })
+        return 0
+    }
+
+    static func formatDuration(_ seconds: Double) -> String {
+        let s = Int(seconds)
+        if s < 60 { return "\(s)s" }
+        if s < 3600 { return "\(s / 60)m \(s % 60)s" }
+        if s < 86400 { return "\(s / 3600)h \(s % 3600 / 60)m" }
+        return "\(s / 86400)d \(s % 86400 / 3600)h"
+    }
+
+    static func rawCall(_ inv: inout Invocation) throws -> Int32 {
+        var params = JSONObject()
+        if inv.arguments.count > 1 {
+            var text = inv.arguments[1]
+            if text == "-" { text = readStandardInput() }
+            do {
+                guard case .object(let o) = try JSONParser.parse(text) else {
+                    throw UsageError(message: "the params must be a JSON object", command: "contactsctl call")
+                }
+                params = o
+            } catch let e as JSONParseError {
+                throw UsageError(message: "the params are not valid JSON: \(e)", command: "contactsctl call")
+            }
+        }
+        inv.output.json(try inv.call(inv.arguments[0], params))
+        return 0
+    }
+
+    static func readStandardInput() -> String {
+        var data: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = read(0, &chunk, chunk.count)
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            data.append(contentsOf: chunk[0..<n])
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// The readable view of one contact (`show`).
+enum ContactView {
+    static func render(_ c: JSONValue, output o: Output) {
+        let star = c["favorite"]?.boolValue == true ? " " + o.accent("★") : ""
+        o.line(o.bold(c["name"]?.stringValue ?? "") + star)
+        var rows: [(String, String)] = []
+        func add(_ label: String, _ value: String?) {
+            if let value, !value.isEmpty { rows.append((label, value)) }
+        }
+        add("nickname", c["nickname"]?.stringValue)
+        let org = [c["title"]?.stringValue, c["organization"]?.stringValue].compactMap { $0 }.joined(separator: ", ")
+        add("work", org)
+        for (key, label) in [("phones", "phone"), ("emails", "email"), ("urls", "url")] {
+            for e in c[key]?.arrayValue ?? [] {
+                let tag = e["label"]?.stringValue.map { " " + o.dim("(\($0))") } ?? ""
+                add(label, (e["value"]?.stringValue ?? "") + tag)
+            }
+        }
+        for a in c["addresses"]?.arrayValue ?? [] {
+            let parts = ["poBox", "extended", "street", "locality", "region", "postalCode", "country"].compactMap { a[$0]?.stringValue }.filter { !$0.isEmpty }
+            let tag = a["label"]?.stringValue.map { " " + o.dim("(\($0))") } ?? ""
+            add("address", parts.joined(separator: ", ") + tag)
+        }
+        add("birthday", c["birthday"]?.stringValue)
+        add("groups", (c["groups"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ", "))
+        add("note", c["note"]?.stringValue)
+        add("id", c["id"]?.stringValue)
+        add("updated", c["updatedAt"]?.stringValue)
+        let width = (rows.map { $0.0.count }.max() ?? 0) + 2
+        for (label, value) in rows {
+            let lines = value.split(separator: "\n", omittingEmptySubsequences: false)
+            o.line("  " + o.dim(label.padding(width)) + (lines.first.map(String.init) ?? ""))
+            for more in lines.dropFirst() { o.line("  " + String(repeating: " ", count: width + 1) + more) }
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import ContactsCore
+import JSONCore
+import JSONRPC
+
+/// Turns what a person typed where an id is expected into one contact: an id, else a name or
+/// name fragment that matches exactly one contact (an exact name wins over fragments).
+enum ContactResolver {
+    static func resolve(_ reference: String, in inv: Invocation) throws -> JSONValue {
+        if looksLikeID(reference) {
+            do {
+                return try inv.call("contacts.get", ["id": .string(reference.uppercased())])
+            } catch let e as RPCError where e.code.rawValue == -32001 {
+                // Not an id after all; try it as a name.
+            }
+        }
+        let result = try inv.call("contacts.query", ["text": .string(reference), "limit": 50])
+        let matches = result["contacts"]?.arrayValue ?? []
+        let total = result["total"]?.intValue ?? matches.count
+        if total == 1, let only = matches.first { return only }
+        if total == 0 { throw CommandFailure("no contact matches '\(reference)'") }
+        let wanted = SearchFolding.fold(reference)
+        let exact = matches.filter { SearchFolding.fold($0["name"]?.stringValue ?? "") == wanted }
+        if exact.count == 1 { return exact[0] }
+        let names = matches.prefix(5).compactMap { $0["name"]?.stringValue }.joined(separator: ", ")
+        throw CommandFailure("'\(reference)' matches \(total) contacts (\(names)\(total > 5 ? ", ..." : "")); be more specific or use the id")
+    }
+
+    static func looksLikeID(_ s: String) -> Bool {
+        s.count == 36 && s.allSatisfy { $0.isHexDigit || $0 == "-" }
+    }
+}

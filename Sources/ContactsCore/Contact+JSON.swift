@@ -1,0 +1,298 @@
+import JSONCore
+
+extension Contact {
+    /// The contact in the API's JSON shape.
+    public var json: JSONValue {
+        var o = JSONObject()
+        o.members.reserveCapacity(22)
+        o.members.append(.init("id", .string(id)))
+        o.members.append(.init("uid", .string(uid)))
+        o.members.append(.init("revision", .int(revision)))
+        o.members.append(.init("name", .string(name)))
+        o.members.append(.init("structuredName", structuredName.map { $0.json } ?? .null))
+        o.members.append(.init("nickname", .optional(nickname)))
+        o.members.append(.init("phones", .array(phones.map(\.json))))
+        o.members.append(.init("emails", .array(emails.map(\.json))))
+        o.members.append(.init("addresses", .array(addresses.map(\.json))))
+        o.members.append(.init("organization", .optional(organization)))
+        o.members.append(.init("title", .optional(title)))
+        o.members.append(.init("birthday", .optional(birthday)))
+        o.members.append(.init("note", .optional(note)))
+        o.members.append(.init("urls", .array(urls.map(\.json))))
+        o.members.append(.init("favorite", .bool(favorite)))
+        o.members.append(.init("groups", .array(groups.map(JSONValue.string))))
+        o.members.append(.init("photo", photo.map { $0.json } ?? .null))
+        o.members.append(.init("createdAt", .string(Timestamp.format(createdAt))))
+        o.members.append(.init("updatedAt", .string(Timestamp.format(updatedAt))))
+        return .object(o)
+    }
+}
+
+extension LabeledValue {
+    public var json: JSONValue { .object(["value": .string(value), "label": .optional(label)]) }
+}
+
+extension StructuredName {
+    public var json: JSONValue {
+        .object([
+            "family": .string(family), "given": .string(given), "additional": .string(additional),
+            "prefix": .string(prefix), "suffix": .string(suffix),
+        ])
+    }
+}
+
+extension PostalAddress {
+    public var json: JSONValue {
+        var o: JSONObject = [
+            "street": .string(street), "locality": .string(locality), "region": .string(region),
+            "postalCode": .string(postalCode), "country": .string(country), "label": .optional(label),
+        ]
+        if !poBox.isEmpty { o["poBox"] = .string(poBox) }
+        if !extended.isEmpty { o["extended"] = .string(extended) }
+        return .object(o)
+    }
+}
+
+extension PhotoReference {
+    public var json: JSONValue {
+        switch self {
+        case .stored(let hash, let mimeType, let width, let height):
+            .object([
+                "hash": .string(hash), "mimeType": .string(mimeType), "width": width.map { .int($0) } ?? .null,
+                "height": height.map { .int($0) } ?? .null,
+            ])
+        case .url(let url): .object(["url": .string(url)])
+        }
+    }
+}
+
+// MARK: - Reading contacts from clients
+
+extension Contact {
+    /// The fields a client may set, in the order they are applied.
+    public static let editableFields: [String] = [
+        "name", "uid", "structuredName", "nickname", "phones", "phone", "emails", "email", "addresses", "address",
+        "organization", "title", "birthday", "note", "urls", "favorite", "groups",
+    ]
+
+    /// A new contact from a client's JSON (`contacts.create`); `path` names it in errors.
+    public init(creating object: JSONObject, path: String = "contact") throws(ContactError) {
+        guard object["name"] != nil, object["name"] != .null else {
+            throw ContactError(.invalidData, field: "\(path).name", "a contact needs a name")
+        }
+        self.init(name: "")
+        try apply(object, path: path)
+    }
+
+    /// Applies a partial contact (`contacts.update` changes): fields present replace the stored
+    /// ones, `null` clears them, fields absent are kept. Unknown fields are ignored.
+    public mutating func apply(_ changes: JSONObject, path: String = "changes") throws(ContactError) {
+        for key in Self.editableFields {
+            guard let value = changes[key] else { continue }
+            let field = "\(path).\(key)"
+            var r = FieldReader(value: value, path: field)
+            switch key {
+            case "name":
+                guard let s = try r.optionalText(limit: Limits.shortText) else {
+                    throw ContactError(.invalidData, field: field, "a contact needs a name")
+                }
+                name = s
+            case "uid":
+                if let s = try r.optionalText(limit: Limits.shortText) { uid = s }
+            case "structuredName": structuredName = try r.structuredName()
+            case "nickname": nickname = try r.optionalText(limit: Limits.shortText)
+            case "phones": phones = try r.labeledList(kind: .phone)
+            case "phone":
+                if let s = try r.optionalText(limit: Limits.shortText) { phones = [try checked(s, kind: .phone, field: field)] } else { phones = [] }
+            case "emails": emails = try r.labeledList(kind: .email)
+            case "email":
+                if let s = try r.optionalText(limit: Limits.shortText) { emails = [try checked(s, kind: .email, field: field)] } else { emails = [] }
+            case "addresses": addresses = try r.addresses()
+            case "address":
+                addresses = try r.optionalText(limit: Limits.shortText).map { [PostalAddress(street: $0)] } ?? []
+            case "organization": organization = try r.optionalText(limit: Limits.shortText)
+            case "title": title = try r.optionalText(limit: Limits.shortText)
+            case "birthday":
+                if let s = try r.optionalText(limit: 32) { birthday = try Birthday.normalize(s, field: field) } else { birthday = nil }
+            case "note": note = try r.optionalText(limit: Limits.longText, multiline: true)
+            case "urls": urls = try r.labeledList(kind: .url)
+            case "favorite": favorite = try r.bool()
+            case "groups": groups = try r.groupNames()
+            default: break
+            }
+        }
+    }
+}
+
+/// Size limits on client-given text, so that one field cannot fill the disk.
+public enum Limits {
+    public static let shortText = 4096
+    public static let longText = 1 << 20
+    public static let listItems = 1000
+}
+
+enum ValueKind {
+    case phone, email, url
+
+    var noun: String {
+        switch self {
+        case .phone: "phone number"
+        case .email: "email address"
+        case .url: "URL"
+        }
+    }
+}
+
+func checked(_ value: String, kind: ValueKind, field: String) throws(ContactError) -> LabeledValue {
+    switch kind {
+    case .phone:
+        guard value.unicodeScalars.contains(where: { $0.properties.numericType != nil || $0.properties.isAlphabetic }) else {
+            throw ContactError(.invalidData, field: field, "'\(value)' is not a phone number")
+        }
+    case .email:
+        let parts = value.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count >= 2, !parts[0].isEmpty, !(parts.last ?? "").isEmpty,
+            !value.unicodeScalars.contains(where: { $0.properties.isWhitespace })
+        else {
+            throw ContactError(.invalidData, field: field, "'\(value)' is not an email address")
+        }
+    case .url: break
+    }
+    return LabeledValue(value: value)
+}
+
+/// Reads one JSON field with errors that say where and why.
+struct FieldReader {
+    let value: JSONValue
+    let path: String
+
+    func typeError(_ expected: String) -> ContactError {
+        ContactError(.invalidParams, field: path, "must be \(expected), not \(value.typeName)")
+    }
+
+    /// Trimmed text, nil for null or blank. Control characters are refused.
+    mutating func optionalText(limit: Int, multiline: Bool = false) throws(ContactError) -> String? {
+        try Self.text(value, path: path, limit: limit, multiline: multiline)
+    }
+
+    static func text(_ value: JSONValue, path: String, limit: Int, multiline: Bool = false) throws(ContactError) -> String? {
+        switch value {
+        case .null: return nil
+        case .string(let s):
+            let t = s.trimmingWhitespace()
+            if t.isEmpty { return nil }
+            if t.utf8.count > limit {
+                throw ContactError(.invalidData, field: path, "longer than \(limit) bytes")
+            }
+            for u in t.unicodeScalars where u.properties.generalCategory == .control {
+                if multiline && (u == "\n" || u == "\t" || u == "\r") { continue }
+                throw ContactError(.invalidData, field: path, "contains a control character (U+\(String(u.value, radix: 16, uppercase: true)))")
+            }
+            return t
+        default:
+            throw ContactError(.invalidParams, field: path, "must be a string, not \(value.typeName)")
+        }
+    }
+
+    func bool() throws(ContactError) -> Bool {
+        guard case .bool(let b) = value else { throw typeError("true or false") }
+        return b
+    }
+
+    func list() throws(ContactError) -> [JSONValue] {
+        if value.isNull { return [] }
+        guard case .array(let a) = value else { throw typeError("an array") }
+        if a.count > Limits.listItems {
+            throw ContactError(.invalidData, field: path, "has \(a.count) entries; at most \(Limits.listItems) are accepted")
+        }
+        return a
+    }
+
+    func labeledList(kind: ValueKind) throws(ContactError) -> [LabeledValue] {
+        var out: [LabeledValue] = []
+        for (i, e) in try list().enumerated() {
+            let p = "\(path)[\(i)]"
+            switch e {
+            case .string:
+                if let s = try Self.text(e, path: p, limit: Limits.shortText) { out.append(try checked(s, kind: kind, field: p)) }
+            case .object(let o):
+                guard let raw = o["value"] else { throw ContactError(.invalidParams, field: "\(p).value", "is required") }
+                guard let s = try Self.text(raw, path: "\(p).value", limit: Limits.shortText) else {
+                    throw ContactError(.invalidData, field: "\(p).value", "a \(kind.noun) cannot be blank")
+                }
+                var v = try checked(s, kind: kind, field: "\(p).value")
+                v.label = try Self.text(o["label"] ?? .null, path: "\(p).label", limit: 256)
+                out.append(v)
+            default:
+                throw ContactError(.invalidParams, field: p, "must be a string or {\"value\", \"label\"}, not \(e.typeName)")
+            }
+        }
+        return out
+    }
+
+    func addresses() throws(ContactError) -> [PostalAddress] {
+        var out: [PostalAddress] = []
+        for (i, e) in try list().enumerated() {
+            let p = "\(path)[\(i)]"
+            switch e {
+            case .string:
+                if let s = try Self.text(e, path: p, limit: Limits.shortText) { out.append(PostalAddress(street: s)) }
+            case .object(let o):
+                func part(_ key: String) throws(ContactError) -> String {
+                    try Self.text(o[key] ?? .null, path: "\(p).\(key)", limit: Limits.shortText, multiline: key == "street") ?? ""
+                }
+                var a = PostalAddress()
+                a.poBox = try part("poBox")
+                a.extended = try part("extended")
+                a.street = try part("street")
+                a.locality = try part("locality")
+                a.region = try part("region")
+                a.postalCode = try part("postalCode")
+                a.country = try part("country")
+                a.label = try Self.text(o["label"] ?? .null, path: "\(p).label", limit: 256)
+                if a.isEmpty { throw ContactError(.invalidData, field: p, "an address needs at least one part") }
+                out.append(a)
+            default:
+                throw ContactError(.invalidParams, field: p, "must be a string or an address object, not \(e.typeName)")
+            }
+        }
+        return out
+    }
+
+    func structuredName() throws(ContactError) -> StructuredName? {
+        if value.isNull { return nil }
+        guard case .object(let o) = value else { throw typeError("an object") }
+        func part(_ key: String) throws(ContactError) -> String {
+            try Self.text(o[key] ?? .null, path: "\(path).\(key)", limit: Limits.shortText) ?? ""
+        }
+        let n = StructuredName(
+            family: try part("family"), given: try part("given"), additional: try part("additional"),
+            prefix: try part("prefix"), suffix: try part("suffix"))
+        return n.isEmpty ? nil : n
+    }
+
+    func groupNames() throws(ContactError) -> [String] {
+        var seen = Set<String>()
+        var out: [String] = []
+        for (i, e) in try list().enumerated() {
+            let p = "\(path)[\(i)]"
+            guard case .string = e else { throw ContactError(.invalidParams, field: p, "must be a string, not \(e.typeName)") }
+            guard let name = try Self.text(e, path: p, limit: 256) else {
+                throw ContactError(.invalidData, field: p, "a group name cannot be blank")
+            }
+            if seen.insert(name.lowercased()).inserted { out.append(name) }
+        }
+        return out
+    }
+}
+
+extension String {
+    /// The string without leading and trailing white space (Unicode-aware, no Foundation).
+    public func trimmingWhitespace() -> String {
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+        // A non-whitespace scalar exists, so lastIndex finds one too.
+        let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) ?? first
+        return String(scalars[first...last])
+    }
+}

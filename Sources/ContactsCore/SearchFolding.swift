@@ -1,0 +1,187 @@
+import Foundation
+
+/// Text normalisation for search and sorting.
+///
+/// Folding is case-, accent- and script-insensitive: "Zoë Ångström" becomes "zoe angstrom",
+/// "Łukasz" "lukasz", "张三丰" "zhang san feng". It runs when a contact is written, never per
+/// comparison; the transliterator is slow (~20 µs a string), so ASCII takes a fast path and
+/// other strings are remembered.
+public enum SearchFolding {
+    private static let transform = StringTransform("Any-Latin; Latin-ASCII; Lower")
+    private static let cache = FoldCache()
+
+    /// The folded form: transliterated to ASCII where possible, lower case, runs of white
+    /// space as one space, trimmed.
+    public static func fold(_ text: String) -> String {
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return collapseASCII(text) }
+        if let hit = cache.get(text) { return hit }
+        let transliterated = text.applyingTransform(transform, reverse: false) ?? text.lowercased()
+        let folded = collapse(transliterated.lowercased())
+        cache.put(text, folded)
+        return folded
+    }
+
+    /// Lower case with white space collapsed, without transliteration: what CJK queries match.
+    public static func lowercaseCollapsed(_ text: String) -> String { collapse(text.lowercased()) }
+
+    /// The digits of a phone number, formatting dropped ("+86 138-0013" → "861380013").
+    public static func phoneDigits(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.compactMap { u -> Unicode.Scalar? in
+            guard let v = u.properties.numericType == .decimal ? u.properties.numericValue : nil else { return nil }
+            return Unicode.Scalar(UInt8(48 + Int(v)))
+        }))
+    }
+
+    /// True for text a person would type as a phone number: digits and `+ - ( ) . /` and spaces.
+    public static func looksLikePhone(_ text: String) -> Bool {
+        var digits = 0
+        for u in text.unicodeScalars {
+            if u.properties.numericType == .decimal {
+                digits += 1
+            } else if !" +-().\u{A0}/".unicodeScalars.contains(u) {
+                return false
+            }
+        }
+        return digits > 0
+    }
+
+    /// True when the text has Han, kana or Hangul, which are matched untransliterated.
+    public static func containsCJK(_ text: String) -> Bool {
+        text.unicodeScalars.contains { u in
+            switch u.value {
+            case 0x3040...0x30FF, 0x3100...0x312F, 0x31A0...0x31FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xAC00...0xD7AF,
+                0x1100...0x11FF, 0x3130...0x318F, 0xF900...0xFAFF, 0x20000...0x2FA1F:
+                true
+            default: false
+            }
+        }
+    }
+
+    /// The key that orders names naturally: folded, leading punctuation dropped, and each run
+    /// of digits prefixed by its length so that "Item 2" sorts before "Item 10".
+    public static func sortKey(_ name: String) -> String {
+        let folded = fold(name)
+        var scalars = Array(folded.unicodeScalars)
+        if let firstAlnum = scalars.firstIndex(where: { $0.properties.isAlphabetic || $0.properties.numericType != nil }) {
+            scalars.removeFirst(firstAlnum)
+        }
+        var out = String.UnicodeScalarView()
+        var i = 0
+        while i < scalars.count {
+            let u = scalars[i]
+            if u.value >= 0x30 && u.value <= 0x39 {
+                var j = i
+                while j < scalars.count, scalars[j].value >= 0x30 && scalars[j].value <= 0x39 { j += 1 }
+                var run = scalars[i..<j].drop { $0 == "0" }
+                if run.isEmpty { run = scalars[(j - 1)..<j] }
+                let length = min(run.count, 99)
+                out.append(contentsOf: (length < 10 ? "0\(length)" : "\(length)").unicodeScalars)
+                out.append(contentsOf: run.prefix(99))
+                i = j
+            } else {
+                out.append(u)
+                i += 1
+            }
+        }
+        return String(out)
+    }
+
+    private static func collapseASCII(_ text: String) -> String {
+        var out = [UInt8]()
+        out.reserveCapacity(text.utf8.count)
+        var pendingSpace = false
+        for b in text.utf8 {
+            if b == 0x20 || (b >= 0x09 && b <= 0x0D) {
+                pendingSpace = !out.isEmpty
+                continue
+            }
+            if pendingSpace {
+                out.append(0x20)
+                pendingSpace = false
+            }
+            out.append(b >= 0x41 && b <= 0x5A ? b + 32 : b)
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func collapse(_ text: String) -> String {
+        var out = String.UnicodeScalarView()
+        var pendingSpace = false
+        for u in text.unicodeScalars {
+            if u.properties.isWhitespace || u.properties.generalCategory == .control {
+                pendingSpace = !out.isEmpty
+                continue
+            }
+            if pendingSpace {
+                out.append(" ")
+                pendingSpace = false
+            }
+            out.append(u)
+        }
+        return String(out)
+    }
+}
+
+/// A bounded, thread-safe memo of folded strings. Names repeat a lot across an address book.
+final class FoldCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var table: [String: String] = [:]
+    private let capacity = 50_000
+
+    func get(_ key: String) -> String? {
+        lock.lock()
+        defer { lock.unlock() }
+        return table[key]
+    }
+
+    func put(_ key: String, _ value: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        if table.count >= capacity { table.removeAll(keepingCapacity: true) }
+        table[key] = value
+    }
+}
+
+/// What a contact offers to substring search, and how a query is matched against it.
+public enum SearchDocument {
+    /// Lines of searchable text for a contact: folded name, nickname, organisation and
+    /// emails; the untransliterated text of CJK fields; phone numbers as bare digits.
+    public static func text(for contact: Contact) -> String {
+        var lines: [String] = []
+        func add(_ s: String?) {
+            guard let s, !s.isEmpty else { return }
+            lines.append(SearchFolding.fold(s))
+            if SearchFolding.containsCJK(s) { lines.append(SearchFolding.lowercaseCollapsed(s)) }
+        }
+        add(contact.name)
+        add(contact.nickname)
+        add(contact.organization)
+        if let n = contact.structuredName {
+            let joined = [n.given, n.additional, n.family].filter { !$0.isEmpty }.joined(separator: " ")
+            if SearchFolding.fold(joined) != SearchFolding.fold(contact.name) { add(joined) }
+        }
+        for e in contact.emails { add(e.value) }
+        for p in contact.phones {
+            let d = SearchFolding.phoneDigits(p.value)
+            if !d.isEmpty { lines.append(d) }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The substrings that a query looks for; a contact matches when any one occurs in its text.
+    public static func patterns(for query: String) -> [String] {
+        var out: [String] = []
+        let trimmed = query.trimmingWhitespace()
+        guard !trimmed.isEmpty else { return [] }
+        if SearchFolding.containsCJK(trimmed) {
+            out.append(SearchFolding.lowercaseCollapsed(trimmed))
+        } else {
+            out.append(SearchFolding.fold(trimmed))
+        }
+        if SearchFolding.looksLikePhone(trimmed) {
+            let d = SearchFolding.phoneDigits(trimmed)
+            if !d.isEmpty && !out.contains(d) { out.append(d) }
+        }
+        return out.filter { !$0.isEmpty }
+    }
+}

@@ -1,0 +1,136 @@
+import ContactsCore
+import ContactsStore
+import JSONCore
+import JSONRPC
+
+/// The `contacts.*` methods.
+enum ContactMethods {
+    static let contact = Schemas.ref("Contact")
+    static let notFound = RPCError(.notFound, "No contact with that id")
+    static let conflict = RPCError(.conflict, "The contact changed since the given revision")
+    static let invalidData = RPCError(.invalidData, "A field value cannot be accepted")
+
+    static func all(store: ContactStore) -> [RPCMethod] {
+        [
+            RPCMethod(
+                "contacts.create", summary: "Creates a contact. Groups it names are created as needed.",
+                params: [RPCParam("contact", "The new contact.", schema: Schemas.ref("ContactInput"), required: true)],
+                result: "contact", resultSchema: contact, errors: [invalidData, RPCError(.conflict, "A contact with that uid exists")]
+            ) { call in
+                let input = try call.params.objectValue("contact")
+                let draft: Contact
+                do {
+                    draft = try Contact(creating: input)
+                } catch {
+                    throw ErrorMapping.rpcError(error)
+                }
+                return try store.create(draft).json
+            },
+            RPCMethod(
+                "contacts.get", summary: "Returns one contact.",
+                params: [RPCParam("id", "The contact's id.", schema: Schemas.string, required: true)],
+                result: "contact", resultSchema: contact, errors: [notFound]
+            ) { call in
+                try store.contact(id: try call.params.string("id")).json
+            },
+            RPCMethod(
+                "contacts.update",
+                summary: "Changes some fields of a contact: fields given replace the stored ones, null clears, absent fields stay.",
+                params: [
+                    RPCParam("id", "The contact's id.", schema: Schemas.string, required: true),
+                    RPCParam("changes", "The fields to change.", schema: Schemas.ref("ContactInput"), required: true),
+                    RPCParam("ifRevision", "Only change it if it is still at this revision.", schema: Schemas.integer),
+                ],
+                result: "contact", resultSchema: contact, errors: [notFound, conflict, invalidData]
+            ) { call in
+                let id = try call.params.string("id")
+                let changes = try call.params.objectValue("changes")
+                let ifRevision = try call.params.optionalInt("ifRevision", in: 0...Int(Int32.max))
+                return try store.update(id: id, ifRevision: ifRevision) { c in try c.apply(changes) }.json
+            },
+            RPCMethod(
+                "contacts.delete", summary: "Deletes contacts. Ids that do not exist are listed in notFound.",
+                params: [RPCParam("ids", "The contacts' ids.", schema: Schemas.stringArray, required: true)],
+                result: "deleted",
+                resultSchema: [
+                    "type": "object", "required": ["deleted"], "properties": ["deleted": Schemas.integer, "notFound": Schemas.stringArray],
+                ]
+            ) { call in
+                let ids = try call.params.stringArray("ids")
+                let r = try store.delete(ids: ids)
+                return ["deleted": .int(r.deleted.count), "notFound": .array(r.notFound.map(JSONValue.string))]
+            },
+            RPCMethod(
+                "contacts.query",
+                summary:
+                    "Searches and lists contacts: case-, accent- and script-insensitive substring over name, nickname, organization, emails and phones (phone formatting ignored), with filters combined by AND.",
+                params: [
+                    RPCParam("text", "Text to look for; empty or absent lists everyone.", schema: Schemas.string),
+                    RPCParam("favoritesOnly", "Only favorites.", schema: Schemas.boolean),
+                    RPCParam("group", "Only members of this group (name or id).", schema: Schemas.string),
+                    RPCParam("sort", "Sort keys, first wins; default name ascending.", schema: ["type": "array", "items": Schemas.ref("SortKey")]),
+                    RPCParam("limit", "At most this many contacts.", schema: ["type": "integer", "minimum": 0]),
+                    RPCParam("offset", "Skip this many first.", schema: ["type": "integer", "minimum": 0]),
+                ],
+                result: "page",
+                resultSchema: [
+                    "type": "object", "required": ["total", "contacts"],
+                    "properties": ["total": Schemas.integer, "contacts": ["type": "array", "items": contact]],
+                ],
+                errors: [RPCError(.notFound, "No group with that name")]
+            ) { call in
+                let q = try parseQuery(call.params)
+                let r = try store.query(q)
+                return ["total": .int(r.total), "contacts": .array(r.contacts.map(\.json))]
+            },
+            RPCMethod(
+                "contacts.setFavorite", summary: "Marks or unmarks a contact as a favorite.",
+                params: [
+                    RPCParam("id", "The contact's id.", schema: Schemas.string, required: true),
+                    RPCParam("favorite", "The new state.", schema: Schemas.boolean, required: true),
+                    RPCParam("ifRevision", "Only change it if it is still at this revision.", schema: Schemas.integer),
+                ],
+                result: "contact", resultSchema: contact, errors: [notFound, conflict]
+            ) { call in
+                let id = try call.params.string("id")
+                let favorite = try call.params.bool("favorite")
+                let ifRevision = try call.params.optionalInt("ifRevision", in: 0...Int(Int32.max))
+                return try store.setFavorite(id: id, favorite, ifRevision: ifRevision).json
+            },
+        ]
+    }
+
+    static func parseQuery(_ p: RPCParams) throws -> ContactQuery {
+        var q = ContactQuery()
+        q.text = try p.optionalString("text")
+        q.favoritesOnly = try p.optionalBool("favoritesOnly") ?? false
+        q.group = try p.optionalString("group")
+        q.limit = try p.optionalInt("limit", in: 0...Int(Int32.max))
+        q.offset = try p.optionalInt("offset", in: 0...Int(Int32.max)) ?? 0
+        if let sort = p["sort"] {
+            guard let list = sort.arrayValue else { throw RPCError.invalidParams("'sort' must be an array", field: "sort") }
+            var keys: [ContactQuery.Sort] = []
+            for (i, e) in list.enumerated() {
+                let fieldPath = "sort[\(i)]"
+                let o: JSONObject
+                if let s = e.stringValue {
+                    o = ["field": .string(s)]
+                } else if let obj = e.objectValue {
+                    o = obj
+                } else {
+                    throw RPCError.invalidParams("'\(fieldPath)' must be an object {field, order}", field: fieldPath)
+                }
+                guard let name = o["field"]?.stringValue, let field = ContactQuery.SortField(rawValue: name) else {
+                    throw RPCError.invalidParams("'\(fieldPath).field' must be one of name, createdAt, updatedAt", field: "\(fieldPath).field")
+                }
+                let order = o["order"]?.stringValue ?? "asc"
+                guard order == "asc" || order == "desc" else {
+                    throw RPCError.invalidParams("'\(fieldPath).order' must be asc or desc", field: "\(fieldPath).order")
+                }
+                keys.append(ContactQuery.Sort(field, ascending: order == "asc"))
+            }
+            if !keys.isEmpty { q.sort = keys }
+        }
+        return q
+    }
+}

@@ -1,0 +1,48 @@
+import ContactsCore
+import ContactsStore
+import JSONCore
+import JSONRPC
+
+/// The application error codes of the API contract.
+extension RPCError.Code {
+    public static let notFound = RPCError.Code(rawValue: -32001)
+    public static let conflict = RPCError.Code(rawValue: -32002)
+    public static let invalidData = RPCError.Code(rawValue: -32003)
+    public static let tooLarge = RPCError.Code(rawValue: -32004)
+    public static let unsupportedMedia = RPCError.Code(rawValue: -32005)
+    public static let unavailable = RPCError.Code(rawValue: -32006)
+}
+
+/// Turns store and model errors into JSON-RPC errors, in one place.
+enum ErrorMapping {
+    static func rpcError(_ error: any Error) -> RPCError {
+        switch error {
+        case let e as RPCError: return e
+        case let e as ContactError: return rpcError(e)
+        case let e as StoreError:
+            switch e {
+            case .notFound(let kind, let id):
+                return RPCError(.notFound, "No \(kind) with id '\(id)'", data: ["id": .string(id)])
+            case .conflict(let message, let id, let revision):
+                var data = JSONObject()
+                if let id { data["id"] = .string(id) }
+                if let revision { data["revision"] = .int(revision) }
+                return RPCError(.conflict, message, data: data.isEmpty ? nil : .object(data))
+            case .invalid(let c): return rpcError(c)
+            case .unavailable(let m): return RPCError(.unavailable, m)
+            case .database(let d):
+                return RPCError(.internalError, "Internal error: the store failed: \(d.message)", data: ["sqliteCode": .int(Int(d.code))])
+            }
+        default:
+            return .internalError(String(describing: error))
+        }
+    }
+
+    static func rpcError(_ e: ContactError) -> RPCError {
+        let data: JSONValue = ["field": .string(e.field)]
+        switch e.kind {
+        case .invalidParams: return RPCError(.invalidParams, "Invalid params: \(e.field) \(e.message)", data: data)
+        case .invalidData: return RPCError(.invalidData, "Invalid data: \(e.field): \(e.message)", data: data)
+        }
+    }
+}

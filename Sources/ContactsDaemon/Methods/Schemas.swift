@@ -1,0 +1,85 @@
+import JSONCore
+
+/// JSON Schemas of the API's data shapes, for `rpc.discover`.
+enum Schemas {
+    static func ref(_ name: String) -> JSONValue { ["$ref": .string("#/components/schemas/\(name)")] }
+    static let string: JSONValue = ["type": "string"]
+    static let boolean: JSONValue = ["type": "boolean"]
+    static let integer: JSONValue = ["type": "integer"]
+    static let nullableString: JSONValue = ["type": ["string", "null"]]
+    static let stringArray: JSONValue = ["type": "array", "items": ["type": "string"]]
+
+    static let components: JSONObject = [
+        "LabeledValue": [
+            "type": "object", "required": ["value"],
+            "properties": ["value": string, "label": nullableString],
+        ],
+        "StructuredName": [
+            "type": "object",
+            "properties": ["family": string, "given": string, "additional": string, "prefix": string, "suffix": string],
+        ],
+        "Address": [
+            "type": "object",
+            "properties": [
+                "poBox": string, "extended": string, "street": string, "locality": string, "region": string,
+                "postalCode": string, "country": string, "label": nullableString,
+            ],
+        ],
+        "Photo": [
+            "oneOf": [
+                [
+                    "type": "object", "required": ["hash", "mimeType"],
+                    "properties": ["hash": string, "mimeType": string, "width": ["type": ["integer", "null"]], "height": ["type": ["integer", "null"]]],
+                ],
+                ["type": "object", "required": ["url"], "properties": ["url": string]],
+            ]
+        ],
+        "Contact": [
+            "type": "object",
+            "required": ["id", "uid", "revision", "name", "phones", "emails", "addresses", "urls", "favorite", "groups", "createdAt", "updatedAt"],
+            "properties": [
+                "id": string, "uid": string, "revision": integer, "name": string,
+                "structuredName": ["oneOf": [ref("StructuredName"), ["type": "null"]]],
+                "nickname": nullableString,
+                "phones": ["type": "array", "items": ref("LabeledValue")],
+                "emails": ["type": "array", "items": ref("LabeledValue")],
+                "addresses": ["type": "array", "items": ref("Address")],
+                "organization": nullableString, "title": nullableString,
+                "birthday": ["type": ["string", "null"], "description": "YYYY-MM-DD, or --MM-DD without a year"],
+                "note": nullableString,
+                "urls": ["type": "array", "items": ref("LabeledValue")],
+                "favorite": boolean, "groups": stringArray,
+                "photo": ["oneOf": [ref("Photo"), ["type": "null"]]],
+                "createdAt": ["type": "string", "format": "date-time"],
+                "updatedAt": ["type": "string", "format": "date-time"],
+            ],
+        ],
+        "ContactInput": [
+            "type": "object",
+            "description": "A contact as a client gives it. 'phone', 'email' and 'address' are single-string shorthands. Unknown fields are ignored.",
+            "properties": [
+                "name": string, "uid": string, "structuredName": ref("StructuredName"), "nickname": nullableString,
+                "phones": ["type": "array", "items": ["oneOf": [string, ref("LabeledValue")]]],
+                "phone": string,
+                "emails": ["type": "array", "items": ["oneOf": [string, ref("LabeledValue")]]],
+                "email": string,
+                "addresses": ["type": "array", "items": ["oneOf": [string, ref("Address")]]],
+                "address": string,
+                "organization": nullableString, "title": nullableString, "birthday": nullableString, "note": nullableString,
+                "urls": ["type": "array", "items": ["oneOf": [string, ref("LabeledValue")]]],
+                "favorite": boolean, "groups": stringArray,
+            ],
+        ],
+        "Group": [
+            "type": "object", "required": ["id", "name", "memberCount"],
+            "properties": ["id": string, "name": string, "memberCount": integer],
+        ],
+        "SortKey": [
+            "type": "object", "required": ["field"],
+            "properties": [
+                "field": ["enum": ["name", "createdAt", "updatedAt"]],
+                "order": ["enum": ["asc", "desc"]],
+            ],
+        ],
+    ]
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Glibc
+import JSONRPC
+
+/// The daemon's one logger: one line per event on stderr, with `<N>` syslog priority
+/// prefixes when stderr is connected to the journal (`JOURNAL_STREAM`), plain otherwise.
+public final class Logger: @unchecked Sendable {
+    public enum Level: Int, Sendable, Comparable, CaseIterable {
+        case debug, info, notice, warning, error
+
+        public static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
+
+        public init?(name: String) {
+            switch name.lowercased() {
+            case "debug": self = .debug
+            case "info": self = .info
+            case "notice": self = .notice
+            case "warning", "warn": self = .warning
+            case "error", "err": self = .error
+            default: return nil
+            }
+        }
+
+        var syslogPriority: Int {
+            switch self {
+            case .debug: 7
+            case .info: 6
+            case .notice: 5
+            case .warning: 4
+            case .error: 3
+            }
+        }
+
+        var word: String {
+            switch self {
+            case .debug: "debug"
+            case .info: "info"
+            case .notice: "notice"
+            case .warning: "warning"
+            case .error: "error"
+            }
+        }
+    }
+
+    private let lock = NSLock()
+    public var level: Level
+    private let toJournal: Bool
+
+    public init(level: Level = .info, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.level = level
+        self.toJournal = Self.stderrIsJournal(environment["JOURNAL_STREAM"])
+    }
+
+    /// `JOURNAL_STREAM` is `DEVICE:INODE` of the journal's stream; it counts only if stderr is
+    /// still that stream (not redirected by a wrapper).
+    static func stderrIsJournal(_ value: String?) -> Bool {
+        guard let value else { return false }
+        let parts = value.split(separator: ":")
+        guard parts.count == 2, let dev = UInt64(parts[0]), let ino = UInt64(parts[1]) else { return false }
+        var st = stat()
+        guard fstat(2, &st) == 0 else { return false }
+        return UInt64(st.st_dev) == dev && UInt64(st.st_ino) == ino
+    }
+
+    public func log(_ level: Level, _ message: String) {
+        guard level >= self.level else { return }
+        let line = message.replacingOccurrences(of: "\n", with: " ")
+        let text = toJournal ? "<\(level.syslogPriority)>\(line)\n" : "contactsd: \(level.word): \(line)\n"
+        lock.lock()
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let n = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            bytes = bytes.dropFirst(n)
+        }
+        lock.unlock()
+    }
+
+    public func debug(_ m: String) { log(.debug, m) }
+    public func info(_ m: String) { log(.info, m) }
+    public func notice(_ m: String) { log(.notice, m) }
+    public func warning(_ m: String) { log(.warning, m) }
+    public func error(_ m: String) { log(.error, m) }
+
+    /// The transport's log hook.
+    public var rpcLogger: RPCServer.Logger {
+        { [self] level, message in
+            let mapped: Level =
+                switch level {
+                case .debug: .debug
+                case .info: .info
+                case .notice: .notice
+                case .warning: .warning
+                case .error: .error
+                }
+            log(mapped, message)
+        }
+    }
+}

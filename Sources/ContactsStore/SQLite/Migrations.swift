@@ -1,0 +1,42 @@
+/// The schema, as numbered migrations recorded in `PRAGMA user_version`.
+enum Migrations {
+    static let all: [String] = [
+        // 1: contacts, their search summary and FTS index, groups and memberships.
+        """
+        CREATE TABLE contacts (
+            rowid INTEGER PRIMARY KEY,
+            id TEXT NOT NULL UNIQUE,
+            uid TEXT NOT NULL UNIQUE,
+            revision INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            sort_key TEXT NOT NULL,
+            favorite INTEGER NOT NULL DEFAULT 0,
+            created_at INTEGER NOT NULL,
+            updated_at INTEGER NOT NULL,
+            body TEXT NOT NULL,
+            search TEXT NOT NULL
+        );
+        CREATE INDEX contacts_by_sort_key ON contacts(sort_key, name, id);
+        CREATE INDEX contacts_by_favorite ON contacts(favorite, sort_key) WHERE favorite = 1;
+        CREATE INDEX contacts_by_created ON contacts(created_at);
+        CREATE INDEX contacts_by_updated ON contacts(updated_at);
+        CREATE VIRTUAL TABLE contacts_fts USING fts5(search, content='contacts', content_rowid='rowid', tokenize='trigram');
+        CREATE TABLE groups (
+            rowid INTEGER PRIMARY KEY,
+            id TEXT NOT NULL UNIQUE,
+            name TEXT NOT NULL,
+            name_key TEXT NOT NULL UNIQUE,
+            sort_key TEXT NOT NULL,
+            created_at INTEGER NOT NULL
+        );
+        CREATE TABLE memberships (
+            group_rowid INTEGER NOT NULL REFERENCES groups(rowid) ON DELETE CASCADE,
+            contact_rowid INTEGER NOT NULL REFERENCES contacts(rowid) ON DELETE CASCADE,
+            PRIMARY KEY (group_rowid, contact_rowid)
+        ) WITHOUT ROWID;
+        CREATE INDEX memberships_by_contact ON memberships(contact_rowid);
+        """
+    ]
+
+    static var latestVersion: Int { all.count }
+}

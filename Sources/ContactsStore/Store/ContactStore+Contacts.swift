@@ -1,0 +1,205 @@
+import CSQLite
+import ContactsCore
+import Foundation
+
+extension ContactStore {
+    static let contactColumns = """
+        c.rowid, c.id, c.uid, c.revision, c.name, c.favorite, c.created_at, c.updated_at, c.body,
+        (SELECT group_concat(g.name, char(31)) FROM memberships m JOIN groups g ON g.rowid = m.group_rowid
+         WHERE m.contact_rowid = c.rowid)
+        """
+
+    static func readContact(_ s: Statement) -> Contact {
+        var c = Contact(name: s.text(4))
+        c.id = s.text(1)
+        c.uid = s.text(2)
+        c.revision = s.int(3)
+        c.favorite = s.int64(5) != 0
+        c.createdAt = s.int64(6)
+        c.updatedAt = s.int64(7)
+        s.withBytes(8) { StoredBody.decode($0, into: &c) }
+        if let g = s.optionalText(9), !g.isEmpty {
+            c.groups = Self.sortedGroupNames(g.split(separator: "\u{1F}").map(String.init))
+        }
+        return c
+    }
+
+    static func sortedGroupNames(_ names: [String]) -> [String] {
+        let keyed: [(name: String, key: String)] = names.map { ($0, SearchFolding.sortKey($0)) }
+        let sorted = keyed.sorted { a, b in a.key == b.key ? a.name < b.name : a.key < b.key }
+        return sorted.map { $0.name }
+    }
+
+    // MARK: Reading
+
+    public func contact(id: String) throws -> Contact {
+        try read { db in
+            guard let c = try Self.fetch(db, id: id) else { throw StoreError.notFound(kind: "contact", id: id) }
+            return c
+        }
+    }
+
+    static func fetch(_ db: Database, id: String) throws -> Contact? {
+        let s = try db.prepare("SELECT \(contactColumns) FROM contacts c WHERE c.id = ?")
+        try s.bind([.text(id)])
+        guard try s.step() else { return nil }
+        return readContact(s)
+    }
+
+    public func counts() throws -> (contacts: Int, groups: Int) {
+        try read { db in
+            (Int(try db.scalarInt("SELECT count(*) FROM contacts")), Int(try db.scalarInt("SELECT count(*) FROM groups")))
+        }
+    }
+
+    // MARK: Writing
+
+    /// Stores new contacts (ids, revisions and timestamps are assigned here) in one
+    /// transaction. Groups named by the contacts are created as needed.
+    @discardableResult
+    public func create(_ contacts: [Contact]) throws -> [Contact] {
+        try write { db, log in
+            var out: [Contact] = []
+            out.reserveCapacity(contacts.count)
+            for var c in contacts {
+                try Self.validate(c)
+                let now = Timestamp.now()
+                c.id = UUID().uuidString
+                if c.uid.isEmpty { c.uid = "urn:uuid:" + UUID().uuidString.lowercased() }
+                if try db.scalarInt("SELECT count(*) FROM contacts WHERE uid = ?", [.text(c.uid)]) > 0 {
+                    throw StoreError.conflict(message: "a contact with uid '\(c.uid)' already exists", id: nil, currentRevision: nil)
+                }
+                c.revision = 1
+                c.createdAt = now
+                c.updatedAt = now
+                let search = SearchDocument.text(for: c)
+                try db.prepare("""
+                    INSERT INTO contacts (id, uid, revision, name, sort_key, favorite, created_at, updated_at, body, search)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """
+                ).run([
+                    .text(c.id), .text(c.uid), .int(1), .text(c.name), .text(SearchFolding.sortKey(c.name)),
+                    .int(c.favorite ? 1 : 0), .int(now), .int(now), .text(StoredBody.encode(c)), .text(search),
+                ])
+                let rowid = sqlite3LastInsertRowid(db)
+                try db.prepare("INSERT INTO contacts_fts (rowid, search) VALUES (?, ?)").run([.int(rowid), .text(search)])
+                c.groups = try Self.setMemberships(db, contactRowid: rowid, names: c.groups, log: &log)
+                log.contact(c.id, .created, 1)
+                out.append(c)
+            }
+            return out
+        }
+    }
+
+    public func create(_ contact: Contact) throws -> Contact {
+        // create([c]) returns exactly one contact per input.
+        try create([contact])[0]
+    }
+
+    /// Changes one contact. `ifRevision`, when given, must match the stored revision.
+    /// A change that leaves everything as it was is not a change: the revision stays.
+    public func update(id: String, ifRevision: Int? = nil, _ mutate: (inout Contact) throws -> Void) throws -> Contact {
+        try write { db, log in
+            guard var c = try Self.fetch(db, id: id) else { throw StoreError.notFound(kind: "contact", id: id) }
+            if let ifRevision, ifRevision != c.revision {
+                throw StoreError.conflict(
+                    message: "contact \(id) is at revision \(c.revision), not \(ifRevision); fetch it again and retry",
+                    id: id, currentRevision: c.revision)
+            }
+            let before = c
+            do {
+                try mutate(&c)
+            } catch let e as ContactError {
+                throw StoreError.invalid(e)
+            }
+            try Self.validate(c)
+            if c.uid != before.uid,
+                try db.scalarInt("SELECT count(*) FROM contacts WHERE uid = ? AND id <> ?", [.text(c.uid), .text(id)]) > 0
+            {
+                throw StoreError.conflict(message: "a contact with uid '\(c.uid)' already exists", id: nil, currentRevision: nil)
+            }
+            let groupsChanged = Set(c.groups.map { $0.lowercased() }) != Set(before.groups.map { $0.lowercased() })
+            var comparable = c
+            comparable.groups = before.groups
+            if comparable == before && !groupsChanged { return before }
+            try Self.rewrite(db, &c, previous: before, log: &log)
+            if groupsChanged {
+                let rowid = try db.scalarInt("SELECT rowid FROM contacts WHERE id = ?", [.text(id)])
+                c.groups = try Self.setMemberships(db, contactRowid: rowid, names: c.groups, log: &log)
+            } else {
+                c.groups = before.groups
+            }
+            return c
+        }
+    }
+
+    /// Writes a changed contact back with the next revision.
+    static func rewrite(_ db: Database, _ c: inout Contact, previous: Contact, log: inout ChangeLog) throws {
+        c.revision = previous.revision + 1
+        c.updatedAt = max(Timestamp.now(), previous.updatedAt)
+        let oldSearch = SearchDocument.text(for: previous)
+        let search = SearchDocument.text(for: c)
+        try db.prepare("""
+            UPDATE contacts SET uid = ?, revision = ?, name = ?, sort_key = ?, favorite = ?, updated_at = ?, body = ?, search = ?
+            WHERE id = ?
+            """
+        ).run([
+            .text(c.uid), .int(Int64(c.revision)), .text(c.name), .text(SearchFolding.sortKey(c.name)), .int(c.favorite ? 1 : 0),
+            .int(c.updatedAt), .text(StoredBody.encode(c)), .text(search), .text(c.id),
+        ])
+        if oldSearch != search {
+            let rowid = try db.scalarInt("SELECT rowid FROM contacts WHERE id = ?", [.text(c.id)])
+            try db.prepare("INSERT INTO contacts_fts (contacts_fts, rowid, search) VALUES ('delete', ?, ?)").run([.int(rowid), .text(oldSearch)])
+            try db.prepare("INSERT INTO contacts_fts (rowid, search) VALUES (?, ?)").run([.int(rowid), .text(search)])
+        }
+        log.contact(c.id, .updated, c.revision)
+    }
+
+    /// Bumps the revision of contacts whose group list changed because a group did.
+    static func touch(_ db: Database, contactRowids: [Int64], log: inout ChangeLog) throws {
+        let now = Timestamp.now()
+        for rowid in contactRowids {
+            let s = try db.prepare("UPDATE contacts SET revision = revision + 1, updated_at = max(updated_at, ?) WHERE rowid = ? RETURNING id, revision")
+            try s.bind([.int(now), .int(rowid)])
+            if try s.step() { log.contact(s.text(0), .updated, s.int(1)) }
+            s.reset()
+        }
+    }
+
+    public func setFavorite(id: String, _ favorite: Bool, ifRevision: Int? = nil) throws -> Contact {
+        try update(id: id, ifRevision: ifRevision) { $0.favorite = favorite }
+    }
+
+    /// Deletes contacts; ids that do not exist are reported, not fatal.
+    public func delete(ids: [String]) throws -> (deleted: [String], notFound: [String]) {
+        try write { db, log in
+            var deleted: [String] = []
+            var missing: [String] = []
+            for id in ids {
+                let s = try db.prepare("SELECT rowid, search, revision FROM contacts WHERE id = ?")
+                try s.bind([.text(id)])
+                guard try s.step() else {
+                    missing.append(id)
+                    continue
+                }
+                let rowid = s.int64(0)
+                let search = s.text(1)
+                let revision = s.int(2)
+                s.reset()
+                try db.prepare("INSERT INTO contacts_fts (contacts_fts, rowid, search) VALUES ('delete', ?, ?)").run([.int(rowid), .text(search)])
+                try db.prepare("DELETE FROM contacts WHERE rowid = ?").run([.int(rowid)])
+                log.contact(id, .deleted, revision + 1)
+                deleted.append(id)
+            }
+            return (deleted, missing)
+        }
+    }
+
+    static func validate(_ c: Contact) throws {
+        if c.name.trimmingWhitespace().isEmpty {
+            throw StoreError.invalid(ContactError(.invalidData, field: "name", "a contact needs a name"))
+        }
+    }
+}
+
+func sqlite3LastInsertRowid(_ db: Database) -> Int64 { sqlite3_last_insert_rowid(db.handle) }

@@ -1,0 +1,142 @@
+import CSQLite
+import ContactsCore
+import Foundation
+
+/// The contact store: one SQLite file in WAL mode with one writer connection and a pool of
+/// reader connections, so that a long write never makes a search wait.
+///
+/// Every write runs in one `BEGIN IMMEDIATE` transaction with `synchronous=FULL`: when a
+/// method returns, the change is on disk. Committed changes are reported to `onChange`.
+public final class ContactStore: @unchecked Sendable {
+    public let path: String
+    /// Called after each committed write, in commit order, with what changed.
+    public typealias ChangeHandler = @Sendable ([ContactChange], [GroupChange]) -> Void
+
+    private let writer: Database
+    private let writeLock = NSLock()
+    private let poolLock = NSLock()
+    private var idleReaders: [Database] = []
+    private var closed = false
+    private var changeHandler: ChangeHandler?
+
+    /// Opens (creating if needed) the store at `path` and brings its schema up to date.
+    /// A file that is not a contacts database, or one from a newer version, is refused and
+    /// left untouched.
+    public init(path: String) throws {
+        self.path = path
+        do {
+            writer = try Database(path: path)
+            // Reading the schema first fails cleanly on a file that is not a database.
+            let version = Int(try writer.scalarInt("PRAGMA user_version"))
+            if version > Migrations.latestVersion {
+                throw StoreError.unavailable(
+                    "\(path) has schema version \(version), newer than this contactsd understands (\(Migrations.latestVersion)); refusing to touch it")
+            }
+            try writer.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;")
+            try migrate(from: version)
+        } catch let e as SQLiteError {
+            if e.isCorrupt {
+                throw StoreError.unavailable("\(path) is not a contacts database or is damaged (\(e.message)); it was left as it is")
+            }
+            throw StoreError.database(e)
+        }
+    }
+
+    private func migrate(from version: Int) throws {
+        guard version < Migrations.latestVersion else { return }
+        for v in version..<Migrations.latestVersion {
+            try writer.transaction {
+                try writer.execute(Migrations.all[v])
+                try writer.execute("PRAGMA user_version = \(v + 1)")
+            }
+        }
+    }
+
+    public func setChangeHandler(_ handler: ChangeHandler?) {
+        writeLock.lock()
+        changeHandler = handler
+        writeLock.unlock()
+    }
+
+    /// Closes the store; later calls fail with `unavailable`.
+    public func close() {
+        writeLock.lock()
+        poolLock.lock()
+        closed = true
+        idleReaders.removeAll()
+        poolLock.unlock()
+        try? writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        writeLock.unlock()
+    }
+
+    // MARK: Connections
+
+    /// Runs `body` on a reader connection from the pool.
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        poolLock.lock()
+        if closed {
+            poolLock.unlock()
+            throw StoreError.unavailable("the store is closed")
+        }
+        let db = idleReaders.popLast()
+        poolLock.unlock()
+        let reader: Database
+        if let db {
+            reader = db
+        } else {
+            do {
+                reader = try Database(path: path)
+                try reader.execute("PRAGMA query_only=1; PRAGMA foreign_keys=ON;")
+            } catch {
+                throw StoreError.database(error)
+            }
+        }
+        defer {
+            reader.resetAll()
+            poolLock.lock()
+            if !closed && idleReaders.count < 16 { idleReaders.append(reader) }
+            poolLock.unlock()
+        }
+        do {
+            return try body(reader)
+        } catch let e as SQLiteError {
+            throw StoreError.database(e)
+        }
+    }
+
+    /// Runs `body` in a write transaction and reports its changes after the commit.
+    func write<T>(_ body: (Database, inout ChangeLog) throws -> T) throws -> T {
+        writeLock.lock()
+        defer { writeLock.unlock() }
+        if closed { throw StoreError.unavailable("the store is closed") }
+        var log = ChangeLog()
+        defer { writer.resetAll() }
+        let result: T
+        do {
+            result = try writer.transaction { try body(writer, &log) }
+        } catch let e as SQLiteError {
+            if e.isDiskFull { throw StoreError.unavailable("the disk is full; nothing was changed") }
+            if e.isReadOnly { throw StoreError.unavailable("the store is read-only; nothing was changed") }
+            throw StoreError.database(e)
+        }
+        if !log.isEmpty, let changeHandler { changeHandler(log.contacts, log.groups) }
+        return result
+    }
+}
+
+/// Changes made inside one transaction.
+struct ChangeLog {
+    var contacts: [ContactChange] = []
+    var groups: [GroupChange] = []
+    var isEmpty: Bool { contacts.isEmpty && groups.isEmpty }
+
+    mutating func contact(_ id: String, _ kind: ContactChange.Kind, _ revision: Int) {
+        if let i = contacts.firstIndex(where: { $0.id == id }) {
+            contacts[i].revision = revision
+            if contacts[i].kind == .created && kind == .updated { return }
+            contacts[i].kind = kind
+        } else {
+            contacts.append(ContactChange(id: id, kind: kind, revision: revision))
+        }
+    }
+}

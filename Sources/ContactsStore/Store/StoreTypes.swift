@@ -1,0 +1,83 @@
+import ContactsCore
+
+/// Why a store operation failed, in terms a client can act on.
+public enum StoreError: Error, Sendable, CustomStringConvertible {
+    /// No contact or group with that id (or name).
+    case notFound(kind: String, id: String)
+    /// The stored revision differs from the one the client expected, or a name is taken.
+    case conflict(message: String, id: String?, currentRevision: Int?)
+    /// A value that cannot be accepted.
+    case invalid(ContactError)
+    /// The store cannot serve: a newer schema, a corrupt file, a full disk, a closed store.
+    case unavailable(String)
+    /// Anything else SQLite reported.
+    case database(SQLiteError)
+
+    public var description: String {
+        switch self {
+        case .notFound(let kind, let id): "no \(kind) with id '\(id)'"
+        case .conflict(let message, _, _): message
+        case .invalid(let e): e.description
+        case .unavailable(let m): m
+        case .database(let e): e.description
+        }
+    }
+}
+
+/// What happened to one contact in a committed change.
+public struct ContactChange: Sendable, Equatable {
+    public enum Kind: String, Sendable { case created, updated, deleted }
+    public var id: String
+    public var kind: Kind
+    public var revision: Int
+}
+
+/// What happened to one group in a committed change.
+public struct GroupChange: Sendable, Equatable {
+    public enum Kind: String, Sendable { case created, updated, deleted }
+    public var id: String
+    public var kind: Kind
+    public var name: String
+}
+
+/// A group of contacts.
+public struct ContactGroup: Sendable, Equatable {
+    public var id: String
+    public var name: String
+    public var memberCount: Int
+}
+
+/// A search over the store (`contacts.query`).
+public struct ContactQuery: Sendable {
+    public enum SortField: String, Sendable { case name, createdAt, updatedAt }
+    public struct Sort: Sendable {
+        public var field: SortField
+        public var ascending: Bool
+        public init(_ field: SortField, ascending: Bool = true) {
+            self.field = field
+            self.ascending = ascending
+        }
+    }
+
+    public var text: String?
+    public var favoritesOnly = false
+    /// A group id or name.
+    public var group: String?
+    public var sort: [Sort] = [Sort(.name)]
+    public var limit: Int?
+    public var offset = 0
+
+    public init(text: String? = nil, favoritesOnly: Bool = false, group: String? = nil, limit: Int? = nil, offset: Int = 0) {
+        self.text = text
+        self.favoritesOnly = favoritesOnly
+        self.group = group
+        self.limit = limit
+        self.offset = offset
+    }
+}
+
+/// One page of a query, with the count before paging.
+public struct QueryResult: Sendable {
+    public var total: Int
+    public var contacts: [Contact]
+}

@@ -1,0 +1,96 @@
+/// Serialises JSON values to compact UTF-8 text on one line.
+///
+/// Strings are escaped so that the output never holds a raw newline, which keeps every
+/// message on exactly one line for newline-delimited framing.
+public struct JSONWriter {
+    public private(set) var bytes: [UInt8] = []
+
+    public init(capacity: Int = 256) { bytes.reserveCapacity(capacity) }
+
+    public static func serialize(_ value: JSONValue) -> [UInt8] {
+        var w = JSONWriter()
+        w.write(value)
+        return w.bytes
+    }
+
+    public static func string(_ value: JSONValue) -> String {
+        String(decoding: serialize(value), as: UTF8.self)
+    }
+
+    public mutating func write(_ value: JSONValue) {
+        switch value {
+        case .null: appendASCII("null")
+        case .bool(let b): appendASCII(b ? "true" : "false")
+        case .number(let n): appendString(raw: n)
+        case .string(let s): writeString(s)
+        case .array(let a):
+            bytes.append(UInt8(ascii: "["))
+            var first = true
+            for e in a {
+                if !first { bytes.append(UInt8(ascii: ",")) }
+                first = false
+                write(e)
+            }
+            bytes.append(UInt8(ascii: "]"))
+        case .object(let o):
+            bytes.append(UInt8(ascii: "{"))
+            var first = true
+            for m in o.members {
+                if !first { bytes.append(UInt8(ascii: ",")) }
+                first = false
+                writeString(m.key)
+                bytes.append(UInt8(ascii: ":"))
+                write(m.value)
+            }
+            bytes.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// Appends text that is already valid JSON (for splicing stored documents).
+    public mutating func appendRaw(_ json: [UInt8]) { bytes.append(contentsOf: json) }
+    public mutating func appendByte(_ byte: UInt8) { bytes.append(byte) }
+
+    private mutating func appendASCII(_ s: StaticString) {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+    }
+
+    private mutating func appendString(raw s: String) {
+        var s = s
+        s.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+
+    private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
+
+    public mutating func writeString(_ s: String) {
+        bytes.append(UInt8(ascii: "\""))
+        var s = s
+        s.withUTF8 { utf8 in
+            var runStart = 0
+            for i in 0..<utf8.count {
+                let b = utf8[i]
+                if b >= 0x20 && b != 0x22 && b != 0x5C { continue }
+                if runStart < i { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<i])) }
+                runStart = i + 1
+                bytes.append(UInt8(ascii: "\\"))
+                switch b {
+                case 0x22: bytes.append(0x22)
+                case 0x5C: bytes.append(0x5C)
+                case 0x0A: bytes.append(UInt8(ascii: "n"))
+                case 0x0D: bytes.append(UInt8(ascii: "r"))
+                case 0x09: bytes.append(UInt8(ascii: "t"))
+                case 0x08: bytes.append(UInt8(ascii: "b"))
+                case 0x0C: bytes.append(UInt8(ascii: "f"))
+                default:
+                    bytes.append(contentsOf: [UInt8(ascii: "u"), 0x30, 0x30, Self.hex[Int(b >> 4)], Self.hex[Int(b & 0xF)]])
+                }
+            }
+            if runStart < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...])) }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}
+
+extension JSONValue: CustomStringConvertible {
+    /// Compact JSON text.
+    public var description: String { JSONWriter.string(self) }
+}

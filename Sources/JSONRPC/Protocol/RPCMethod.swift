@@ -1,0 +1,66 @@
+import JSONCore
+
+/// One parameter of a method as OpenRPC describes it.
+public struct RPCParam: Sendable {
+    public var name: String
+    public var summary: String
+    public var schema: JSONValue
+    public var required: Bool
+
+    public init(_ name: String, _ summary: String, schema: JSONValue, required: Bool = false) {
+        self.name = name
+        self.summary = summary
+        self.schema = schema
+        self.required = required
+    }
+}
+
+/// What a handler sees of the connection that sent a request.
+public protocol RPCSession: AnyObject, Sendable {
+    /// A number unique among the server's connections, for logs and subscriptions.
+    var sessionID: Int { get }
+    /// Sends a server-to-client notification on this connection. Returns false when the
+    /// connection is gone or too far behind to take more.
+    @discardableResult func sendNotification(method: String, params: JSONValue) -> Bool
+    /// Called once when the connection closes.
+    func onClose(_ action: @escaping @Sendable () -> Void)
+}
+
+/// A call as a handler receives it.
+public struct RPCCall: Sendable {
+    public var method: String
+    public var params: RPCParams
+    public var session: RPCSession?
+
+    public init(method: String, params: RPCParams, session: RPCSession?) {
+        self.method = method
+        self.params = params
+        self.session = session
+    }
+}
+
+/// A method: its name, its description for `rpc.discover`, and its handler.
+public struct RPCMethod: Sendable {
+    public typealias Handler = @Sendable (RPCCall) throws -> JSONValue
+
+    public var name: String
+    public var summary: String
+    public var params: [RPCParam]
+    public var resultName: String
+    public var resultSchema: JSONValue
+    public var errors: [RPCError]
+    public var handler: Handler
+
+    public init(
+        _ name: String, summary: String, params: [RPCParam] = [], result: String = "result", resultSchema: JSONValue,
+        errors: [RPCError] = [], handler: @escaping Handler
+    ) {
+        self.name = name
+        self.summary = summary
+        self.params = params
+        self.resultName = result
+        self.resultSchema = resultSchema
+        self.errors = errors
+        self.handler = handler
+    }
+}

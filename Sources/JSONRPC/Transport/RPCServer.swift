@@ -1,0 +1,350 @@
+import Foundation
+import Glibc
+import JSONCore
+
+/// How the server treats its clients.
+public struct RPCServerConfiguration: Sendable {
+    /// The longest message accepted; a longer one gets one -32600 error and the connection closes.
+    public var maxLineBytes = 64 << 20
+    /// Connections served at once; one more is told so and closed.
+    public var maxConnections = 256
+    /// Bytes of replies and notifications a client may leave unread. Past it, replies wait
+    /// (the client is not reading) and a subscriber is dropped.
+    public var maxOutboxBytes = 16 << 20
+    /// Peers whose uid is not one of these are refused.
+    public var allowedUIDs: Set<UInt32> = [getuid(), 0]
+
+    public init() {}
+}
+
+/// Severity of a transport log line.
+public enum RPCLogLevel: Int, Sendable, Comparable {
+    case debug, info, notice, warning, error
+    public static func < (a: RPCLogLevel, b: RPCLogLevel) -> Bool { a.rawValue < b.rawValue }
+}
+
+/// Serves an `RPCEngine` on a listening Unix socket, one reader and one writer thread per
+/// connection (blocking I/O measured fastest on this kind of machine).
+public final class RPCServer: @unchecked Sendable {
+    public typealias Logger = @Sendable (RPCLogLevel, String) -> Void
+
+    let engine: RPCEngine
+    let listenFD: Int32
+    let config: RPCServerConfiguration
+    let log: Logger
+
+    private let lock = NSCondition()
+    private var connections: [Int: ServerConnection] = [:]
+    private var nextID = 1
+    private var stopping = false
+    private var acceptThreadDone = false
+    private var wakePipe: [Int32] = [-1, -1]
+
+    /// `listenFD` must be a listening stream socket; the server owns it from now on.
+    public init(engine: RPCEngine, listenFD: Int32, configuration: RPCServerConfiguration = RPCServerConfiguration(), log: @escaping Logger) {
+        self.engine = engine
+        self.listenFD = listenFD
+        self.config = configuration
+        self.log = log
+    }
+
+    public var connectionCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return connections.count
+    }
+
+    public func start() throws(SystemError) {
+        var fds: [Int32] = [-1, -1]
+        try retryingSyscall("pipe") { pipe(&fds) }
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        wakePipe = fds
+        let t = Thread { [self] in acceptLoop() }
+        t.name = "rpc-accept"
+        t.start()
+    }
+
+    private func acceptLoop() {
+        var pfds = [pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0), pollfd(fd: wakePipe[0], events: Int16(POLLIN), revents: 0)]
+        while true {
+            let r = poll(&pfds, 2, -1)
+            if r < 0 {
+                if errno == EINTR { continue }
+                log(.error, "poll on the listening socket failed: \(String(cString: strerror(errno)))")
+                break
+            }
+            if pfds[1].revents != 0 { break }
+            if pfds[0].revents & Int16(POLLIN) == 0 { continue }
+            let fd = accept(listenFD, nil, nil)
+            if fd < 0 {
+                let e = errno
+                if e == EINTR || e == EAGAIN || e == ECONNABORTED { continue }
+                log(.warning, "accept failed: \(String(cString: strerror(e)))")
+                if e == EMFILE || e == ENFILE { usleep(50_000) }
+                continue
+            }
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            admit(fd)
+        }
+        lock.lock()
+        acceptThreadDone = true
+        lock.broadcast()
+        lock.unlock()
+    }
+
+    private func admit(_ fd: Int32) {
+        guard let cred = UnixSocket.peerCredentials(fd), config.allowedUIDs.contains(cred.uid) else {
+            let who = UnixSocket.peerCredentials(fd).map { "uid \($0.uid), pid \($0.pid)" } ?? "unknown peer"
+            log(.warning, "refused a connection from \(who): only the owner may connect")
+            close(fd)
+            return
+        }
+        lock.lock()
+        if stopping {
+            lock.unlock()
+            refuse(fd, message: "the server is shutting down")
+            return
+        }
+        if connections.count >= config.maxConnections {
+            lock.unlock()
+            log(.warning, "refused a connection: \(config.maxConnections) connections already open")
+            refuse(fd, message: "too many connections (the limit is \(config.maxConnections))")
+            return
+        }
+        let id = nextID
+        nextID += 1
+        let conn = ServerConnection(id: id, fd: fd, peer: cred, server: self)
+        connections[id] = conn
+        lock.unlock()
+        log(.debug, "connection \(id) from pid \(cred.pid)")
+        conn.start()
+    }
+
+    private func refuse(_ fd: Int32, message: String) {
+        let reply = RPCEngine.errorResponse(RPCError(RPCError.Code(rawValue: -32000), message), id: .null)
+        var bytes = JSONWriter.serialize(reply)
+        bytes.append(0x0A)
+        bytes.withUnsafeBytes { try? UnixSocket.sendAll(fd, $0) }
+        close(fd)
+    }
+
+    func connectionDidClose(_ id: Int) {
+        lock.lock()
+        connections[id] = nil
+        lock.broadcast()
+        lock.unlock()
+        log(.debug, "connection \(id) closed")
+    }
+
+    var isStopping: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return stopping
+    }
+
+    /// Stops accepting, stops reading new requests, lets the requests in progress finish and
+    /// their replies go out, then closes every connection. Returns when all are closed or the
+    /// grace period is over (the rest are then cut off).
+    public func shutdown(grace: Double = 5) {
+        lock.lock()
+        if stopping {
+            lock.unlock()
+            return
+        }
+        stopping = true
+        let open = Array(connections.values)
+        lock.unlock()
+        var one: UInt8 = 1
+        _ = write(wakePipe[1], &one, 1)
+        for c in open { c.stopReading() }
+        let deadline = Date().addingTimeInterval(grace)
+        lock.lock()
+        while !(connections.isEmpty && acceptThreadDone) {
+            if !lock.wait(until: deadline) { break }
+        }
+        let stragglers = Array(connections.values)
+        lock.unlock()
+        for c in stragglers { c.forceClose() }
+        close(listenFD)
+        close(wakePipe[0])
+        close(wakePipe[1])
+    }
+}
+
+/// One client connection: a reader thread that parses and handles requests in order, and a
+/// writer thread that drains replies and notifications, so that a slow reader never blocks
+/// anyone else.
+final class ServerConnection: RPCSession, @unchecked Sendable {
+    let sessionID: Int
+    let fd: Int32
+    let peer: PeerCredentials
+    unowned let server: RPCServer
+
+    private let cond = NSCondition()
+    private var outbox: [[UInt8]] = []
+    private var outboxBytes = 0
+    private var inputDone = false
+    private var closed = false
+    private var closeActions: [@Sendable () -> Void] = []
+    private var keepOpenForNotifications = false
+
+    init(id: Int, fd: Int32, peer: PeerCredentials, server: RPCServer) {
+        self.sessionID = id
+        self.fd = fd
+        self.peer = peer
+        self.server = server
+    }
+
+    func start() {
+        let reader = Thread { [self] in readLoop() }
+        reader.stackSize = 4 << 20
+        reader.name = "rpc-read-\(sessionID)"
+        let writer = Thread { [self] in writeLoop() }
+        writer.name = "rpc-write-\(sessionID)"
+        reader.start()
+        writer.start()
+    }
+
+    private func readLoop() {
+        var framer = LineFramer(maxLineBytes: server.config.maxLineBytes)
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 16)
+        defer { chunk.deallocate() }
+        reading: while true {
+            let n = recv(fd, chunk.baseAddress, chunk.count, 0)
+            if n < 0 {
+                if errno == EINTR { continue }
+                break
+            }
+            if n == 0 { break }
+            framer.append(UnsafeRawBufferPointer(rebasing: chunk[0..<n]))
+            while true {
+                switch framer.next() {
+                case .needMore:
+                    continue reading
+                case .tooLong:
+                    server.log(.warning, "connection \(sessionID): message over \(server.config.maxLineBytes) bytes; closing")
+                    let e = RPCError.invalidRequest("message longer than the limit of \(server.config.maxLineBytes) bytes")
+                    enqueue(JSONWriter.serialize(RPCEngine.errorResponse(e, id: .null)), isReply: true)
+                    break reading
+                case .line(let line):
+                    if server.isStopping { break reading }
+                    let reply = line.withUnsafeBytes { server.engine.handle($0, session: self) }
+                    if let reply, !enqueue(reply, isReply: true) { break reading }
+                }
+            }
+        }
+        cond.lock()
+        inputDone = true
+        cond.broadcast()
+        cond.unlock()
+    }
+
+    /// Queues one message. Replies wait while the client is far behind; notifications to a
+    /// client that far behind drop the connection instead.
+    @discardableResult
+    private func enqueue(_ message: [UInt8], isReply: Bool) -> Bool {
+        var line = message
+        line.append(0x0A)
+        cond.lock()
+        defer { cond.unlock() }
+        if isReply {
+            while !closed && outboxBytes > server.config.maxOutboxBytes { cond.wait() }
+        } else if outboxBytes + line.count > server.config.maxOutboxBytes {
+            if !closed {
+                server.log(.warning, "connection \(sessionID): subscriber \(outboxBytes) bytes behind; dropping it")
+                shutdownSocketLocked()
+            }
+            return false
+        }
+        if closed { return false }
+        outboxBytes += line.count
+        outbox.append(line)
+        cond.broadcast()
+        return true
+    }
+
+    private func writeLoop() {
+        var batch: [UInt8] = []
+        while true {
+            cond.lock()
+            while outbox.isEmpty && !closed && !(inputDone && !keepOpenForNotifications) && !(inputDone && server.isStopping) {
+                cond.wait()
+            }
+            if outbox.isEmpty || closed {
+                cond.unlock()
+                break
+            }
+            let items = outbox
+            outbox.removeAll(keepingCapacity: true)
+            cond.unlock()
+            batch.removeAll(keepingCapacity: true)
+            var total = 0
+            for item in items {
+                batch.append(contentsOf: item)
+                total += item.count
+            }
+            let ok = batch.withUnsafeBytes { buffer in (try? UnixSocket.sendAll(fd, buffer)) != nil }
+            cond.lock()
+            outboxBytes -= total
+            cond.broadcast()
+            if !ok { shutdownSocketLocked() }
+            cond.unlock()
+            if !ok { break }
+        }
+        finish()
+    }
+
+    private func shutdownSocketLocked() {
+        closed = true
+        Glibc.shutdown(fd, Int32(SHUT_RDWR))
+        cond.broadcast()
+    }
+
+    private func finish() {
+        cond.lock()
+        closed = true
+        cond.broadcast()
+        // Wait for the reader before the descriptor can be reused.
+        Glibc.shutdown(fd, Int32(SHUT_RDWR))
+        while !inputDone { cond.wait() }
+        let actions = closeActions
+        closeActions.removeAll()
+        cond.unlock()
+        close(fd)
+        for a in actions { a() }
+        server.connectionDidClose(sessionID)
+    }
+
+    func stopReading() {
+        Glibc.shutdown(fd, Int32(SHUT_RD))
+        cond.lock()
+        cond.broadcast()
+        cond.unlock()
+    }
+
+    func forceClose() {
+        cond.lock()
+        shutdownSocketLocked()
+        cond.unlock()
+    }
+
+    // MARK: RPCSession
+
+    @discardableResult
+    func sendNotification(method: String, params: JSONValue) -> Bool {
+        let message: JSONValue = .object(["jsonrpc": "2.0", "method": .string(method), "params": params])
+        return enqueue(JSONWriter.serialize(message), isReply: false)
+    }
+
+    func onClose(_ action: @escaping @Sendable () -> Void) {
+        cond.lock()
+        if closed && inputDone {
+            cond.unlock()
+            action()
+            return
+        }
+        keepOpenForNotifications = true
+        closeActions.append(action)
+        cond.unlock()
+    }
+}

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs what building, running and testing contactsd needs, and nothing that is already there.
+set -euo pipefail
+
+packages=(libsqlite3-dev libsystemd-dev systemd socat python3 python3-pip)
+missing=()
+for p in "${packages[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+        missing+=("$p")
+    fi
+done
+# systemd-socket-activate ships with systemd; a minimal image may lack it.
+if [ ${#missing[@]} -gt 0 ]; then
+    sudo=""
+    [ "$(id -u)" -ne 0 ] && sudo="sudo"
+    echo "Installing: ${missing[*]}" >&2
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# The JSON-RPC conformance check validates rpc.discover with jsonschema when it is present.
+if ! python3 -c 'import jsonschema, referencing' 2>/dev/null; then
+    echo "Installing the Python package jsonschema" >&2
+    python3 -m pip install --quiet jsonschema 2>/dev/null \
+        || python3 -m pip install --quiet --break-system-packages jsonschema
+fi
+
+if ! command -v swift >/dev/null; then
+    echo "swift is not on PATH: contactsd needs the Swift 6 toolchain." >&2
+    exit 1
+fi
