@@ -27,6 +27,8 @@ let package = Package(
 
         .executableTarget(name: "contactsd", dependencies: ["ContactsDaemon"]),
         .executableTarget(name: "contactsctl", dependencies: ["ContactsControl"]),
+        // Generates a corpus and measures the store and the service; run it in release mode.
+        .executableTarget(name: "contacts-bench", dependencies: ["ContactsStore", "ContactsCore", "JSONRPC", "JSONCore"]),
 
         .testTarget(name: "JSONCoreTests", dependencies: ["JSONCore"]),
         .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "JSONCore"]),

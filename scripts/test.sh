@@ -5,4 +5,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 swift build --build-tests
-swift test --skip-build "$@"
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+status=0
+swift test --skip-build --disable-swift-testing "$@" 2>&1 | tee "$log" || status=$?
+# One plain summary line at the end, from XCTest's own count.
+summary=$(grep -E "^[[:space:]]*Executed [0-9]+ tests?, with [0-9]+ failures?" "$log" | tail -1 || true)
+if [ -n "$summary" ]; then
+    total=$(echo "$summary" | sed -E 's/.*Executed ([0-9]+) tests?.*/\1/')
+    failed=$(echo "$summary" | sed -E 's/.*with ([0-9]+) failures?.*/\1/')
+    echo "tests: $((total - failed)) passed, $failed failed"
+fi
+exit $status

@@ -14,11 +14,57 @@ public enum SearchFolding {
     /// space as one space, trimmed.
     public static func fold(_ text: String) -> String {
         if text.utf8.allSatisfy({ $0 < 0x80 }) { return collapseASCII(text) }
-        if let hit = cache.get(text) { return hit }
-        let transliterated = text.applyingTransform(transform, reverse: false) ?? text.lowercased()
-        let folded = collapse(transliterated.lowercased())
-        cache.put(text, folded)
-        return folded
+        if let latin = foldLatin(text) { return latin }
+        // Other scripts go through the transliterator a word at a time: words repeat far more
+        // than whole names do, so the memo catches most of them.
+        var words: [String] = []
+        for word in text.split(whereSeparator: { $0.isWhitespace }) {
+            let w = String(word)
+            if let latin = foldLatin(w) {
+                words.append(latin)
+            } else if let hit = cache.get(w) {
+                words.append(hit)
+            } else {
+                let transliterated = w.applyingTransform(transform, reverse: false) ?? w.lowercased()
+                let folded = collapse(transliterated.lowercased())
+                cache.put(w, folded)
+                words.append(folded)
+            }
+        }
+        return collapse(words.joined(separator: " "))
+    }
+
+    /// Latin letters fold one scalar at a time through a table made once with the
+    /// transliterator; nil when the text has anything beyond Latin Extended-B.
+    private static func foldLatin(_ text: String) -> String? {
+        let table = latinTable
+        var out = String.UnicodeScalarView()
+        var pendingSpace = false
+        for u in text.unicodeScalars {
+            let v = Int(u.value)
+            if u.properties.isWhitespace || u.properties.generalCategory == .control {
+                pendingSpace = !out.isEmpty
+                continue
+            }
+            if (0x300...0x36F).contains(v) { continue }  // combining accents
+            guard v < table.count else { return nil }
+            if pendingSpace {
+                out.append(" ")
+                pendingSpace = false
+            }
+            if v < 0x80 {
+                out.append(v >= 0x41 && v <= 0x5A ? Unicode.Scalar(UInt8(v + 32)) : u)
+            } else {
+                out.append(contentsOf: table[v].unicodeScalars)
+            }
+        }
+        return String(out)
+    }
+
+    private static let latinTable: [String] = (0..<0x250).map { v in
+        guard v >= 0x80, let u = Unicode.Scalar(v) else { return "" }
+        let s = String(Character(u))
+        return (s.applyingTransform(transform, reverse: false) ?? s).lowercased()
     }
 
     /// Lower case with white space collapsed, without transliteration: what CJK queries match.
@@ -26,7 +72,10 @@ public enum SearchFolding {
 
     /// The digits of a phone number, formatting dropped ("+86 138-0013" → "861380013").
     public static func phoneDigits(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.compactMap { u -> Unicode.Scalar? in
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            return String(decoding: text.utf8.filter { $0 >= 0x30 && $0 <= 0x39 }, as: UTF8.self)
+        }
+        return String(String.UnicodeScalarView(text.unicodeScalars.compactMap { u -> Unicode.Scalar? in
             guard let v = u.properties.numericType == .decimal ? u.properties.numericValue : nil else { return nil }
             return Unicode.Scalar(UInt8(48 + Int(v)))
         }))
@@ -59,8 +108,10 @@ public enum SearchFolding {
 
     /// The key that orders names naturally: folded, leading punctuation dropped, and each run
     /// of digits prefixed by its length so that "Item 2" sorts before "Item 10".
-    public static func sortKey(_ name: String) -> String {
-        let folded = fold(name)
+    public static func sortKey(_ name: String) -> String { sortKey(folded: fold(name)) }
+
+    /// The sort key of text already folded with `fold`.
+    public static func sortKey(folded: String) -> String {
         var scalars = Array(folded.unicodeScalars)
         if let firstAlnum = scalars.firstIndex(where: { $0.properties.isAlphabetic || $0.properties.numericType != nil }) {
             scalars.removeFirst(firstAlnum)
@@ -148,6 +199,7 @@ public enum SearchDocument {
     /// emails; the untransliterated text of CJK fields; phone numbers as bare digits.
     public static func text(for contact: Contact) -> String {
         var lines: [String] = []
+        lines.reserveCapacity(8)
         func add(_ s: String?) {
             guard let s, !s.isEmpty else { return }
             lines.append(SearchFolding.fold(s))

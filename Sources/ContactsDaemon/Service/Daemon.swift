@@ -16,7 +16,7 @@ public final class Daemon: @unchecked Sendable {
     let paths: XDGPaths
     let startedAt = Date()
     let dataDirectory: String
-    let socketPath: String
+    private(set) var socketPath: String
     let databasePath: String
     let bus = EventBus()
     private(set) var store: ContactStore?
@@ -24,7 +24,6 @@ public final class Daemon: @unchecked Sendable {
     private var lock: LockFile?
     private var ownsSocketFile = false
     private let stopSignal = DispatchSemaphore(value: 0)
-    private var signalSources: [DispatchSourceSignal] = []
 
     public struct StartupError: Error, CustomStringConvertible {
         public var description: String
@@ -42,6 +41,10 @@ public final class Daemon: @unchecked Sendable {
     /// Runs until SIGTERM or SIGINT; returns the exit status.
     public func run() -> Int32 {
         signal(SIGPIPE, SIG_IGN)
+        SignalWatcher.install([SIGTERM, SIGINT]) { [weak self] sig in
+            self?.log.info("received \(sig == SIGTERM ? "SIGTERM" : "SIGINT"); stopping")
+            self?.stopSignal.signal()
+        }
         do {
             try start()
         } catch {
@@ -49,7 +52,6 @@ public final class Daemon: @unchecked Sendable {
             Systemd.notify("STATUS=Failed to start: \(error)")
             return 1
         }
-        installSignalHandlers()
         stopSignal.wait()
         stop()
         return 0
@@ -90,6 +92,16 @@ public final class Daemon: @unchecked Sendable {
         let counts = (try? store.counts()) ?? (contacts: 0, groups: 0)
         log.info("serving \(counts.contacts) contacts from \(databasePath) on \(socketPath)")
         Systemd.notify("READY=1\nSTATUS=\(statusLine())\nMAINPID=\(getpid())")
+        // Load the search index now, off the critical path, so the first search is fast.
+        let warm = Thread { [log] in
+            do {
+                try store.warmUp()
+            } catch {
+                log.warning("could not load the search index: \(error)")
+            }
+        }
+        warm.name = "warm-up"
+        warm.start()
     }
 
     private func openListener() throws -> Int32 {
@@ -99,7 +111,8 @@ public final class Daemon: @unchecked Sendable {
                 throw StartupError(description: "socket activation passed \(passed.count) descriptors; expected one listening Unix stream socket")
             }
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            log.info("using the socket passed by the service manager")
+            if let path = UnixSocket.boundPath(fd) { socketPath = path }
+            log.info("using the socket passed by the service manager (\(socketPath))")
             return fd
         }
         if let dir = socketPath.range(of: "/", options: .backwards).map({ String(socketPath[..<$0.lowerBound]) }), !dir.isEmpty {
@@ -117,19 +130,6 @@ public final class Daemon: @unchecked Sendable {
     func statusLine() -> String {
         let counts = (try? store?.counts()) ?? nil
         return "Serving \(counts?.contacts ?? 0) contacts in \(counts?.groups ?? 0) groups"
-    }
-
-    private func installSignalHandlers() {
-        for sig in [SIGTERM, SIGINT] {
-            signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler { [weak self] in
-                self?.log.info("received \(sig == SIGTERM ? "SIGTERM" : "SIGINT"); stopping")
-                self?.stopSignal.signal()
-            }
-            source.resume()
-            signalSources.append(source)
-        }
     }
 
     /// Asks the daemon to stop as a signal would (for tests and embedding).

@@ -1,7 +1,7 @@
 /// The schema, as numbered migrations recorded in `PRAGMA user_version`.
 enum Migrations {
     static let all: [String] = [
-        // 1: contacts, their search summary and FTS index, groups and memberships.
+        // 1: contacts with their search summary, groups and memberships.
         """
         CREATE TABLE contacts (
             rowid INTEGER PRIMARY KEY,
@@ -20,7 +20,6 @@ enum Migrations {
         CREATE INDEX contacts_by_favorite ON contacts(favorite, sort_key) WHERE favorite = 1;
         CREATE INDEX contacts_by_created ON contacts(created_at);
         CREATE INDEX contacts_by_updated ON contacts(updated_at);
-        CREATE VIRTUAL TABLE contacts_fts USING fts5(search, content='contacts', content_rowid='rowid', tokenize='trigram');
         CREATE TABLE groups (
             rowid INTEGER PRIMARY KEY,
             id TEXT NOT NULL UNIQUE,

@@ -64,8 +64,8 @@ extension ContactStore {
             for var c in contacts {
                 try Self.validate(c)
                 let now = Timestamp.now()
-                c.id = UUID().uuidString
-                if c.uid.isEmpty { c.uid = "urn:uuid:" + UUID().uuidString.lowercased() }
+                c.id = Identifier.make()
+                if c.uid.isEmpty { c.uid = "urn:uuid:" + Identifier.make().lowercased() }
                 if try db.scalarInt("SELECT count(*) FROM contacts WHERE uid = ?", [.text(c.uid)]) > 0 {
                     throw StoreError.conflict(message: "a contact with uid '\(c.uid)' already exists", id: nil, currentRevision: nil)
                 }
@@ -82,9 +82,12 @@ extension ContactStore {
                     .int(c.favorite ? 1 : 0), .int(now), .int(now), .text(StoredBody.encode(c)), .text(search),
                 ])
                 let rowid = sqlite3LastInsertRowid(db)
-                try db.prepare("INSERT INTO contacts_fts (rowid, search) VALUES (?, ?)").run([.int(rowid), .text(search)])
                 c.groups = try Self.setMemberships(db, contactRowid: rowid, names: c.groups, log: &log)
                 log.contact(c.id, .created, 1)
+                log.indexUpserts.append(
+                    SearchIndex.Entry(
+                        rowid: rowid, id: c.id, sortKey: SearchFolding.sortKey(c.name), name: c.name, text: search, favorite: c.favorite,
+                        createdAt: now, updatedAt: now))
                 out.append(c)
             }
             return out
@@ -137,22 +140,22 @@ extension ContactStore {
     static func rewrite(_ db: Database, _ c: inout Contact, previous: Contact, log: inout ChangeLog) throws {
         c.revision = previous.revision + 1
         c.updatedAt = max(Timestamp.now(), previous.updatedAt)
-        let oldSearch = SearchDocument.text(for: previous)
         let search = SearchDocument.text(for: c)
+        let sortKey = SearchFolding.sortKey(c.name)
+        let rowid = try db.scalarInt("SELECT rowid FROM contacts WHERE id = ?", [.text(c.id)])
         try db.prepare("""
             UPDATE contacts SET uid = ?, revision = ?, name = ?, sort_key = ?, favorite = ?, updated_at = ?, body = ?, search = ?
             WHERE id = ?
             """
         ).run([
-            .text(c.uid), .int(Int64(c.revision)), .text(c.name), .text(SearchFolding.sortKey(c.name)), .int(c.favorite ? 1 : 0),
+            .text(c.uid), .int(Int64(c.revision)), .text(c.name), .text(sortKey), .int(c.favorite ? 1 : 0),
             .int(c.updatedAt), .text(StoredBody.encode(c)), .text(search), .text(c.id),
         ])
-        if oldSearch != search {
-            let rowid = try db.scalarInt("SELECT rowid FROM contacts WHERE id = ?", [.text(c.id)])
-            try db.prepare("INSERT INTO contacts_fts (contacts_fts, rowid, search) VALUES ('delete', ?, ?)").run([.int(rowid), .text(oldSearch)])
-            try db.prepare("INSERT INTO contacts_fts (rowid, search) VALUES (?, ?)").run([.int(rowid), .text(search)])
-        }
         log.contact(c.id, .updated, c.revision)
+        log.indexUpserts.append(
+            SearchIndex.Entry(
+                rowid: rowid, id: c.id, sortKey: sortKey, name: c.name, text: search, favorite: c.favorite, createdAt: c.createdAt,
+                updatedAt: c.updatedAt))
     }
 
     /// Bumps the revision of contacts whose group list changed because a group did.
@@ -161,7 +164,10 @@ extension ContactStore {
         for rowid in contactRowids {
             let s = try db.prepare("UPDATE contacts SET revision = revision + 1, updated_at = max(updated_at, ?) WHERE rowid = ? RETURNING id, revision")
             try s.bind([.int(now), .int(rowid)])
-            if try s.step() { log.contact(s.text(0), .updated, s.int(1)) }
+            if try s.step() {
+                log.contact(s.text(0), .updated, s.int(1))
+                log.indexRefresh.insert(s.text(0))
+            }
             s.reset()
         }
     }
@@ -176,19 +182,18 @@ extension ContactStore {
             var deleted: [String] = []
             var missing: [String] = []
             for id in ids {
-                let s = try db.prepare("SELECT rowid, search, revision FROM contacts WHERE id = ?")
+                let s = try db.prepare("SELECT rowid, revision FROM contacts WHERE id = ?")
                 try s.bind([.text(id)])
                 guard try s.step() else {
                     missing.append(id)
                     continue
                 }
                 let rowid = s.int64(0)
-                let search = s.text(1)
-                let revision = s.int(2)
+                let revision = s.int(1)
                 s.reset()
-                try db.prepare("INSERT INTO contacts_fts (contacts_fts, rowid, search) VALUES ('delete', ?, ?)").run([.int(rowid), .text(search)])
                 try db.prepare("DELETE FROM contacts WHERE rowid = ?").run([.int(rowid)])
                 log.contact(id, .deleted, revision + 1)
+                log.indexDeletes.insert(id)
                 deleted.append(id)
             }
             return (deleted, missing)

@@ -67,7 +67,7 @@ extension ContactStore {
     }
 
     static func insertGroup(_ db: Database, name: String, log: inout ChangeLog) throws -> (id: String, rowid: Int64) {
-        let id = UUID().uuidString
+        let id = Identifier.make()
         try db.prepare("INSERT INTO groups (id, name, name_key, sort_key, created_at) VALUES (?, ?, ?, ?, ?)").run([
             .text(id), .text(name), .text(groupKey(name)), .text(SearchFolding.sortKey(name)), .int(Timestamp.now()),
         ])

@@ -18,6 +18,7 @@ public final class ContactStore: @unchecked Sendable {
     private var idleReaders: [Database] = []
     private var closed = false
     private var changeHandler: ChangeHandler?
+    let searchIndex = SearchIndex()
 
     /// Opens (creating if needed) the store at `path` and brings its schema up to date.
     /// A file that is not a contacts database, or one from a newer version, is refused and
@@ -32,7 +33,7 @@ public final class ContactStore: @unchecked Sendable {
                 throw StoreError.unavailable(
                     "\(path) has schema version \(version), newer than this contactsd understands (\(Migrations.latestVersion)); refusing to touch it")
             }
-            try writer.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;")
+            try writer.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON; PRAGMA cache_size=-32768; PRAGMA temp_store=MEMORY; PRAGMA mmap_size=1073741824;")
             try migrate(from: version)
         } catch let e as SQLiteError {
             if e.isCorrupt {
@@ -56,6 +57,12 @@ public final class ContactStore: @unchecked Sendable {
         writeLock.lock()
         changeHandler = handler
         writeLock.unlock()
+    }
+
+    /// Loads the search index now rather than on the first search (the daemon calls this in
+    /// the background once it is ready).
+    public func warmUp() throws {
+        try read { db in try searchIndex.loadIfNeeded(db) }
     }
 
     /// Closes the store; later calls fail with `unavailable`.
@@ -86,7 +93,7 @@ public final class ContactStore: @unchecked Sendable {
         } else {
             do {
                 reader = try Database(path: path)
-                try reader.execute("PRAGMA query_only=1; PRAGMA foreign_keys=ON;")
+                try reader.execute("PRAGMA query_only=1; PRAGMA foreign_keys=ON; PRAGMA mmap_size=1073741824;")
             } catch {
                 throw StoreError.database(error)
             }
@@ -119,6 +126,17 @@ public final class ContactStore: @unchecked Sendable {
             if e.isReadOnly { throw StoreError.unavailable("the store is read-only; nothing was changed") }
             throw StoreError.database(e)
         }
+        if !log.indexRefresh.isEmpty {
+            // Contacts touched by a group change: their timestamps moved.
+            for id in log.indexRefresh where !log.indexDeletes.contains(id) {
+                guard let s = try? writer.prepare("SELECT \(SearchIndex.selectColumns) FROM contacts WHERE id = ?"),
+                    (try? s.bind([.text(id)])) != nil, (try? s.step()) == true
+                else { continue }
+                log.indexUpserts.append(SearchIndex.entry(s))
+                s.reset()
+            }
+        }
+        searchIndex.apply(upserts: log.indexUpserts, deletes: log.indexDeletes)
         if !log.isEmpty, let changeHandler { changeHandler(log.contacts, log.groups) }
         return result
     }
@@ -128,14 +146,20 @@ public final class ContactStore: @unchecked Sendable {
 struct ChangeLog {
     var contacts: [ContactChange] = []
     var groups: [GroupChange] = []
+    private var positions: [String: Int] = [:]
+    /// What the search index must learn once the transaction commits.
+    var indexUpserts: [SearchIndex.Entry] = []
+    var indexDeletes: Set<String> = []
+    var indexRefresh: Set<String> = []
     var isEmpty: Bool { contacts.isEmpty && groups.isEmpty }
 
     mutating func contact(_ id: String, _ kind: ContactChange.Kind, _ revision: Int) {
-        if let i = contacts.firstIndex(where: { $0.id == id }) {
+        if let i = positions[id] {
             contacts[i].revision = revision
             if contacts[i].kind == .created && kind == .updated { return }
             contacts[i].kind = kind
         } else {
+            positions[id] = contacts.count
             contacts.append(ContactChange(id: id, kind: kind, revision: revision))
         }
     }

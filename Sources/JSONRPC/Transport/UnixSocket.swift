@@ -90,6 +90,20 @@ public enum UnixSocket {
         return fd
     }
 
+    /// The path a Unix socket is bound to (for a socket passed by the service manager).
+    public static func boundPath(_ fd: Int32) -> String? {
+        var addr = sockaddr_un()
+        var len = socklen_t(MemoryLayout<sockaddr_un>.size)
+        let r = withUnsafeMutablePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) }
+        }
+        guard r == 0, addr.sun_family == sa_family_t(AF_UNIX) else { return nil }
+        let path = withUnsafeBytes(of: &addr.sun_path) { raw in
+            String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+        }
+        return path.isEmpty ? nil : path
+    }
+
     /// `SO_PEERCRED` through a layout-compatible struct (`struct ucred` needs `_GNU_SOURCE`).
     public static func peerCredentials(_ fd: Int32) -> PeerCredentials? {
         var cred = PeerCredentials(pid: 0, uid: 0, gid: 0)

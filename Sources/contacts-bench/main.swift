@@ -1,0 +1,95 @@
+import ContactsCore
+import ContactsStore
+import Foundation
+
+/// contacts-bench: measures the store on a generated corpus and prints a table.
+/// Usage: contacts-bench [--contacts N] [--json FILE]
+
+var count = 100_000
+var jsonOut: String?
+var args = Array(CommandLine.arguments.dropFirst())
+while !args.isEmpty {
+    let a = args.removeFirst()
+    switch a {
+    case "--contacts": count = Int(args.isEmpty ? "" : args.removeFirst()) ?? count
+    case "--json": jsonOut = args.isEmpty ? nil : args.removeFirst()
+    default:
+        print("usage: contacts-bench [--contacts N] [--json FILE]")
+        exit(64)
+    }
+}
+
+func now() -> Double { Date().timeIntervalSince1970 }
+
+let dir = NSTemporaryDirectory() + "contacts-bench-" + UUID().uuidString.prefix(8)
+try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(atPath: dir) }
+
+var rows: [(String, String)] = []
+var figures: [String: Double] = [:]
+
+var corpus = Corpus()
+let t0 = now()
+let contacts = (0..<count).map { corpus.contact($0) }
+let tGen = now() - t0
+
+let store = try ContactStore(path: dir + "/contacts.sqlite3")
+let t1 = now()
+var i = 0
+while i < contacts.count {
+    try store.create(Array(contacts[i..<min(i + 10_000, contacts.count)]))
+    i += 10_000
+}
+let tInsert = now() - t1
+rows.append(("generate \(count) contacts", String(format: "%.2f s", tGen)))
+rows.append(("store.create, batches of 10k", String(format: "%.2f s (%.0f contacts/s)", tInsert, Double(count) / tInsert)))
+figures["storeInsertSeconds"] = tInsert
+store.close()
+let reopened = try ContactStore(path: dir + "/contacts.sqlite3")
+let tw = now()
+try reopened.warmUp()
+let tWarm = now() - tw
+rows.append(("search index load", String(format: "%.0f ms", tWarm * 1000)))
+figures["indexLoadMs"] = tWarm * 1000
+
+let classes: [(String, [String])] = [
+    ("word", ["appleseed", "garcia", "muller", "kowalski", "johansson"]),
+    ("email fragment", ["bell.12", "@work.exa", "smith.99"]),
+    ("phone digits", ["5551234", "555 12", "(012) 34"]),
+    ("one character", ["a", "z", "é"]),
+    ("two characters", ["an", "zo", "ch"]),
+    ("CJK", ["张", "小龙", "山田"]),
+]
+for (name, queries) in classes {
+    var samples: [Double] = []
+    for _ in 0..<20 {
+        for q in queries {
+            let s = now()
+            _ = try reopened.query(ContactQuery(text: q, limit: 50))
+            samples.append((now() - s) * 1000)
+        }
+    }
+    samples.sort()
+    let p50 = samples[samples.count / 2]
+    let p99 = samples[min(samples.count - 1, Int(Double(samples.count) * 0.99))]
+    rows.append(("search p50 / p99: \(name)", String(format: "%.2f / %.2f ms", p50, p99)))
+    figures["search.\(name).p50"] = p50
+    figures["search.\(name).p99"] = p99
+}
+var list = [Double]()
+for _ in 0..<20 {
+    let s = now()
+    _ = try reopened.query(ContactQuery(limit: 50))
+    list.append((now() - s) * 1000)
+}
+list.sort()
+rows.append(("list first 50 p50", String(format: "%.2f ms", list[list.count / 2])))
+
+let width = rows.map { $0.0.count }.max() ?? 0
+print("contacts-bench: \(count) contacts (store level)")
+for (k, v) in rows { print(k.padding(toLength: width + 2, withPad: " ", startingAt: 0) + v) }
+if let jsonOut {
+    let text = "{" + figures.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\($0.value)" }.joined(separator: ",") + "}\n"
+    try text.write(toFile: jsonOut, atomically: true, encoding: .utf8)
+}
+reopened.close()

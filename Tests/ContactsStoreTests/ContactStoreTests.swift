@@ -1,0 +1,125 @@
+import ContactsCore
+import ContactsStore
+import Foundation
+import XCTest
+
+final class ContactStoreTests: StoreTestCase {
+    func testCreate_assignsIdUidRevisionAndTimestamps() throws {
+        let c = try add("John Appleseed", phones: ["555-123-4567"], groups: ["Family"])
+        XCTAssertEqual(c.id.count, 36)
+        XCTAssertTrue(c.uid.hasPrefix("urn:uuid:"))
+        XCTAssertEqual(c.revision, 1)
+        XCTAssertGreaterThan(c.createdAt, 0)
+        XCTAssertEqual(try store.contact(id: c.id), c)
+    }
+
+    func testCreate_refusesABlankNameAndStoresNothing() throws {
+        XCTAssertThrowsError(try store.create(Contact(name: "  ")))
+        XCTAssertEqual(try store.counts().contacts, 0)
+    }
+
+    func testCreate_refusesADuplicateUid() throws {
+        var c = Contact(name: "A")
+        c.uid = "uid-1"
+        _ = try store.create(c)
+        XCTAssertThrowsError(try store.create(c)) { e in
+            guard case .conflict = e as? StoreError else { return XCTFail("\(e)") }
+        }
+    }
+
+    func testUpdate_increasesTheRevisionOnEveryChangeOnly() throws {
+        let c = try add("Kate Bell")
+        let u1 = try store.update(id: c.id) { $0.title = "Producer" }
+        XCTAssertEqual(u1.revision, 2)
+        let same = try store.update(id: c.id) { $0.title = "Producer" }
+        XCTAssertEqual(same.revision, 2, "no change, no new revision")
+        let fav = try store.setFavorite(id: c.id, true)
+        XCTAssertEqual(fav.revision, 3)
+        XCTAssertTrue(try store.contact(id: c.id).favorite)
+    }
+
+    func testUpdate_withAStaleRevisionIsAConflictAndChangesNothing() throws {
+        let c = try add("Kate Bell")
+        _ = try store.update(id: c.id, ifRevision: 1) { $0.title = "Producer" }
+        XCTAssertThrowsError(try store.update(id: c.id, ifRevision: 1) { $0.title = "CEO" }) { e in
+            guard case .conflict(_, let id, let revision) = e as? StoreError else { return XCTFail("\(e)") }
+            XCTAssertEqual(id, c.id)
+            XCTAssertEqual(revision, 2)
+        }
+        XCTAssertEqual(try store.contact(id: c.id).title, "Producer")
+    }
+
+    func testUpdate_ofAMissingContactIsNotFound() throws {
+        XCTAssertThrowsError(try store.update(id: "nope") { $0.title = "x" }) { e in
+            guard case .notFound = e as? StoreError else { return XCTFail("\(e)") }
+        }
+    }
+
+    func testUpdate_keepsSearchInStepWithTheNewValues() throws {
+        let c = try add("Kate Bell", emails: ["kate@mac.com"])
+        _ = try store.update(id: c.id) { $0.name = "Katherine Bellweather"; $0.emails = [LabeledValue(value: "kb@example.org")] }
+        XCTAssertEqual(try search("kate@mac"), [])
+        XCTAssertEqual(try search("bellweather"), ["Katherine Bellweather"])
+        XCTAssertEqual(try search("kb@ex"), ["Katherine Bellweather"])
+    }
+
+    func testDelete_removesContactsAndReportsUnknownIds() throws {
+        let a = try add("Anna Haro", groups: ["Friends"])
+        let b = try add("Kate Bell")
+        let r = try store.delete(ids: [a.id, "missing"])
+        XCTAssertEqual(r.deleted, [a.id])
+        XCTAssertEqual(r.notFound, ["missing"])
+        XCTAssertEqual(try search("haro"), [])
+        XCTAssertEqual(try store.groups().first?.memberCount, 0)
+        XCTAssertEqual(try store.contact(id: b.id).name, "Kate Bell")
+    }
+
+    func testChanges_areReportedAfterCommitInOrder() throws {
+        final class Box: @unchecked Sendable {
+            var events: [String] = []
+        }
+        let box = Box()
+        store.setChangeHandler { contacts, groups in
+            box.events += contacts.map { "\($0.kind.rawValue) \($0.revision)" } + groups.map { "group \($0.kind.rawValue) \($0.name)" }
+        }
+        let c = try add("A", groups: ["Work"])
+        _ = try store.update(id: c.id) { $0.note = "n" }
+        _ = try store.delete(ids: [c.id])
+        XCTAssertEqual(box.events, ["created 1", "group created Work", "updated 2", "deleted 3"])
+        _ = try? store.update(id: "missing") { $0.note = "n" }
+        XCTAssertEqual(box.events.count, 4, "a failed write reports nothing")
+    }
+
+    func testReopening_keepsEverything() throws {
+        let c = try add("Zoë Ångström", phones: ["+47 22 33 44 55"], groups: ["Family"], favorite: true)
+        store.close()
+        store = try ContactStore(path: databasePath)
+        XCTAssertEqual(try store.contact(id: c.id), c)
+        XCTAssertEqual(try search("zoe"), ["Zoë Ångström"])
+    }
+
+    func testOpening_aFileThatIsNotADatabaseIsRefusedAndLeftAlone() throws {
+        let path = dir + "/junk.sqlite3"
+        let junk = Data(repeating: 0x41, count: 8192)
+        try junk.write(to: URL(fileURLWithPath: path))
+        XCTAssertThrowsError(try ContactStore(path: path)) { e in
+            XCTAssertTrue("\(e)".contains("not a contacts database"), "\(e)")
+        }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), junk)
+    }
+
+    func testOpening_aDatabaseFromANewerVersionIsRefused() throws {
+        store.close()
+        let raw = try ContactStore(path: dir + "/newer.sqlite3")
+        raw.close()
+        // Pretend a later version wrote it.
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["python3", "-c", "import sqlite3; c = sqlite3.connect('\(dir)/newer.sqlite3'); c.execute('PRAGMA user_version = 999'); c.commit()"]
+        try p.run()
+        p.waitUntilExit()
+        XCTAssertThrowsError(try ContactStore(path: dir + "/newer.sqlite3")) { e in
+            XCTAssertTrue("\(e)".contains("newer"), "\(e)")
+        }
+    }
+}

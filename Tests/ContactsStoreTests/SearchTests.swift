@@ -1,0 +1,120 @@
+import ContactsCore
+import ContactsStore
+import Foundation
+import XCTest
+
+final class SearchTests: StoreTestCase {
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        try add("Zoë Ångström", emails: ["zoe@example.se"], groups: ["Friends"])
+        try add("Łukasz Nowak", phones: ["+48 601 234 567"])
+        try add("Øystein Berg", groups: ["Work"], favorite: true)
+        try add("Kate Bell", phones: ["555-234-5678"], emails: ["kate-bell@mac.com"], groups: ["Work"], favorite: true, organization: "Creative Consulting")
+        try add("张三丰", phones: ["+86 138 0013 8000"])
+        try add("李小龙", groups: ["Friends"])
+        try add("Anna Haro", emails: ["anna-haro@mac.com"], groups: ["Friends"], favorite: true)
+    }
+
+    func testText_isCaseAccentAndTransliterationInsensitive() throws {
+        XCTAssertEqual(try search("zoe"), ["Zoë Ångström"])
+        XCTAssertEqual(try search("ZOË"), ["Zoë Ångström"])
+        XCTAssertEqual(try search("angstrom"), ["Zoë Ångström"])
+        XCTAssertEqual(try search("lukasz"), ["Łukasz Nowak"])
+        XCTAssertEqual(try search("oystein"), ["Øystein Berg"])
+        XCTAssertEqual(try search("ystei"), ["Øystein Berg"])
+    }
+
+    func testText_matchesSubstringsOfEmailsAndOrganizations() throws {
+        XCTAssertEqual(try search("mac.com"), ["Anna Haro", "Kate Bell"])
+        XCTAssertEqual(try search("consult"), ["Kate Bell"])
+    }
+
+    func testPhones_matchWhateverTheFormatting() throws {
+        XCTAssertEqual(try search("5552345678"), ["Kate Bell"])
+        XCTAssertEqual(try search("555-234"), ["Kate Bell"])
+        XCTAssertEqual(try search("(555) 234-56"), ["Kate Bell"])
+        XCTAssertEqual(try search("13800138000"), ["张三丰"])
+        XCTAssertEqual(try search("+48 601"), ["Łukasz Nowak"])
+    }
+
+    func testCJK_matchesOneAndTwoCharacterSubstrings() throws {
+        XCTAssertEqual(try search("张"), ["张三丰"])
+        XCTAssertEqual(try search("三丰"), ["张三丰"])
+        XCTAssertEqual(try search("小龙"), ["李小龙"])
+        XCTAssertEqual(try search("张三丰"), ["张三丰"])
+    }
+
+    func testShortQueries_scanInsteadOfUsingTheIndex() throws {
+        XCTAssertEqual(try search("k"), ["Kate Bell", "Łukasz Nowak"])
+        XCTAssertEqual(try search("ha"), ["Anna Haro", "张三丰"], "pinyin of Chinese names matches too")
+        XCTAssertEqual(try search("xq"), [])
+    }
+
+    func testFilters_combineWithAnd() throws {
+        XCTAssertEqual(try names(ContactQuery(favoritesOnly: true)), ["Anna Haro", "Kate Bell", "Øystein Berg"])
+        XCTAssertEqual(try names(ContactQuery(group: "Friends")), ["Anna Haro", "李小龙", "Zoë Ångström"])
+        XCTAssertEqual(try names(ContactQuery(favoritesOnly: true, group: "work")), ["Kate Bell", "Øystein Berg"])
+        XCTAssertEqual(try names(ContactQuery(text: "a", favoritesOnly: true, group: "Friends")), ["Anna Haro"])
+        XCTAssertThrowsError(try store.query(ContactQuery(group: "Nobody")))
+    }
+
+    func testPaging_reportsTheTotalBeforeLimitAndOffset() throws {
+        let page = try store.query(ContactQuery(limit: 2, offset: 1))
+        XCTAssertEqual(page.total, 7)
+        XCTAssertEqual(page.contacts.map(\.name), ["Kate Bell", "李小龙"])
+        XCTAssertEqual(try store.query(ContactQuery(limit: 0)).total, 7)
+        XCTAssertEqual(try store.query(ContactQuery(offset: 50)).contacts, [])
+    }
+
+    func testDefaultOrder_isNaturalAndAccentInsensitive() throws {
+        for n in ["Item 10", "Ítem 3", "item 1", "Item 2"] { try add(n) }
+        let items = try names(ContactQuery(text: "tem"))
+        XCTAssertEqual(items, ["item 1", "Item 2", "Ítem 3", "Item 10"])
+    }
+
+    func testSortByCreationDescending() throws {
+        var q = ContactQuery(limit: 2)
+        q.sort = [.init(.createdAt, ascending: false)]
+        let newest = try store.query(q).contacts.map(\.name)
+        XCTAssertEqual(newest.first, "Anna Haro")
+    }
+
+    func testQuotesInTheQueryAreJustText() throws {
+        try add("Robert \"Bobby\" Tables")
+        XCTAssertEqual(try search("\"bobby\""), ["Robert \"Bobby\" Tables"])
+        XCTAssertEqual(try search("' OR 1=1 --"), [])
+    }
+}
+
+/// A quick check that search stays fast at 100k contacts. The bound is generous (it runs in
+/// a debug build on a loaded machine); the benchmark program measures the real figures.
+final class SearchScaleTests: StoreTestCase {
+    func testA100kStoreStillAnswersWithinAGenerousBound() throws {
+        let given = ["Anna", "Björn", "Chloé", "Dmitri", "Émile", "Fatima", "Günter", "Hiroshi", "Inès", "José", "Kate", "Łucja"]
+        let family = ["Appleseed", "Bell", "Haro", "Ångström", "Nowak", "Müller", "Øberg", "Suzuki", "García", "Smith", "Dubois"]
+        var batch: [Contact] = []
+        for i in 0..<100_000 {
+            var c = Contact(name: "\(given[i % given.count]) \(family[(i / given.count) % family.count]) \(i)")
+            c.emails = [LabeledValue(value: "user\(i)@example.com")]
+            c.phones = [LabeledValue(value: "+1 555 \(String(format: "%07d", i))")]
+            if i % 1000 == 0 { c.name = "张\(i)" }
+            batch.append(c)
+            if batch.count == 10_000 {
+                try store.create(batch)
+                batch.removeAll()
+            }
+        }
+        XCTAssertEqual(try store.counts().contacts, 100_000)
+        let queries = ["fatima dubois 4217", "user99999@", "5550012345", "ka", "z", "张", "chloe bell"]
+        var worst = 0.0
+        for q in queries {
+            let start = Date()
+            let r = try store.query(ContactQuery(text: q, limit: 50))
+            let elapsed = Date().timeIntervalSince(start)
+            worst = max(worst, elapsed)
+            XCTAssertGreaterThan(r.total, 0, q)
+        }
+        print("100k store: slowest of \(queries.count) queries took \(Int(worst * 1000)) ms")
+        XCTAssertLessThan(worst, 2.0)
+    }
+}

@@ -1,0 +1,43 @@
+import ContactsCore
+import ContactsStore
+import Foundation
+import XCTest
+
+/// A store in a fresh temporary directory, removed after each test.
+class StoreTestCase: XCTestCase {
+    var dir = ""
+    var store: ContactStore!
+
+    var databasePath: String { dir + "/contacts.sqlite3" }
+
+    override func setUpWithError() throws {
+        dir = NSTemporaryDirectory() + "store-test-" + UUID().uuidString.prefix(8)
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        store = try ContactStore(path: databasePath)
+    }
+
+    override func tearDown() {
+        store?.close()
+        store = nil
+        try? FileManager.default.removeItem(atPath: dir)
+    }
+
+    @discardableResult
+    func add(_ name: String, phones: [String] = [], emails: [String] = [], groups: [String] = [], favorite: Bool = false, organization: String? = nil) throws -> Contact {
+        var c = Contact(name: name)
+        c.phones = phones.map { LabeledValue(value: $0) }
+        c.emails = emails.map { LabeledValue(value: $0) }
+        c.groups = groups
+        c.favorite = favorite
+        c.organization = organization
+        return try store.create(c)
+    }
+
+    func names(_ q: ContactQuery) throws -> [String] {
+        try store.query(q).contacts.map(\.name)
+    }
+
+    func search(_ text: String) throws -> [String] {
+        try names(ContactQuery(text: text))
+    }
+}

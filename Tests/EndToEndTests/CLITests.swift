@@ -1,0 +1,116 @@
+import Foundation
+import JSONCore
+import XCTest
+
+/// The built contactsctl against a real contactsd.
+final class CLITests: DaemonTestCase {
+    func json(_ r: ProcessResult) throws -> JSONValue {
+        XCTAssertEqual(r.status, 0, r.stderr)
+        return try JSONParser.parse(r.stdout)
+    }
+
+    func loadSamples() throws {
+        let script = Products.repository.appendingPathComponent("examples/sample-contacts.sh").path
+        let r = try runProgram("/bin/bash", [script, try Products.path("contactsctl")], environment: daemon.environment)
+        XCTAssertEqual(r.status, 0, r.stderr)
+    }
+
+    func testTheSamplePeopleLoadAndList() throws {
+        try loadSamples()
+        let list = try daemon.ctl("list")
+        XCTAssertEqual(list.status, 0)
+        let lines = list.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.count, 4)
+        XCTAssertTrue(lines[0].hasPrefix("NAME"))
+        XCTAssertTrue(lines[1].hasPrefix("Anna Haro"))
+        XCTAssertTrue(lines[2].contains("John Appleseed") && lines[2].contains("John-Appleseed@mac.com") && lines[2].contains("888-555-5512"))
+        XCTAssertTrue(lines[3].hasPrefix("Kate Bell"))
+        let groups = try json(try daemon.ctl("group", "list", "--json"))
+        XCTAssertEqual(groups["groups"]?.arrayValue?.compactMap { $0["name"]?.stringValue }, ["Family", "Friends", "Work"])
+    }
+
+    func testSearchFindsByPhoneWhateverTheFormattingAndSaysSoWhenNothingMatches() throws {
+        try loadSamples()
+        let r = try daemon.ctl("search", "5555648583", "--json")
+        XCTAssertEqual(try json(r)["contacts"]?.arrayValue?.first?["name"], "Kate Bell")
+        let none = try daemon.ctl("search", "nobody-at-all")
+        XCTAssertEqual(none.status, 0)
+        XCTAssertEqual(none.stdout, "")
+        XCTAssertEqual(try json(try daemon.ctl("list", "--favorites", "--json"))["total"], 1)
+        XCTAssertEqual(try json(try daemon.ctl("list", "--group", "work", "--json"))["contacts"]?.arrayValue?.first?["name"], "Kate Bell")
+    }
+
+    func testANameFragmentWorksWhereAnIdIsExpected() throws {
+        try loadSamples()
+        let shown = try daemon.ctl("show", "kate")
+        XCTAssertEqual(shown.status, 0, shown.stderr)
+        XCTAssertTrue(shown.stdout.hasPrefix("Kate Bell"))
+        XCTAssertTrue(shown.stdout.contains("Producer, Creative Consulting"))
+        XCTAssertTrue(shown.stdout.contains("(555) 564-8583 (mobile)"))
+        let kate = try json(try daemon.ctl("show", "kate", "--json"))
+        let byID = try json(try daemon.ctl("show", kate["id"]?.stringValue ?? "", "--json"))
+        XCTAssertEqual(byID["name"], "Kate Bell")
+        let ambiguous = try daemon.ctl("show", "a")
+        XCTAssertEqual(ambiguous.status, 1)
+        XCTAssertTrue(ambiguous.stderr.contains("matches 3 contacts"), ambiguous.stderr)
+        let missing = try daemon.ctl("show", "zzz")
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertTrue(missing.stderr.contains("no contact matches 'zzz'"))
+    }
+
+    func testAddEditFavoriteAndRemove() throws {
+        let added = try json(try daemon.ctl("add", "Zoë Ångström", "--phone", "mobile:+46 8 123 456", "--email", "zoe@example.se", "--group", "Family", "--json"))
+        XCTAssertEqual(added["phones"]?.arrayValue?.first?["label"], "mobile")
+        XCTAssertEqual(added["groups"], ["Family"])
+        let edited = try json(try daemon.ctl("edit", "zoe", "--title", "Physicist", "--clear", "emails", "--json"))
+        XCTAssertEqual(edited["title"], "Physicist")
+        XCTAssertEqual(edited["emails"], [])
+        XCTAssertEqual(edited["revision"], 2)
+        XCTAssertEqual(try json(try daemon.ctl("fav", "angstrom", "--json"))["favorite"], true)
+        XCTAssertEqual(try json(try daemon.ctl("unfav", "angstrom", "--json"))["favorite"], false)
+        let bad = try daemon.ctl("add", "  ")
+        XCTAssertEqual(bad.status, 1)
+        XCTAssertTrue(bad.stderr.contains("name"), bad.stderr)
+        let rm = try daemon.ctl("rm", "zoe")
+        XCTAssertEqual(rm.status, 0, rm.stderr)
+        XCTAssertEqual(try json(try daemon.ctl("list", "--json"))["total"], 0)
+    }
+
+    func testGroupVerbs() throws {
+        try loadSamples()
+        XCTAssertEqual(try daemon.ctl("group", "add", "Climbing").status, 0)
+        XCTAssertEqual(try daemon.ctl("group", "add", "climbing").status, 1, "names are unique regardless of case")
+        XCTAssertEqual(try daemon.ctl("group", "assign", "anna", "Climbing").status, 0)
+        XCTAssertEqual(try daemon.ctl("group", "assign", "kate", "Climbing").status, 0)
+        let members = try daemon.ctl("group", "members", "Climbing")
+        XCTAssertEqual(members.stdout.split(separator: "\n").count, 3, members.stdout)
+        XCTAssertEqual(try daemon.ctl("group", "unassign", "kate", "Climbing").status, 0)
+        XCTAssertEqual(try daemon.ctl("group", "rename", "Climbing", "Bouldering").status, 0)
+        XCTAssertEqual(try json(try daemon.ctl("show", "anna", "--json"))["groups"], ["Bouldering", "Friends"])
+        XCTAssertEqual(try daemon.ctl("group", "rm", "Bouldering").status, 0)
+        XCTAssertEqual(try json(try daemon.ctl("show", "anna", "--json"))["groups"], ["Friends"], "deleting a group keeps its members")
+    }
+
+    func testExitStatusesFollowTheContract() throws {
+        XCTAssertEqual(try daemon.ctl("frobnicate").status, 64)
+        XCTAssertEqual(try daemon.ctl("list", "--bogus").status, 64)
+        XCTAssertEqual(try daemon.ctl("search").status, 64)
+        let down = try daemon.ctl("--socket", daemon.home + "/run/nothing.sock", "list")
+        XCTAssertEqual(down.status, 69)
+        XCTAssertTrue(down.stderr.contains(daemon.home + "/run/nothing.sock"), "names the socket: \(down.stderr)")
+        XCTAssertEqual(try daemon.ctl("--help").status, 0)
+        XCTAssertTrue(try daemon.ctl("group", "--help").stdout.contains("assign"))
+    }
+
+    func testCallPassesRawJSONRPCThrough() throws {
+        let r = try json(try daemon.ctl("call", "contacts.create", #"{"contact":{"name":"Anna Haro","email":"anna@mac.com"}}"#))
+        XCTAssertEqual(r["name"], "Anna Haro")
+        let q = try json(try daemon.ctl("call", "contacts.query", "-", stdin: #"{"text":"haro"}"#))
+        XCTAssertEqual(q["total"], 1)
+        XCTAssertEqual(try daemon.ctl("call", "contacts.get", #"{"id":"nope"}"#).status, 1)
+        XCTAssertEqual(try daemon.ctl("call", "contacts.query", "{not json").status, 64)
+        let status = try json(try daemon.ctl("status", "--json"))
+        XCTAssertEqual(status["contacts"], 1)
+        XCTAssertEqual(status["socket"]?.stringValue, daemon.socketPath)
+    }
+}
