@@ -1,14 +1,22 @@
 import ContactsDaemon
 import Foundation
 
+func fail(_ message: String, status: Int32) -> Never {
+    FileHandle.standardError.write(Data("contactsd: \(message)\n".utf8))
+    exit(status)
+}
+
 switch Result(catching: { try DaemonOptions.parse(Array(CommandLine.arguments.dropFirst())) }) {
 case .success(.help):
     print(DaemonOptions.usage)
 case .success(.version):
     print("contactsd \(contactsdVersion)")
 case .success(.run(let options)):
-    exit(Daemon(options: options).run())
+    do {
+        exit(try Daemon(options: options).run())
+    } catch {
+        fail("\(error)", status: 78)  // EX_CONFIG: the configuration file is wrong
+    }
 case .failure(let error):
-    FileHandle.standardError.write(Data("contactsd: \(error)\nTry 'contactsd --help'.\n".utf8))
-    exit(64)
+    fail("\(error)\nTry 'contactsd --help'.", status: 64)
 }

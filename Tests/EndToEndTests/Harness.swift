@@ -42,12 +42,12 @@ final class NotifyReceiver {
 
     deinit { close(fd) }
 
-    /// Waits until a message containing `text` arrives; returns all received so far.
+    /// Waits until `count` messages containing `text` have arrived.
     @discardableResult
-    func wait(for text: String, timeout: Double = 10) -> Bool {
+    func wait(for text: String, count: Int = 1, timeout: Double = 10) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            if messages.contains(where: { $0.contains(text) }) { return true }
+            if messages.filter({ $0.contains(text) }).count >= count { return true }
             var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             if poll(&p, 1, 100) > 0 {
                 var buffer = [UInt8](repeating: 0, count: 4096)
@@ -55,7 +55,7 @@ final class NotifyReceiver {
                 if n > 0 { messages.append(String(decoding: buffer[0..<n], as: UTF8.self)) }
             }
         }
-        return messages.contains(where: { $0.contains(text) })
+        return messages.filter({ $0.contains(text) }).count >= count
     }
 }
 
@@ -134,7 +134,7 @@ final class DaemonFixture {
     }
 
     /// Starts the daemon and waits for READY=1.
-    func start(extraArgs: [String] = []) throws {
+    func start(extraArgs: [String] = [], extraEnvironment: [String: String] = [:], keepLog: Bool = false) throws {
         let receiver = try NotifyReceiver(path: home + "/notify-\(UUID().uuidString.prefix(4)).sock")
         notify = receiver
         let p = Process()
@@ -142,8 +142,9 @@ final class DaemonFixture {
         p.arguments = extraArgs
         var env = environment
         env["NOTIFY_SOCKET"] = receiver.path
+        env.merge(extraEnvironment) { $1 }
         p.environment = env
-        FileManager.default.createFile(atPath: logPath, contents: nil)
+        if !keepLog { FileManager.default.createFile(atPath: logPath, contents: nil) }
         p.standardError = FileHandle(forWritingAtPath: logPath)
         try p.run()
         process = p

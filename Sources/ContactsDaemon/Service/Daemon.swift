@@ -12,11 +12,14 @@ public let contactsdVersion = "0.1.0"
 /// The running service: store, RPC server, event bus, signals and systemd state.
 public final class Daemon: @unchecked Sendable {
     let options: DaemonOptions
+    let environment: [String: String]
     let log: Logger
     let paths: XDGPaths
     let startedAt = Date()
-    let dataDirectory: String
+    private let stateLock = NSLock()
+    private var settings: Settings
     private(set) var socketPath: String
+    let dataDirectory: String
     let databasePath: String
     let bus = EventBus()
     private(set) var store: ContactStore?
@@ -24,26 +27,36 @@ public final class Daemon: @unchecked Sendable {
     private var lock: LockFile?
     private var ownsSocketFile = false
     private let stopSignal = DispatchSemaphore(value: 0)
+    private let statusQueue = DispatchQueue(label: "status")
+    private var statusPending = false
 
     public struct StartupError: Error, CustomStringConvertible {
         public var description: String
     }
 
-    public init(options: DaemonOptions, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public init(options: DaemonOptions, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         self.options = options
-        self.log = Logger(level: options.logLevel, environment: environment)
+        self.environment = environment
         self.paths = XDGPaths(environment: environment)
-        self.dataDirectory = options.dataDirectory ?? paths.dataDirectory
-        self.socketPath = options.socketPath ?? paths.defaultSocket
-        self.databasePath = dataDirectory + "/contacts.sqlite3"
+        let settings = try Settings.resolve(options, paths: paths)
+        self.settings = settings
+        self.log = Logger(level: settings.logLevel, environment: environment)
+        self.dataDirectory = settings.dataDirectory
+        self.socketPath = settings.socketPath
+        self.databasePath = settings.dataDirectory + "/contacts.sqlite3"
     }
 
     /// Runs until SIGTERM or SIGINT; returns the exit status.
     public func run() -> Int32 {
         signal(SIGPIPE, SIG_IGN)
-        SignalWatcher.install([SIGTERM, SIGINT]) { [weak self] sig in
-            self?.log.info("received \(sig == SIGTERM ? "SIGTERM" : "SIGINT"); stopping")
-            self?.stopSignal.signal()
+        SignalWatcher.install([SIGTERM, SIGINT, SIGHUP]) { [weak self] sig in
+            guard let self else { return }
+            if sig == SIGHUP {
+                reload()
+            } else {
+                log.info("received \(sig == SIGTERM ? "SIGTERM" : "SIGINT"); stopping")
+                stopSignal.signal()
+            }
         }
         do {
             try start()
@@ -66,12 +79,19 @@ public final class Daemon: @unchecked Sendable {
         }
         let store: ContactStore
         do {
-            store = try ContactStore(path: databasePath)
+            store = try ContactStore(path: databasePath) { [log] from, to in
+                // Tell the service manager that start-up may take longer than usual.
+                log.notice("updating the store from schema \(from) to \(to)")
+                Systemd.notify("EXTEND_TIMEOUT_USEC=120000000\nSTATUS=Updating the store to schema \(to)")
+            }
         } catch {
             throw StartupError(description: "cannot open the store: \(error)")
         }
         self.store = store
-        store.setChangeHandler { [bus] contacts, groups in bus.publish(contacts: contacts, groups: groups) }
+        store.setChangeHandler { [weak self] contacts, groups in
+            self?.bus.publish(contacts: contacts, groups: groups)
+            self?.scheduleStatusUpdate()
+        }
 
         let engine = RPCEngine(
             info: RPCServiceInfo(
@@ -82,10 +102,7 @@ public final class Daemon: @unchecked Sendable {
             mapError: ErrorMapping.rpcError)
 
         let listenFD = try openListener()
-        var config = RPCServerConfiguration()
-        config.maxLineBytes = options.maxLineBytes
-        config.maxConnections = options.maxConnections
-        let server = RPCServer(engine: engine, listenFD: listenFD, configuration: config, log: log.rpcLogger)
+        let server = RPCServer(engine: engine, listenFD: listenFD, configuration: serverConfiguration(settings), log: log.rpcLogger)
         try server.start()
         self.server = server
         startWatchdog()
@@ -102,6 +119,13 @@ public final class Daemon: @unchecked Sendable {
         }
         warm.name = "warm-up"
         warm.start()
+    }
+
+    private func serverConfiguration(_ s: Settings) -> RPCServerConfiguration {
+        var config = RPCServerConfiguration()
+        config.maxLineBytes = s.maxLineBytes
+        config.maxConnections = s.maxConnections
+        return config
     }
 
     private func openListener() throws -> Int32 {
@@ -132,6 +156,42 @@ public final class Daemon: @unchecked Sendable {
         return "Serving \(counts?.contacts ?? 0) contacts in \(counts?.groups ?? 0) groups"
     }
 
+    /// Sends a fresh STATUS= line at most once a second, after changes.
+    private func scheduleStatusUpdate() {
+        statusQueue.async { [weak self] in
+            guard let self, !statusPending else { return }
+            statusPending = true
+            statusQueue.asyncAfter(deadline: .now() + 1) { [weak self] in
+                guard let self else { return }
+                statusPending = false
+                Systemd.status(statusLine())
+            }
+        }
+    }
+
+    /// Re-reads the configuration (SIGHUP). Limits and the log level change at once; the
+    /// socket and data directory only at the next start. A broken file changes nothing.
+    func reload() {
+        Systemd.notify("RELOADING=1\nSTATUS=Reloading the configuration")
+        do {
+            let fresh = try Settings.resolve(options, paths: paths)
+            stateLock.lock()
+            let old = settings
+            settings = fresh
+            stateLock.unlock()
+            log.level = fresh.logLevel
+            server?.config = serverConfiguration(fresh)
+            if fresh.socketPath != old.socketPath || fresh.dataDirectory != old.dataDirectory {
+                log.warning("the socket and data directory change only when contactsd restarts")
+            }
+            log.info("configuration reloaded")
+            Systemd.notify("READY=1\nSTATUS=\(statusLine())")
+        } catch {
+            log.error("configuration not reloaded: \(error)")
+            Systemd.notify("READY=1\nSTATUS=\(statusLine()) (configuration not reloaded: \(error))")
+        }
+    }
+
     /// Asks the daemon to stop as a signal would (for tests and embedding).
     public func requestStop() { stopSignal.signal() }
 
@@ -146,6 +206,7 @@ public final class Daemon: @unchecked Sendable {
     private func startWatchdog() {
         guard let usec = Systemd.watchdogInterval() else { return }
         let interval = Double(usec) / 2_000_000
+        log.debug("watchdog on: keep-alive every \(interval) s")
         let t = Thread {
             while true {
                 Systemd.notify("WATCHDOG=1")
@@ -184,7 +245,7 @@ public final class Daemon: @unchecked Sendable {
                         "version": Schemas.string, "contacts": Schemas.integer, "groups": Schemas.integer,
                         "dataDir": Schemas.string, "database": Schemas.string, "socket": Schemas.string,
                         "inbox": Schemas.nullableString, "uptimeSeconds": ["type": "number"], "pid": Schemas.integer,
-                        "connections": Schemas.integer, "subscribers": Schemas.integer,
+                        "connections": Schemas.integer, "subscribers": Schemas.integer, "logLevel": Schemas.string,
                     ],
                 ]
             ) { [self] _ in
@@ -194,7 +255,7 @@ public final class Daemon: @unchecked Sendable {
                     "dataDir": .string(dataDirectory), "database": .string(databasePath), "socket": .string(socketPath),
                     "inbox": .null, "uptimeSeconds": .double((Date().timeIntervalSince(startedAt) * 1000).rounded() / 1000),
                     "pid": .int(Int(getpid())), "connections": .int(server?.connectionCount ?? 0),
-                    "subscribers": .int(bus.subscriberCount),
+                    "subscribers": .int(bus.subscriberCount), "logLevel": .string(log.level.word),
                 ]
             },
             RPCMethod(

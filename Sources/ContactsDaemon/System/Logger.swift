@@ -31,7 +31,7 @@ public final class Logger: @unchecked Sendable {
             }
         }
 
-        var word: String {
+        public var word: String {
             switch self {
             case .debug: "debug"
             case .info: "info"
@@ -43,11 +43,24 @@ public final class Logger: @unchecked Sendable {
     }
 
     private let lock = NSLock()
-    public var level: Level
+    private var currentLevel: Level
+    /// The lowest level written; may change while running (SIGHUP).
+    public var level: Level {
+        get {
+            lock.lock()
+            defer { lock.unlock() }
+            return currentLevel
+        }
+        set {
+            lock.lock()
+            currentLevel = newValue
+            lock.unlock()
+        }
+    }
     private let toJournal: Bool
 
     public init(level: Level = .info, environment: [String: String] = ProcessInfo.processInfo.environment) {
-        self.level = level
+        self.currentLevel = level
         self.toJournal = Self.stderrIsJournal(environment["JOURNAL_STREAM"])
     }
 

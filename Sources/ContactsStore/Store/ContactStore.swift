@@ -23,7 +23,8 @@ public final class ContactStore: @unchecked Sendable {
     /// Opens (creating if needed) the store at `path` and brings its schema up to date.
     /// A file that is not a contacts database, or one from a newer version, is refused and
     /// left untouched.
-    public init(path: String) throws {
+    /// `willMigrate` is called before an existing store is brought to a newer schema.
+    public init(path: String, willMigrate: ((_ from: Int, _ to: Int) -> Void)? = nil) throws {
         self.path = path
         do {
             writer = try Database(path: path)
@@ -34,6 +35,7 @@ public final class ContactStore: @unchecked Sendable {
                     "\(path) has schema version \(version), newer than this contactsd understands (\(Migrations.latestVersion)); refusing to touch it")
             }
             try writer.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON; PRAGMA cache_size=-32768; PRAGMA temp_store=MEMORY; PRAGMA mmap_size=1073741824;")
+            if version > 0 && version < Migrations.latestVersion { willMigrate?(version, Migrations.latestVersion) }
             try migrate(from: version)
         } catch let e as SQLiteError {
             if e.isCorrupt {

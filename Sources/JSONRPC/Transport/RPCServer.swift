@@ -30,8 +30,23 @@ public final class RPCServer: @unchecked Sendable {
 
     let engine: RPCEngine
     let listenFD: Int32
-    let config: RPCServerConfiguration
     let log: Logger
+    private let configLock = NSLock()
+    private var currentConfig: RPCServerConfiguration
+
+    /// The limits in force; a change applies to connections accepted from then on.
+    public var config: RPCServerConfiguration {
+        get {
+            configLock.lock()
+            defer { configLock.unlock() }
+            return currentConfig
+        }
+        set {
+            configLock.lock()
+            currentConfig = newValue
+            configLock.unlock()
+        }
+    }
 
     private let lock = NSCondition()
     private var connections: [Int: ServerConnection] = [:]
@@ -44,7 +59,7 @@ public final class RPCServer: @unchecked Sendable {
     public init(engine: RPCEngine, listenFD: Int32, configuration: RPCServerConfiguration = RPCServerConfiguration(), log: @escaping Logger) {
         self.engine = engine
         self.listenFD = listenFD
-        self.config = configuration
+        self.currentConfig = configuration
         self.log = log
     }
 
@@ -93,6 +108,7 @@ public final class RPCServer: @unchecked Sendable {
     }
 
     private func admit(_ fd: Int32) {
+        let config = self.config
         guard let cred = UnixSocket.peerCredentials(fd), config.allowedUIDs.contains(cred.uid) else {
             let who = UnixSocket.peerCredentials(fd).map { "uid \($0.uid), pid \($0.pid)" } ?? "unknown peer"
             log(.warning, "refused a connection from \(who): only the owner may connect")
@@ -113,7 +129,7 @@ public final class RPCServer: @unchecked Sendable {
         }
         let id = nextID
         nextID += 1
-        let conn = ServerConnection(id: id, fd: fd, peer: cred, server: self)
+        let conn = ServerConnection(id: id, fd: fd, peer: cred, server: self, limits: config)
         connections[id] = conn
         lock.unlock()
         log(.debug, "connection \(id) from pid \(cred.pid)")
@@ -179,6 +195,7 @@ final class ServerConnection: RPCSession, @unchecked Sendable {
     let fd: Int32
     let peer: PeerCredentials
     unowned let server: RPCServer
+    let limits: RPCServerConfiguration
 
     private let cond = NSCondition()
     private var outbox: [[UInt8]] = []
@@ -188,7 +205,8 @@ final class ServerConnection: RPCSession, @unchecked Sendable {
     private var closeActions: [@Sendable () -> Void] = []
     private var keepOpenForNotifications = false
 
-    init(id: Int, fd: Int32, peer: PeerCredentials, server: RPCServer) {
+    init(id: Int, fd: Int32, peer: PeerCredentials, server: RPCServer, limits: RPCServerConfiguration) {
+        self.limits = limits
         self.sessionID = id
         self.fd = fd
         self.peer = peer
@@ -206,7 +224,7 @@ final class ServerConnection: RPCSession, @unchecked Sendable {
     }
 
     private func readLoop() {
-        var framer = LineFramer(maxLineBytes: server.config.maxLineBytes)
+        var framer = LineFramer(maxLineBytes: limits.maxLineBytes)
         let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 16)
         defer { chunk.deallocate() }
         reading: while true {
@@ -222,8 +240,8 @@ final class ServerConnection: RPCSession, @unchecked Sendable {
                 case .needMore:
                     continue reading
                 case .tooLong:
-                    server.log(.warning, "connection \(sessionID): message over \(server.config.maxLineBytes) bytes; closing")
-                    let e = RPCError.invalidRequest("message longer than the limit of \(server.config.maxLineBytes) bytes")
+                    server.log(.warning, "connection \(sessionID): message over \(limits.maxLineBytes) bytes; closing")
+                    let e = RPCError.invalidRequest("message longer than the limit of \(limits.maxLineBytes) bytes")
                     enqueue(JSONWriter.serialize(RPCEngine.errorResponse(e, id: .null)), isReply: true)
                     break reading
                 case .line(let line):
@@ -248,8 +266,8 @@ final class ServerConnection: RPCSession, @unchecked Sendable {
         cond.lock()
         defer { cond.unlock() }
         if isReply {
-            while !closed && outboxBytes > server.config.maxOutboxBytes { cond.wait() }
-        } else if outboxBytes + line.count > server.config.maxOutboxBytes {
+            while !closed && outboxBytes > limits.maxOutboxBytes { cond.wait() }
+        } else if outboxBytes + line.count > limits.maxOutboxBytes {
             if !closed {
                 server.log(.warning, "connection \(sessionID): subscriber \(outboxBytes) bytes behind; dropping it")
                 shutdownSocketLocked()

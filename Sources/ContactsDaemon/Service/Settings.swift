@@ -1,0 +1,89 @@
+import ContactsCore
+import Foundation
+import JSONCore
+
+/// The daemon's effective settings: the command line over the configuration file over the
+/// defaults.
+public struct Settings: Sendable, Equatable {
+    public var socketPath: String
+    public var dataDirectory: String
+    public var logLevel: Logger.Level = .info
+    public var maxLineBytes = 64 << 20
+    public var maxConnections = 256
+    /// Sizes offered for thumbnails, in pixels.
+    public var thumbnailSizes: [Int] = [64, 128, 256, 512]
+
+    static let lineLimitRange = 1024...(1 << 40)
+    static let connectionRange = 1...65536
+
+    /// Why a configuration file was refused: which file, which key, and why.
+    public struct FileError: Error, CustomStringConvertible {
+        public var path: String
+        public var key: String?
+        public var message: String
+        public var description: String {
+            key.map { "\(path): '\($0)' \(message)" } ?? "\(path): \(message)"
+        }
+    }
+
+    public static let knownKeys = ["socket", "dataDir", "logLevel", "maxLineBytes", "maxConnections", "thumbnailSizes"]
+
+    /// The settings for these options, reading the configuration file if there is one.
+    public static func resolve(_ options: DaemonOptions, paths: XDGPaths) throws(FileError) -> Settings {
+        var s = Settings(socketPath: paths.defaultSocket, dataDirectory: paths.dataDirectory)
+        let configPath = options.configPath ?? paths.configHome + "/contactsd/config.json"
+        try s.apply(fileAt: configPath, required: options.configPath != nil)
+        if let v = options.socketPath { s.socketPath = v }
+        if let v = options.dataDirectory { s.dataDirectory = v }
+        if let v = options.logLevel { s.logLevel = v }
+        if let v = options.maxLineBytes { s.maxLineBytes = v }
+        if let v = options.maxConnections { s.maxConnections = v }
+        return s
+    }
+
+    mutating func apply(fileAt path: String, required: Bool) throws(FileError) {
+        guard FileManager.default.fileExists(atPath: path) else {
+            if required { throw FileError(path: path, key: nil, message: "no such file") }
+            return
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw FileError(path: path, key: nil, message: "cannot be read")
+        }
+        let root: JSONValue
+        do {
+            root = try JSONParser.parse(Array(data))
+        } catch {
+            throw FileError(path: path, key: nil, message: "is not valid JSON: \(error)")
+        }
+        guard case .object(let o) = root else { throw FileError(path: path, key: nil, message: "must hold a JSON object") }
+        for m in o {
+            func fail(_ message: String) -> FileError { FileError(path: path, key: m.key, message: message) }
+            func text() throws(FileError) -> String {
+                guard let s = m.value.stringValue, !s.isEmpty else { throw fail("must be a non-empty string") }
+                return s
+            }
+            func number(_ range: ClosedRange<Int>) throws(FileError) -> Int {
+                guard let n = m.value.intValue, range.contains(n) else {
+                    throw fail("must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+                }
+                return n
+            }
+            switch m.key {
+            case "socket": socketPath = try text()
+            case "dataDir": dataDirectory = try text()
+            case "logLevel":
+                guard let l = Logger.Level(name: try text()) else { throw fail("must be debug, info, notice, warning or error") }
+                logLevel = l
+            case "maxLineBytes": maxLineBytes = try number(Self.lineLimitRange)
+            case "maxConnections": maxConnections = try number(Self.connectionRange)
+            case "thumbnailSizes":
+                guard let list = m.value.arrayValue, !list.isEmpty,
+                    case let sizes = list.compactMap(\.intValue), sizes.count == list.count, sizes.allSatisfy({ (16...1024).contains($0) })
+                else { throw fail("must be a list of sizes from 16 to 1024") }
+                thumbnailSizes = sizes
+            default:
+                throw fail("is not a setting (known: \(Self.knownKeys.joined(separator: ", ")))")
+            }
+        }
+    }
+}
