@@ -16,12 +16,14 @@ let package = Package(
         .target(name: "JSONCore"),
         // A JSON-RPC 2.0 engine and its Unix-socket transport; knows nothing about contacts.
         .target(name: "JSONRPC", dependencies: ["JSONCore"]),
-        // The contact model, its JSON shapes, validation and search normalisation.
-        .target(name: "ContactsCore", dependencies: ["JSONCore"]),
+        // A lossless vCard codec (2.1, 3.0, 4.0 in; 3.0 and 4.0 out); knows nothing about contacts.
+        .target(name: "VCard"),
+        // The contact model, its JSON shapes, validation, vCard mapping and search normalisation.
+        .target(name: "ContactsCore", dependencies: ["JSONCore", "VCard"]),
         // The SQLite store: the only module that touches SQLite.
-        .target(name: "ContactsStore", dependencies: ["ContactsCore", "CSQLite"]),
+        .target(name: "ContactsStore", dependencies: ["ContactsCore", "VCard", "CSQLite"]),
         // Wires store, RPC, systemd and configuration into the service.
-        .target(name: "ContactsDaemon", dependencies: ["ContactsStore", "ContactsCore", "JSONRPC", "JSONCore", "CSystemd"]),
+        .target(name: "ContactsDaemon", dependencies: ["ContactsStore", "ContactsCore", "VCard", "JSONRPC", "JSONCore", "CSystemd"]),
         // The command-line client's logic; links neither SQLite nor image libraries.
         .target(name: "ContactsControl", dependencies: ["JSONRPC", "JSONCore", "ContactsCore"]),
 
@@ -31,9 +33,10 @@ let package = Package(
         .executableTarget(name: "contacts-bench", dependencies: ["ContactsStore", "ContactsCore", "JSONRPC", "JSONCore"]),
 
         .testTarget(name: "JSONCoreTests", dependencies: ["JSONCore"]),
+        .testTarget(name: "VCardTests", dependencies: ["VCard"]),
         .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "JSONCore"]),
-        .testTarget(name: "ContactsCoreTests", dependencies: ["ContactsCore", "JSONCore"]),
-        .testTarget(name: "ContactsStoreTests", dependencies: ["ContactsStore", "ContactsCore"]),
+        .testTarget(name: "ContactsCoreTests", dependencies: ["ContactsCore", "JSONCore", "VCard"]),
+        .testTarget(name: "ContactsStoreTests", dependencies: ["ContactsStore", "ContactsCore", "VCard"]),
         .testTarget(name: "EndToEndTests", dependencies: ["JSONCore", "JSONRPC"]),
     ],
     swiftLanguageModes: [.v6]

@@ -18,12 +18,15 @@ if [ ${#missing[@]} -gt 0 ]; then
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# The JSON-RPC conformance check validates rpc.discover with jsonschema when it is present.
-if ! python3 -c 'import jsonschema, referencing' 2>/dev/null; then
-    echo "Installing the Python package jsonschema" >&2
-    python3 -m pip install --quiet jsonschema 2>/dev/null \
-        || python3 -m pip install --quiet --break-system-packages jsonschema
-fi
+# The JSON-RPC conformance check validates rpc.discover with jsonschema; the export tests
+# have a third-party parser (vobject) read what contactsd writes.
+for module in jsonschema vobject; do
+    if ! python3 -c "import $module" 2>/dev/null; then
+        echo "Installing the Python package $module" >&2
+        python3 -m pip install --quiet "$module" 2>/dev/null \
+            || python3 -m pip install --quiet --break-system-packages "$module"
+    fi
+done
 
 if ! command -v swift >/dev/null; then
     echo "swift is not on PATH: contactsd needs the Swift 6 toolchain." >&2

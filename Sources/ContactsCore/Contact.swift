@@ -1,3 +1,5 @@
+import VCard
+
 /// A person (or organisation) in the address book, in the shape of the API contract.
 public struct Contact: Sendable, Equatable {
     /// The store's id (an uppercase UUID); empty until the contact is stored.
@@ -23,6 +25,10 @@ public struct Contact: Sendable, Equatable {
     /// Group names, sorted.
     public var groups: [String] = []
     public var photo: PhotoReference?
+    /// Every vCard property the contact arrived with, in order, so that export gives back
+    /// what import took in (nil for contacts made through the API). Typed fields win: export
+    /// regenerates the properties of any field that was edited since.
+    public var vcardProperties: [VCardProperty]?
     /// Milliseconds since 1970, UTC.
     public var createdAt: Int64 = 0
     public var updatedAt: Int64 = 0

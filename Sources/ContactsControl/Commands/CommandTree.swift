@@ -68,6 +68,20 @@ public enum CommandTree {
                         arguments: [contactArg, ArgumentSpec("GROUP", help: "the group", completion: .groups)],
                         run: { try GroupCommands.assign(&$0, add: false) }),
                 ]),
+            CommandSpec(
+                "import", summary: "Import vCard (2.1, 3.0, 4.0) or JSON files; '-' reads standard input.",
+                arguments: [ArgumentSpec("FILE", variadic: true, help: "files to import", completion: .files(extensions: ["vcf", "vcard", "json"]))],
+                run: TransferCommands.importFiles),
+            CommandSpec(
+                "export", summary: "Export contacts as vCard or JSON, to standard output or a file.",
+                arguments: [ArgumentSpec("ID", optional: true, variadic: true, help: "only these contacts", completion: .contacts)],
+                options: [
+                    OptionSpec("format", value: "FORMAT", help: "vcard3, vcard4 (default) or json", completion: .choices(["vcard3", "vcard4", "json"])),
+                    OptionSpec("output", short: "o", value: "FILE", help: "write to FILE instead of standard output", completion: .files(extensions: [])),
+                    OptionSpec("query", short: "q", value: "TEXT", help: "only contacts matching TEXT"),
+                    groupFilter, favoritesFilter,
+                ],
+                run: TransferCommands.export),
             CommandSpec("status", summary: "Show the daemon's state.", run: ContactCommands.status),
             CommandSpec(
                 "call", summary: "Call a JSON-RPC method and print its result.",

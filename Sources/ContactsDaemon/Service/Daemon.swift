@@ -21,6 +21,8 @@ public final class Daemon: @unchecked Sendable {
     private(set) var socketPath: String
     let dataDirectory: String
     let databasePath: String
+    let inboxPath: String
+    private var inbox: InboxWatcher?
     let bus = EventBus()
     private(set) var store: ContactStore?
     private var server: RPCServer?
@@ -44,6 +46,7 @@ public final class Daemon: @unchecked Sendable {
         self.dataDirectory = settings.dataDirectory
         self.socketPath = settings.socketPath
         self.databasePath = settings.dataDirectory + "/contacts.sqlite3"
+        self.inboxPath = settings.inboxPath
     }
 
     /// Runs until SIGTERM or SIGINT; returns the exit status.
@@ -98,16 +101,25 @@ public final class Daemon: @unchecked Sendable {
                 title: "contactsd", version: contactsdVersion,
                 description: "The personal contacts service: one contact store served over JSON-RPC 2.0 on a Unix socket.",
                 schemas: Schemas.components),
-            methods: ContactMethods.all(store: store) + GroupMethods.all(store: store) + daemonMethods(store: store),
+            methods: ContactMethods.all(store: store) + ImportExportMethods.all(store: store) + GroupMethods.all(store: store)
+                + daemonMethods(store: store),
             mapError: ErrorMapping.rpcError)
 
         let listenFD = try openListener()
         let server = RPCServer(engine: engine, listenFD: listenFD, configuration: serverConfiguration(settings), log: log.rpcLogger)
         try server.start()
         self.server = server
+        let watcher = InboxWatcher(inbox: inboxPath, importer: Importer(store: store), bus: bus, log: log)
+        watcher.onProcessed = { [weak self] line in
+            guard let self else { return }
+            Systemd.status("\(statusLine()); \(line)")
+        }
+        try makeDirectory(inboxPath)
+        try watcher.start()
+        inbox = watcher
         startWatchdog()
         let counts = (try? store.counts()) ?? (contacts: 0, groups: 0)
-        log.info("serving \(counts.contacts) contacts from \(databasePath) on \(socketPath)")
+        log.info("serving \(counts.contacts) contacts from \(databasePath) on \(socketPath); inbox \(inboxPath)")
         Systemd.notify("READY=1\nSTATUS=\(statusLine())\nMAINPID=\(getpid())")
         // Load the search index now, off the critical path, so the first search is fast.
         let warm = Thread { [log] in
@@ -197,6 +209,7 @@ public final class Daemon: @unchecked Sendable {
 
     private func stop() {
         Systemd.notify("STOPPING=1\nSTATUS=Stopping")
+        inbox?.stop()
         server?.shutdown(grace: 10)
         store?.close()
         if ownsSocketFile { unlink(socketPath) }
@@ -244,7 +257,7 @@ public final class Daemon: @unchecked Sendable {
                     "properties": [
                         "version": Schemas.string, "contacts": Schemas.integer, "groups": Schemas.integer,
                         "dataDir": Schemas.string, "database": Schemas.string, "socket": Schemas.string,
-                        "inbox": Schemas.nullableString, "uptimeSeconds": ["type": "number"], "pid": Schemas.integer,
+                        "inbox": Schemas.nullableString, "inboxProcessed": Schemas.integer, "uptimeSeconds": ["type": "number"], "pid": Schemas.integer,
                         "connections": Schemas.integer, "subscribers": Schemas.integer, "logLevel": Schemas.string,
                     ],
                 ]
@@ -253,7 +266,7 @@ public final class Daemon: @unchecked Sendable {
                 return [
                     "version": .string(contactsdVersion), "contacts": .int(counts.contacts), "groups": .int(counts.groups),
                     "dataDir": .string(dataDirectory), "database": .string(databasePath), "socket": .string(socketPath),
-                    "inbox": .null, "uptimeSeconds": .double((Date().timeIntervalSince(startedAt) * 1000).rounded() / 1000),
+                    "inbox": .string(inboxPath), "inboxProcessed": .int(inbox?.progress.count ?? 0), "uptimeSeconds": .double((Date().timeIntervalSince(startedAt) * 1000).rounded() / 1000),
                     "pid": .int(Int(getpid())), "connections": .int(server?.connectionCount ?? 0),
                     "subscribers": .int(bus.subscriberCount), "logLevel": .string(log.level.word),
                 ]

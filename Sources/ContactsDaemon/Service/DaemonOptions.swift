@@ -5,6 +5,7 @@ import ContactsCore
 public struct DaemonOptions: Sendable {
     public var socketPath: String?
     public var dataDirectory: String?
+    public var inbox: String?
     public var configPath: String?
     public var logLevel: Logger.Level?
     public var maxLineBytes: Int?
@@ -31,6 +32,7 @@ public struct DaemonOptions: Sendable {
         Options:
           --socket PATH        listen on PATH (default $XDG_RUNTIME_DIR/contactsd.sock)
           --data-dir DIR       keep the store in DIR (default $XDG_DATA_HOME/contactsd)
+          --inbox DIR          import .vcf files dropped in DIR (default DATA-DIR/inbox)
           --config FILE        read settings from FILE (default $XDG_CONFIG_HOME/contactsd/config.json)
           --log-level LEVEL    debug, info, notice, warning or error (default info)
           --max-line-bytes N   longest accepted request line (default 67108864)
@@ -70,6 +72,7 @@ public struct DaemonOptions: Sendable {
             case "--version": return .version
             case "--socket": o.socketPath = try value(arg)
             case "--data-dir": o.dataDirectory = try value(arg)
+            case "--inbox": o.inbox = try value(arg)
             case "--config": o.configPath = try value(arg)
             case "--log-level":
                 let v = try value(arg)

@@ -7,6 +7,8 @@ import JSONCore
 public struct Settings: Sendable, Equatable {
     public var socketPath: String
     public var dataDirectory: String
+    /// The drop folder; nil means `DATA/inbox`.
+    public var inbox: String?
     public var logLevel: Logger.Level = .info
     public var maxLineBytes = 64 << 20
     public var maxConnections = 256
@@ -26,7 +28,10 @@ public struct Settings: Sendable, Equatable {
         }
     }
 
-    public static let knownKeys = ["socket", "dataDir", "logLevel", "maxLineBytes", "maxConnections", "thumbnailSizes"]
+    /// The drop folder in force.
+    public var inboxPath: String { inbox ?? dataDirectory + "/inbox" }
+
+    public static let knownKeys = ["socket", "dataDir", "inbox", "logLevel", "maxLineBytes", "maxConnections", "thumbnailSizes"]
 
     /// The settings for these options, reading the configuration file if there is one.
     public static func resolve(_ options: DaemonOptions, paths: XDGPaths) throws(FileError) -> Settings {
@@ -35,6 +40,7 @@ public struct Settings: Sendable, Equatable {
         try s.apply(fileAt: configPath, required: options.configPath != nil)
         if let v = options.socketPath { s.socketPath = v }
         if let v = options.dataDirectory { s.dataDirectory = v }
+        if let v = options.inbox { s.inbox = v }
         if let v = options.logLevel { s.logLevel = v }
         if let v = options.maxLineBytes { s.maxLineBytes = v }
         if let v = options.maxConnections { s.maxConnections = v }
@@ -71,6 +77,7 @@ public struct Settings: Sendable, Equatable {
             switch m.key {
             case "socket": socketPath = try text()
             case "dataDir": dataDirectory = try text()
+            case "inbox": inbox = try text()
             case "logLevel":
                 guard let l = Logger.Level(name: try text()) else { throw fail("must be debug, info, notice, warning or error") }
                 logLevel = l

@@ -34,7 +34,11 @@ enum Migrations {
             PRIMARY KEY (group_rowid, contact_rowid)
         ) WITHOUT ROWID;
         CREATE INDEX memberships_by_contact ON memberships(contact_rowid);
+        """,
+        // 2: the vCard properties a contact arrived with, kept apart so that lists never read them.
         """
+        ALTER TABLE contacts ADD COLUMN vcard TEXT;
+        """,
     ]
 
     static var latestVersion: Int { all.count }

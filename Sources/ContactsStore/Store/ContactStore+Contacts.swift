@@ -8,8 +8,10 @@ extension ContactStore {
         (SELECT group_concat(g.name, char(31)) FROM memberships m JOIN groups g ON g.rowid = m.group_rowid
          WHERE m.contact_rowid = c.rowid)
         """
+    /// The same, then the vCard properties (column 10): for export and for changes.
+    static let contactColumnsWithCard = contactColumns + ", c.vcard"
 
-    static func readContact(_ s: Statement) -> Contact {
+    static func readContact(_ s: Statement, withCard: Bool = false) -> Contact {
         var c = Contact(name: s.text(4))
         c.id = s.text(1)
         c.uid = s.text(2)
@@ -20,6 +22,9 @@ extension ContactStore {
         s.withBytes(8) { StoredBody.decode($0, into: &c) }
         if let g = s.optionalText(9), !g.isEmpty {
             c.groups = Self.sortedGroupNames(g.split(separator: "\u{1F}").map(String.init))
+        }
+        if withCard, s.optionalText(10) != nil {
+            c.vcardProperties = s.withBytes(10) { StoredProperties.decode($0) }
         }
         return c
     }
@@ -39,11 +44,18 @@ extension ContactStore {
         }
     }
 
-    static func fetch(_ db: Database, id: String) throws -> Contact? {
-        let s = try db.prepare("SELECT \(contactColumns) FROM contacts c WHERE c.id = ?")
+    static func fetch(_ db: Database, id: String, withCard: Bool = false) throws -> Contact? {
+        let s = try db.prepare("SELECT \(withCard ? contactColumnsWithCard : contactColumns) FROM contacts c WHERE c.id = ?")
         try s.bind([.text(id)])
         guard try s.step() else { return nil }
-        return readContact(s)
+        return readContact(s, withCard: withCard)
+    }
+
+    static func fetch(_ db: Database, uid: String) throws -> Contact? {
+        let s = try db.prepare("SELECT \(contactColumnsWithCard) FROM contacts c WHERE c.uid = ?")
+        try s.bind([.text(uid)])
+        guard try s.step() else { return nil }
+        return readContact(s, withCard: true)
     }
 
     public func counts() throws -> (contacts: Int, groups: Int) {
@@ -61,37 +73,43 @@ extension ContactStore {
         try write { db, log in
             var out: [Contact] = []
             out.reserveCapacity(contacts.count)
-            for var c in contacts {
-                try Self.validate(c)
-                let now = Timestamp.now()
-                c.id = Identifier.make()
-                if c.uid.isEmpty { c.uid = "urn:uuid:" + Identifier.make().lowercased() }
-                if try db.scalarInt("SELECT count(*) FROM contacts WHERE uid = ?", [.text(c.uid)]) > 0 {
-                    throw StoreError.conflict(message: "a contact with uid '\(c.uid)' already exists", id: nil, currentRevision: nil)
-                }
-                c.revision = 1
-                c.createdAt = now
-                c.updatedAt = now
-                let search = SearchDocument.text(for: c)
-                try db.prepare("""
-                    INSERT INTO contacts (id, uid, revision, name, sort_key, favorite, created_at, updated_at, body, search)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """
-                ).run([
-                    .text(c.id), .text(c.uid), .int(1), .text(c.name), .text(SearchFolding.sortKey(c.name)),
-                    .int(c.favorite ? 1 : 0), .int(now), .int(now), .text(StoredBody.encode(c)), .text(search),
-                ])
-                let rowid = sqlite3LastInsertRowid(db)
-                c.groups = try Self.setMemberships(db, contactRowid: rowid, names: c.groups, log: &log)
-                log.contact(c.id, .created, 1)
-                log.indexUpserts.append(
-                    SearchIndex.Entry(
-                        rowid: rowid, id: c.id, sortKey: SearchFolding.sortKey(c.name), name: c.name, text: search, favorite: c.favorite,
-                        createdAt: now, updatedAt: now))
-                out.append(c)
+            for c in contacts {
+                out.append(try Self.insert(db, c, log: &log))
             }
             return out
         }
+    }
+
+    /// Inserts one new contact; the caller holds the write transaction.
+    static func insert(_ db: Database, _ contact: Contact, log: inout ChangeLog) throws -> Contact {
+        var c = contact
+        try validate(c)
+        let now = Timestamp.now()
+        c.id = Identifier.make()
+        if c.uid.isEmpty { c.uid = "urn:uuid:" + Identifier.make().lowercased() }
+        if try db.scalarInt("SELECT count(*) FROM contacts WHERE uid = ?", [.text(c.uid)]) > 0 {
+            throw StoreError.conflict(message: "a contact with uid '\(c.uid)' already exists", id: nil, currentRevision: nil)
+        }
+        c.revision = 1
+        c.createdAt = now
+        c.updatedAt = now
+        let search = SearchDocument.text(for: c)
+        let sortKey = SearchFolding.sortKey(c.name)
+        try db.prepare("""
+            INSERT INTO contacts (id, uid, revision, name, sort_key, favorite, created_at, updated_at, body, search, vcard)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """
+        ).run([
+            .text(c.id), .text(c.uid), .int(1), .text(c.name), .text(sortKey), .int(c.favorite ? 1 : 0), .int(now), .int(now),
+            .text(StoredBody.encode(c)), .text(search), StoredProperties.encode(c.vcardProperties).map { .text($0) } ?? .null,
+        ])
+        let rowid = sqlite3LastInsertRowid(db)
+        c.groups = try setMemberships(db, contactRowid: rowid, names: c.groups, log: &log)
+        log.contact(c.id, .created, 1)
+        log.indexUpserts.append(
+            SearchIndex.Entry(
+                rowid: rowid, id: c.id, sortKey: sortKey, name: c.name, text: search, favorite: c.favorite, createdAt: now, updatedAt: now))
+        return c
     }
 
     public func create(_ contact: Contact) throws -> Contact {
@@ -103,7 +121,7 @@ extension ContactStore {
     /// A change that leaves everything as it was is not a change: the revision stays.
     public func update(id: String, ifRevision: Int? = nil, _ mutate: (inout Contact) throws -> Void) throws -> Contact {
         try write { db, log in
-            guard var c = try Self.fetch(db, id: id) else { throw StoreError.notFound(kind: "contact", id: id) }
+            guard var c = try Self.fetch(db, id: id, withCard: true) else { throw StoreError.notFound(kind: "contact", id: id) }
             if let ifRevision, ifRevision != c.revision {
                 throw StoreError.conflict(
                     message: "contact \(id) is at revision \(c.revision), not \(ifRevision); fetch it again and retry",
@@ -144,12 +162,13 @@ extension ContactStore {
         let sortKey = SearchFolding.sortKey(c.name)
         let rowid = try db.scalarInt("SELECT rowid FROM contacts WHERE id = ?", [.text(c.id)])
         try db.prepare("""
-            UPDATE contacts SET uid = ?, revision = ?, name = ?, sort_key = ?, favorite = ?, updated_at = ?, body = ?, search = ?
+            UPDATE contacts SET uid = ?, revision = ?, name = ?, sort_key = ?, favorite = ?, updated_at = ?, body = ?, search = ?, vcard = ?
             WHERE id = ?
             """
         ).run([
             .text(c.uid), .int(Int64(c.revision)), .text(c.name), .text(sortKey), .int(c.favorite ? 1 : 0),
-            .int(c.updatedAt), .text(StoredBody.encode(c)), .text(search), .text(c.id),
+            .int(c.updatedAt), .text(StoredBody.encode(c)), .text(search), StoredProperties.encode(c.vcardProperties).map { .text($0) } ?? .null,
+            .text(c.id),
         ])
         log.contact(c.id, .updated, c.revision)
         log.indexUpserts.append(

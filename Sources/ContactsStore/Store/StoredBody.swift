@@ -1,5 +1,6 @@
 import ContactsCore
 import JSONCore
+import VCard
 
 /// The typed fields kept in a contact's `body` column as JSON; the rest have their own columns.
 enum StoredBody {
@@ -73,6 +74,46 @@ enum StoredBody {
         (v.arrayValue ?? []).compactMap { e in
             guard let o = e.objectValue, let value = o["value"]?.stringValue else { return nil }
             return LabeledValue(value: value, label: o["label"]?.stringValue)
+        }
+    }
+}
+
+/// A contact's vCard properties as compact JSON in the `vcard` column:
+/// `[{"g": group, "n": name, "p": [[name|null, [values]]], "t": [[items]] | "r": raw}]`.
+enum StoredProperties {
+    static func encode(_ props: [VCardProperty]?) -> String? {
+        guard let props else { return nil }
+        let list: [JSONValue] = props.map { p in
+            var o = JSONObject()
+            if let g = p.group { o["g"] = .string(g) }
+            o["n"] = .string(p.name)
+            if !p.parameters.isEmpty {
+                o["p"] = .array(p.parameters.map { .array([$0.name.map(JSONValue.string) ?? .null, .array($0.values.map(JSONValue.string))]) })
+            }
+            switch p.value {
+            case .raw(let r): o["r"] = .string(r)
+            case .text(let c): o["t"] = .array(c.map { .array($0.map(JSONValue.string)) })
+            }
+            return .object(o)
+        }
+        return JSONWriter.string(.array(list))
+    }
+
+    static func decode(_ bytes: UnsafeRawBufferPointer) -> [VCardProperty]? {
+        guard case .array(let list)? = try? JSONParser.parse(bytes) else { return nil }
+        return list.compactMap { v -> VCardProperty? in
+            guard let o = v.objectValue, let name = o["n"]?.stringValue else { return nil }
+            let params = (o["p"]?.arrayValue ?? []).compactMap { p -> VCardParameter? in
+                guard let pair = p.arrayValue, pair.count == 2 else { return nil }
+                return VCardParameter(pair[0].stringValue, (pair[1].arrayValue ?? []).compactMap(\.stringValue))
+            }
+            let value: VCardValue
+            if let r = o["r"]?.stringValue {
+                value = .raw(r)
+            } else {
+                value = .text((o["t"]?.arrayValue ?? []).map { ($0.arrayValue ?? []).compactMap(\.stringValue) })
+            }
+            return VCardProperty(group: o["g"]?.stringValue, name: name, parameters: params, value: value)
         }
     }
 }

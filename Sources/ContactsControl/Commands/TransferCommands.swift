@@ -1,0 +1,105 @@
+import Foundation
+import Glibc
+import JSONCore
+
+/// `import` and `export`.
+enum TransferCommands {
+    static func importFiles(_ inv: inout Invocation) throws -> Int32 {
+        var anyFailed = false
+        var reports: [JSONValue] = []
+        for file in inv.arguments {
+            let params: JSONObject
+            if file == "-" {
+                let text = ContactCommands.readStandardInput()
+                let trimmed = text.drop { $0.isWhitespace }
+                if trimmed.hasPrefix("[") {
+                    guard case .array(let list) = try JSONParser.parse(text) else {
+                        throw CommandFailure("standard input is not a JSON array of contacts")
+                    }
+                    params = ["json": .array(list)]
+                } else {
+                    params = ["vcard": .string(text)]
+                }
+            } else {
+                let absolute = file.hasPrefix("/") ? file : FileManager.default.currentDirectoryPath + "/" + file
+                guard FileManager.default.fileExists(atPath: absolute) else { throw CommandFailure("\(file): no such file") }
+                params = ["path": .string(absolute)]
+            }
+            let report = try inv.call("contacts.import", params)
+            let name = file == "-" ? "standard input" : file
+            reports.append(["file": .string(name), "report": report])
+            let failed = report["failed"]?.intValue ?? 0
+            if failed > 0 { anyFailed = true }
+            guard !inv.json else { continue }
+            let counts = ["created", "updated", "unchanged", "failed"].map { "\(report[$0]?.intValue ?? 0) \($0)" }.joined(separator: ", ")
+            inv.output.line("\(name): \(counts)")
+            for e in report["errors"]?.arrayValue ?? [] {
+                let card = (e["index"]?.intValue ?? 0) + 1
+                let line = e["line"]?.intValue.map { ", line \($0)" } ?? ""
+                inv.output.line("  card \(card)\(line): \(e["message"]?.stringValue ?? "")")
+            }
+        }
+        if inv.json { inv.output.json(.array(reports)) }
+        if anyFailed {
+            inv.output.flush()
+            throw CommandFailure("some cards were not imported (see above)")
+        }
+        return 0
+    }
+
+    static func export(_ inv: inout Invocation) throws -> Int32 {
+        var params: JSONObject = ["format": .string(inv.value("format") ?? "vcard4")]
+        if !inv.arguments.isEmpty {
+            var ids: [JSONValue] = []
+            for ref in inv.arguments { ids.append(try ContactResolver.resolve(ref, in: inv)["id"] ?? .null) }
+            params["ids"] = .array(ids)
+        }
+        var query: JSONObject = [:]
+        if let text = inv.value("query") { query["text"] = .string(text) }
+        if let g = inv.value("group") { query["group"] = .string(g) }
+        if inv.flag("favorites") { query["favoritesOnly"] = true }
+        if !query.isEmpty { params["query"] = .object(query) }
+        let result = try inv.call("contacts.export", params)
+        let data = result["data"]?.stringValue ?? ""
+        guard let output = inv.value("output"), output != "-" else {
+            inv.output.write(data)
+            return 0
+        }
+        try writeFile(output, Array(data.utf8))
+        if inv.output.isTerminal || inv.json {
+            let count = result["count"]?.intValue ?? 0
+            if inv.json {
+                inv.output.json(["file": .string(output), "count": .int(count)])
+            } else {
+                inv.output.line("Exported \(count) contacts to \(output)")
+            }
+        }
+        return 0
+    }
+
+    /// Writes a file whole or not at all: a temporary file beside it, synced, then renamed.
+    static func writeFile(_ path: String, _ bytes: [UInt8]) throws {
+        let tmp = path + ".tmp-\(getpid())"
+        let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw CommandFailure("cannot write \(path): \(String(cString: strerror(errno)))") }
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 {
+                let reason = String(cString: strerror(errno))
+                close(fd)
+                unlink(tmp)
+                throw CommandFailure("cannot write \(path): \(reason)")
+            }
+            offset += n
+        }
+        let synced = fsync(fd) == 0
+        close(fd)
+        guard synced, rename(tmp, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(tmp)
+            throw CommandFailure("cannot write \(path): \(reason)")
+        }
+    }
+}

@@ -1,0 +1,174 @@
+import ContactsCore
+import ContactsStore
+import Foundation
+import Glibc
+import JSONCore
+import VCard
+
+/// What an import did, for the client, the drop folder's report and `inbox.processed`.
+public struct ImportReport: Sendable {
+    public struct Failure: Sendable {
+        /// The card's position in the file (from 0) or the entry's in a JSON array.
+        public var index: Int
+        public var line: Int?
+        public var message: String
+    }
+
+    public var created = 0
+    public var updated = 0
+    public var unchanged = 0
+    public var groups = 0
+    public var errors: [Failure] = []
+    /// Lines that were skipped without losing a card (junk, comments outside cards).
+    public var warnings: [VCardIssue] = []
+
+    public var failed: Int { errors.count }
+
+    public var json: JSONValue {
+        [
+            "created": .int(created), "updated": .int(updated), "unchanged": .int(unchanged), "failed": .int(failed),
+            "groups": .int(groups),
+            "errors": .array(
+                errors.map { e in
+                    ["index": .int(e.index), "line": e.line.map { .int($0) } ?? .null, "message": .string(e.message)]
+                }),
+            "warnings": .array(warnings.map { w in ["line": .int(w.line), "message": .string(w.message)] }),
+        ]
+    }
+
+    /// The report as text for `NAME.error.txt`.
+    public func text(file: String) -> String {
+        var lines = ["contactsd could not import everything in \(file).", ""]
+        lines.append("\(created) created, \(updated) updated, \(unchanged) unchanged, \(failed) failed.")
+        if !errors.isEmpty {
+            lines.append("")
+            lines.append("Failed cards:")
+            for e in errors {
+                lines.append("  card \(e.index + 1)\(e.line.map { ", line \($0)" } ?? ""): \(e.message)")
+            }
+        }
+        if !warnings.isEmpty {
+            lines.append("")
+            lines.append("Skipped lines:")
+            for w in warnings.prefix(100) { lines.append("  line \(w.line): \(w.message)") }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+/// Turns vCard or JSON input into contacts and stores them.
+struct Importer {
+    let store: ContactStore
+    static let maxFileBytes = 256 << 20
+
+    /// Imports vCard bytes (any dialect and encoding).
+    func importVCard(_ bytes: [UInt8], progress: ((Int, Int) -> Void)? = nil) throws -> ImportReport {
+        let parsed = VCardParser.parse(bytes)
+        var report = ImportReport()
+        report.warnings = parsed.issues.filter { $0.card == nil || !$0.message.contains("without END") }
+        var items: [ImportItem] = []
+        var groupCards: [(name: String, members: [String])] = []
+        items.reserveCapacity(parsed.cards.count)
+        for (i, card) in parsed.cards.enumerated() {
+            let kind = (card.first("KIND") ?? card.first("X-ADDRESSBOOKSERVER-KIND"))?.text.lowercased()
+            if kind == "group" {
+                let name = card.first("FN")?.text.trimmingWhitespace() ?? ""
+                guard !name.isEmpty else {
+                    report.errors.append(.init(index: i, line: card.line, message: "a group card without a name (FN)"))
+                    continue
+                }
+                let members = (card.all("MEMBER") + card.all("X-ADDRESSBOOKSERVER-MEMBER")).map { $0.text.trimmingWhitespace() }
+                groupCards.append((name, members))
+                continue
+            }
+            do {
+                let c = try VCardMapping.contact(from: card)
+                items.append(
+                    ImportItem(
+                        contact: c, carriesGroups: card.first("CATEGORIES") != nil, carriesFavorite: card.first("X-CONTACTSD-FAVORITE") != nil))
+            } catch {
+                report.errors.append(.init(index: i, line: error.line, message: error.message))
+            }
+        }
+        let total = items.count
+        let outcomes = try store.importContacts(items) { done in progress?(done, total) }
+        count(outcomes, into: &report)
+        for g in groupCards {
+            do {
+                try store.importGroup(name: g.name, memberUIDs: g.members)
+                report.groups += 1
+            } catch {
+                report.errors.append(.init(index: 0, line: nil, message: "group '\(g.name)': \(error)"))
+            }
+        }
+        return report
+    }
+
+    /// Imports a JSON array of contacts in the API's shape.
+    func importJSON(_ list: [JSONValue]) throws -> ImportReport {
+        var report = ImportReport()
+        var items: [ImportItem] = []
+        for (i, v) in list.enumerated() {
+            guard case .object(let o) = v else {
+                report.errors.append(.init(index: i, line: nil, message: "entry \(i) is \(v.typeName), not a contact object"))
+                continue
+            }
+            do {
+                let c = try Contact(creating: o, path: "json[\(i)]")
+                items.append(ImportItem(contact: c, carriesGroups: o["groups"] != nil, carriesFavorite: o["favorite"] != nil))
+            } catch {
+                report.errors.append(.init(index: i, line: nil, message: error.description))
+            }
+        }
+        count(try store.importContacts(items), into: &report)
+        return report
+    }
+
+    private func count(_ outcomes: [ImportOutcome], into report: inout ImportReport) {
+        for o in outcomes {
+            switch o {
+            case .created: report.created += 1
+            case .updated: report.updated += 1
+            case .unchanged: report.unchanged += 1
+            }
+        }
+    }
+
+    /// Why a path given by a client cannot be read.
+    struct PathError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Reads a regular file safely: no symlink followed at the last step, no FIFO or device
+    /// opened for reading (it could block forever), a bounded size.
+    static func readRegularFile(_ path: String, limit: Int = maxFileBytes) throws -> [UInt8] {
+        guard path.hasPrefix("/") else { throw PathError(description: "'\(path)' is not an absolute path") }
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
+            let e = errno
+            if e == ELOOP { throw PathError(description: "\(path) is a symbolic link; give the file it points to") }
+            throw PathError(description: "cannot open \(path): \(String(cString: strerror(e)))")
+        }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw PathError(description: "cannot read \(path): \(String(cString: strerror(errno)))") }
+        switch st.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw PathError(description: "\(path) is a directory, not a file")
+        default: throw PathError(description: "\(path) is not a regular file")
+        }
+        guard Int(st.st_size) <= limit else {
+            throw PathError(description: "\(path) is \(st.st_size) bytes; files over \(limit) bytes are refused")
+        }
+        var out = [UInt8](repeating: 0, count: Int(st.st_size))
+        var offset = 0
+        while offset < out.count {
+            let n = out.withUnsafeMutableBytes { read(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 { throw PathError(description: "cannot read \(path): \(String(cString: strerror(errno)))") }
+            if n == 0 { break }
+            offset += n
+        }
+        return Array(out[0..<offset])
+    }
+}

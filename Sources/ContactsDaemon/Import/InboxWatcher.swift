@@ -1,0 +1,251 @@
+import ContactsStore
+import Foundation
+import Glibc
+import JSONCore
+
+/// The drop folder: every `.vcf`/`.vcard` file closed after writing or moved into it is
+/// imported, then moved to `imported/`, or to `failed/` beside `NAME.error.txt`.
+///
+/// A file moves only after its import committed, so a crash at any moment leaves it in the
+/// inbox to be imported again at the next start, which idempotent import makes harmless.
+/// Hidden files, partial downloads, symlinks and anything not a regular file are left alone.
+final class InboxWatcher: @unchecked Sendable {
+    let inbox: String
+    let importer: Importer
+    let bus: EventBus
+    let log: Logger
+    private var inotifyFD: Int32 = -1
+    private var wakePipe: [Int32] = [-1, -1]
+    private let lock = NSCondition()
+    private var queue: [String] = []
+    private var stopping = false
+    private var workerDone = false
+    private var readerDone = false
+    private var lastProcessedName: String?
+    private var processed = 0
+
+    /// How many files were processed, and the last one's name.
+    var progress: (count: Int, last: String?) {
+        lock.lock()
+        defer { lock.unlock() }
+        return (processed, lastProcessedName)
+    }
+    /// Called after each file, with a short line for the service manager's status.
+    var onProcessed: (@Sendable (String) -> Void)?
+
+    init(inbox: String, importer: Importer, bus: EventBus, log: Logger) {
+        self.inbox = inbox
+        self.importer = importer
+        self.bus = bus
+        self.log = log
+    }
+
+    static let partialSuffixes = [".part", ".crdownload", ".tmp", ".partial", ".download"]
+
+    /// Whether a directory entry is one to import, judged by its name only.
+    static func wants(_ name: String) -> Bool {
+        let lower = name.lowercased()
+        if name.hasPrefix(".") || partialSuffixes.contains(where: lower.hasSuffix) { return false }
+        return lower.hasSuffix(".vcf") || lower.hasSuffix(".vcard")
+    }
+
+    func start() throws {
+        for dir in [inbox, inbox + "/imported", inbox + "/failed"] {
+            if mkdir(dir, 0o700) != 0 && errno != EEXIST {
+                throw Daemon.StartupError(description: "cannot create \(dir): \(String(cString: strerror(errno)))")
+            }
+        }
+        inotifyFD = inotify_init1(Int32(IN_CLOEXEC))
+        guard inotifyFD >= 0 else { throw Daemon.StartupError(description: "inotify: \(String(cString: strerror(errno)))") }
+        guard inotify_add_watch(inotifyFD, inbox, UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO)) >= 0 else {
+            throw Daemon.StartupError(description: "cannot watch \(inbox): \(String(cString: strerror(errno)))")
+        }
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { throw Daemon.StartupError(description: "pipe: \(String(cString: strerror(errno)))") }
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        wakePipe = fds
+        let reader = Thread { [self] in readEvents() }
+        reader.name = "inbox-events"
+        reader.start()
+        let worker = Thread { [self] in work() }
+        worker.name = "inbox-import"
+        worker.start()
+        rescan()
+    }
+
+    /// Queues every eligible file already in the inbox (at start, and after an overflow).
+    func rescan() {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: inbox)) ?? []).filter(Self.wants).sorted()
+        for n in names { enqueue(n) }
+    }
+
+    private func enqueue(_ name: String) {
+        lock.lock()
+        if !queue.contains(name) { queue.append(name) }
+        lock.signal()
+        lock.unlock()
+    }
+
+    private func readEvents() {
+        var buffer = [UInt8](repeating: 0, count: 64 << 10)
+        var pfds = [pollfd(fd: inotifyFD, events: Int16(POLLIN), revents: 0), pollfd(fd: wakePipe[0], events: Int16(POLLIN), revents: 0)]
+        loop: while true {
+            if poll(&pfds, 2, -1) < 0 {
+                if errno == EINTR { continue }
+                break
+            }
+            if pfds[1].revents != 0 { break }
+            let n = buffer.withUnsafeMutableBytes { read(inotifyFD, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                log.error("reading inotify events failed: \(String(cString: strerror(errno)))")
+                break
+            }
+            var offset = 0
+            var names: [String] = []
+            var overflow = false
+            while offset + 16 <= n {
+                let mask = buffer.withUnsafeBytes { $0.load(fromByteOffset: offset + 4, as: UInt32.self) }
+                let len = Int(buffer.withUnsafeBytes { $0.load(fromByteOffset: offset + 12, as: UInt32.self) })
+                if mask & UInt32(IN_Q_OVERFLOW) != 0 { overflow = true }
+                if len > 0 {
+                    let raw = buffer[(offset + 16)..<min(offset + 16 + len, n)]
+                    let name = String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                    if Self.wants(name) { names.append(name) }
+                }
+                offset += 16 + len
+            }
+            if overflow {
+                log.warning("inotify queue overflowed; rescanning \(inbox)")
+                rescan()
+            }
+            for name in names { enqueue(name) }
+        }
+        lock.lock()
+        readerDone = true
+        lock.broadcast()
+        lock.unlock()
+    }
+
+    private func work() {
+        while true {
+            lock.lock()
+            while queue.isEmpty && !stopping { lock.wait() }
+            if stopping {
+                workerDone = true
+                lock.broadcast()
+                lock.unlock()
+                return
+            }
+            let name = queue.removeFirst()
+            lock.unlock()
+            process(name)
+        }
+    }
+
+    /// Stops watching; an import in progress finishes (or rolls back) first.
+    func stop() {
+        lock.lock()
+        stopping = true
+        lock.broadcast()
+        lock.unlock()
+        var one: UInt8 = 1
+        _ = write(wakePipe[1], &one, 1)
+        lock.lock()
+        while !(workerDone && readerDone) {
+            if !lock.wait(until: Date().addingTimeInterval(30)) { break }
+        }
+        lock.unlock()
+        close(inotifyFD)
+        close(wakePipe[0])
+        close(wakePipe[1])
+    }
+
+    func process(_ name: String) {
+        let path = inbox + "/" + name
+        var st = stat()
+        guard lstat(path, &st) == 0 else { return }  // gone already
+        guard (st.st_mode & S_IFMT) == S_IFREG else {
+            log.info("inbox: left \(name) alone: not a regular file")
+            return
+        }
+        var report: ImportReport
+        do {
+            let bytes = try Importer.readRegularFile(path, limit: Importer.maxFileBytes)
+            if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+                report = ImportReport()
+                report.errors.append(.init(index: 0, line: nil, message: "the file is empty"))
+            } else {
+                report = try importer.importVCard(bytes)
+                if report.created + report.updated + report.unchanged + report.groups + report.failed == 0 {
+                    report.errors.append(.init(index: 0, line: 1, message: "no vCard found (no BEGIN:VCARD line)"))
+                }
+            }
+        } catch let e as Importer.PathError {
+            report = ImportReport()
+            report.errors.append(.init(index: 0, line: nil, message: e.description))
+        } catch {
+            // The store could not take it (disk full, shutting down): the file stays for later.
+            log.error("inbox: \(name) not imported, left in place: \(error)")
+            return
+        }
+        let failed = !report.errors.isEmpty
+        let destination = moveAside(name, to: failed ? "failed" : "imported")
+        if failed, let destination {
+            writeReport(report.text(file: name), to: destination + ".error.txt")
+        }
+        lock.lock()
+        processed += 1
+        lastProcessedName = name
+        lock.unlock()
+        log.info(
+            "inbox: \(name): \(report.created) created, \(report.updated) updated, \(report.unchanged) unchanged, \(report.failed) failed")
+        bus.publish(
+            method: "inbox.processed",
+            params: ["file": .string(name), "movedTo": destination.map { .string($0) } ?? .null, "report": report.json])
+        onProcessed?("last import \(name): \(report.created + report.updated + report.unchanged) contacts, \(report.failed) failed")
+    }
+
+    /// Renames the file into `imported/` or `failed/`, never over another file.
+    private func moveAside(_ name: String, to sub: String) -> String? {
+        let dir = inbox + "/" + sub
+        var target = dir + "/" + name
+        let (stem, ext) = split(name)
+        var n = 2
+        while access(target, F_OK) == 0 {
+            target = dir + "/" + stem + " (\(n))" + ext
+            n += 1
+        }
+        guard rename(inbox + "/" + name, target) == 0 else {
+            log.error("inbox: cannot move \(name) to \(sub)/: \(String(cString: strerror(errno)))")
+            return nil
+        }
+        return target
+    }
+
+    private func split(_ name: String) -> (String, String) {
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return (name, "") }
+        return (String(name[..<dot]), String(name[dot...]))
+    }
+
+    /// Writes the report beside the failed file: a temporary file, synced, then renamed.
+    private func writeReport(_ text: String, to path: String) {
+        let tmp = path + ".tmp-\(getpid())"
+        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else {
+            log.error("inbox: cannot write \(path): \(String(cString: strerror(errno)))")
+            return
+        }
+        let bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            offset += n
+        }
+        fsync(fd)
+        close(fd)
+        if rename(tmp, path) != 0 { unlink(tmp) }
+    }
+}

@@ -1,0 +1,114 @@
+import ContactsCore
+import ContactsStore
+import JSONCore
+import JSONRPC
+import VCard
+
+/// `contacts.import` and `contacts.export`.
+enum ImportExportMethods {
+    static let reportSchema: JSONValue = [
+        "type": "object", "required": ["created", "updated", "unchanged", "failed", "errors"],
+        "properties": [
+            "created": Schemas.integer, "updated": Schemas.integer, "unchanged": Schemas.integer, "failed": Schemas.integer,
+            "groups": Schemas.integer,
+            "errors": [
+                "type": "array",
+                "items": [
+                    "type": "object",
+                    "properties": ["index": Schemas.integer, "line": ["type": ["integer", "null"]], "message": Schemas.string],
+                ],
+            ],
+            "warnings": ["type": "array", "items": ["type": "object", "properties": ["line": Schemas.integer, "message": Schemas.string]]],
+        ],
+    ]
+
+    static func all(store: ContactStore) -> [RPCMethod] {
+        [
+            RPCMethod(
+                "contacts.import",
+                summary:
+                    "Imports contacts from vCard text (2.1, 3.0 or 4.0, any producer), a JSON array of contacts, or a file. A UID already stored updates that contact; an identical card is unchanged; one bad card never stops the others.",
+                params: [
+                    RPCParam("vcard", "vCard text.", schema: Schemas.string),
+                    RPCParam("json", "Contacts in the API's shape.", schema: ["type": "array", "items": Schemas.ref("ContactInput")]),
+                    RPCParam("path", "An absolute path to a .vcf or .json file.", schema: Schemas.string),
+                ],
+                result: "report", resultSchema: reportSchema,
+                errors: [RPCError(.invalidData, "The input cannot be read"), RPCError(.tooLarge, "The file is too large")]
+            ) { call in
+                let importer = Importer(store: store)
+                let given = ["vcard", "json", "path"].filter { call.params.has($0) }
+                guard given.count == 1 else {
+                    throw RPCError.invalidParams("give exactly one of 'vcard', 'json' or 'path'")
+                }
+                let progress: (Int, Int) -> Void = { done, total in
+                    call.session?.sendNotification(method: "import.progress", params: ["done": .int(done), "total": .int(total)])
+                }
+                if let text = try call.params.optionalString("vcard") {
+                    return try importer.importVCard(Array(text.utf8), progress: progress).json
+                }
+                if let list = call.params["json"] {
+                    guard let array = list.arrayValue else { throw RPCError.invalidParams("'json' must be an array of contacts", field: "json") }
+                    return try importer.importJSON(array).json
+                }
+                let path = try call.params.string("path")
+                let bytes: [UInt8]
+                do {
+                    bytes = try Importer.readRegularFile(path)
+                } catch let e as Importer.PathError {
+                    let code: RPCError.Code = e.description.contains("bytes; files over") ? .tooLarge : .invalidData
+                    throw RPCError(code, e.description, data: ["path": .string(path)])
+                }
+                if path.lowercased().hasSuffix(".json") {
+                    guard case .array(let array)? = try? JSONParser.parse(bytes) else {
+                        throw RPCError(.invalidData, "\(path) is not a JSON array of contacts", data: ["path": .string(path)])
+                    }
+                    return try importer.importJSON(array).json
+                }
+                return try importer.importVCard(bytes, progress: progress).json
+            },
+            RPCMethod(
+                "contacts.export",
+                summary: "Exports contacts as vCard 3.0, vCard 4.0 or JSON: everyone, the given ids, or the matches of a query.",
+                params: [
+                    RPCParam("format", "vcard3, vcard4 (the default) or json.", schema: ["enum": ["vcard3", "vcard4", "json"]]),
+                    RPCParam("ids", "Only these contacts.", schema: Schemas.stringArray),
+                    RPCParam("query", "Only the matches of this contacts.query (text, favoritesOnly, group).", schema: ["type": ["object", "string"]]),
+                ],
+                result: "export",
+                resultSchema: ["type": "object", "required": ["data", "count"], "properties": ["data": Schemas.string, "count": Schemas.integer]],
+                errors: [RPCError(.notFound, "No contact with one of the ids")]
+            ) { call in
+                let format = try call.params.optionalString("format") ?? "vcard4"
+                guard ["vcard3", "vcard4", "json"].contains(format) else {
+                    throw RPCError.invalidParams("'format' must be vcard3, vcard4 or json", field: "format")
+                }
+                var ids: [String]?
+                if call.params.has("ids") { ids = try call.params.stringArray("ids") }
+                if let q = call.params["query"] {
+                    let query: ContactQuery
+                    if let text = q.stringValue {
+                        query = ContactQuery(text: text)
+                    } else if let o = q.objectValue {
+                        query = try ContactMethods.parseQuery(RPCParams(o))
+                    } else {
+                        throw RPCError.invalidParams("'query' must be an object or a string", field: "query")
+                    }
+                    let matching = try store.query(query).contacts.map(\.id)
+                    ids = ids.map { given in given.filter(matching.contains) } ?? matching
+                }
+                let contacts = try store.exportContacts(ids: ids)
+                let data: String
+                switch format {
+                case "json": data = JSONWriter.string(.array(contacts.map(\.json)))
+                default:
+                    let version: VCardWriter.Version = format == "vcard3" ? .v3 : .v4
+                    var out = ""
+                    for c in contacts { VCardWriter.write(VCard(properties: VCardMapping.properties(for: c)), version: version, into: &out) }
+                    data = out
+                }
+                return ["data": .string(data), "count": .int(contacts.count)]
+            },
+        ]
+    }
+}

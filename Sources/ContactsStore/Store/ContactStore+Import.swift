@@ -1,0 +1,134 @@
+import ContactsCore
+import VCard
+
+/// A contact arriving from a file, and which of the contact's own attributes the file speaks for.
+public struct ImportItem: Sendable {
+    public var contact: Contact
+    /// The card named its groups (CATEGORIES); otherwise a stored contact keeps its groups.
+    public var carriesGroups: Bool
+    /// The card said whether it is a favorite; otherwise a stored contact keeps its state.
+    public var carriesFavorite: Bool
+
+    public init(contact: Contact, carriesGroups: Bool, carriesFavorite: Bool) {
+        self.contact = contact
+        self.carriesGroups = carriesGroups
+        self.carriesFavorite = carriesFavorite
+    }
+}
+
+/// What importing one item did.
+public enum ImportOutcome: Sendable, Equatable {
+    case created(id: String)
+    case updated(id: String)
+    case unchanged(id: String)
+}
+
+extension ContactStore {
+    /// Imports contacts in one transaction. A UID already stored updates that contact (the
+    /// later one wins, replacing its values); a contact identical to the stored one is
+    /// left alone and reported unchanged. Either every item lands or none does.
+    public func importContacts(_ items: [ImportItem], progress: ((Int) -> Void)? = nil) throws -> [ImportOutcome] {
+        try write { db, log in
+            var outcomes: [ImportOutcome] = []
+            outcomes.reserveCapacity(items.count)
+            for (n, item) in items.enumerated() {
+                if let p = progress, n % 1000 == 999 { p(n + 1) }
+                var incoming = item.contact
+                guard !incoming.uid.isEmpty, let existing = try Self.fetch(db, uid: incoming.uid) else {
+                    outcomes.append(.created(id: try Self.insert(db, incoming, log: &log).id))
+                    continue
+                }
+                incoming.id = existing.id
+                incoming.revision = existing.revision
+                incoming.createdAt = existing.createdAt
+                incoming.updatedAt = existing.updatedAt
+                if !item.carriesGroups { incoming.groups = existing.groups }
+                if !item.carriesFavorite { incoming.favorite = existing.favorite }
+                if incoming.vcardProperties == nil {
+                    // JSON carries only typed fields: the card's other properties stay.
+                    incoming.vcardProperties = existing.vcardProperties
+                    if incoming.photo == nil { incoming.photo = existing.photo }
+                }
+                if Self.sameContent(incoming, existing) {
+                    outcomes.append(.unchanged(id: existing.id))
+                    continue
+                }
+                try Self.validate(incoming)
+                try Self.rewrite(db, &incoming, previous: existing, log: &log)
+                if Set(incoming.groups.map { $0.lowercased() }) != Set(existing.groups.map { $0.lowercased() }) {
+                    let rowid = try db.scalarInt("SELECT rowid FROM contacts WHERE id = ?", [.text(existing.id)])
+                    _ = try Self.setMemberships(db, contactRowid: rowid, names: incoming.groups, log: &log)
+                }
+                outcomes.append(.updated(id: existing.id))
+            }
+            return outcomes
+        }
+    }
+
+    /// Whether two contacts say the same thing: equal typed fields, and the same vCard once
+    /// both are written out (so a re-import of an export, which spells parameters the 3.0
+    /// way, is not a change).
+    static func sameContent(_ a: Contact, _ b: Contact) -> Bool {
+        var x = a, y = b
+        x.vcardProperties = nil
+        y.vcardProperties = nil
+        x.groups = x.groups.map { $0.lowercased() }.sorted()
+        y.groups = y.groups.map { $0.lowercased() }.sorted()
+        guard x == y else { return false }
+        var left = "", right = ""
+        VCardWriter.write(VCard(properties: VCardMapping.properties(for: a)), version: .v4, into: &left)
+        VCardWriter.write(VCard(properties: VCardMapping.properties(for: b)), version: .v4, into: &right)
+        return left == right
+    }
+
+    /// Contacts with their vCard properties, for export: by ids (in that order; unknown ids
+    /// are -32001), or everyone in name order.
+    public func exportContacts(ids: [String]?) throws -> [Contact] {
+        try read { db in
+            if let ids {
+                return try ids.map { id in
+                    guard let c = try Self.fetch(db, id: id, withCard: true) else { throw StoreError.notFound(kind: "contact", id: id) }
+                    return c
+                }
+            }
+            let s = try db.prepare("SELECT \(Self.contactColumnsWithCard) FROM contacts c ORDER BY c.sort_key, c.name, c.id")
+            var out: [Contact] = []
+            while try s.step() { out.append(Self.readContact(s, withCard: true)) }
+            return out
+        }
+    }
+}
+
+extension ContactStore {
+    /// Makes a group (vCard `KIND:group`) with the contacts whose UIDs are given as members,
+    /// creating it when new. Returns how many members it gained.
+    @discardableResult
+    public func importGroup(name: String, memberUIDs: [String]) throws -> Int {
+        let name = try Self.validGroupName(name)
+        return try write { db, log in
+            var groupRowid = try db.scalarInt("SELECT rowid FROM groups WHERE name_key = ?", [.text(Self.groupKey(name))])
+            var groupID = ""
+            if groupRowid == 0 {
+                let g = try Self.insertGroup(db, name: name, log: &log)
+                groupRowid = g.rowid
+                groupID = g.id
+            } else {
+                let s = try db.prepare("SELECT id FROM groups WHERE rowid = ?")
+                try s.bind([.int(groupRowid)])
+                if try s.step() { groupID = s.text(0) }
+            }
+            var added: [Int64] = []
+            for uid in memberUIDs {
+                let bare = uid.lowercased().hasPrefix("urn:uuid:") ? String(uid.dropFirst(9)) : uid
+                let rowid = try db.scalarInt(
+                    "SELECT rowid FROM contacts WHERE uid IN (?, ?, ?) LIMIT 1", [.text(uid), .text(bare), .text("urn:uuid:" + bare)])
+                guard rowid != 0 else { continue }
+                try db.prepare("INSERT OR IGNORE INTO memberships (group_rowid, contact_rowid) VALUES (?, ?)").run([.int(groupRowid), .int(rowid)])
+                if db.changes > 0 { added.append(rowid) }
+            }
+            try Self.touch(db, contactRowids: added, log: &log)
+            if !added.isEmpty { log.groups.append(GroupChange(id: groupID, kind: .updated, name: name)) }
+            return added.count
+        }
+    }
+}

@@ -1,0 +1,90 @@
+/// Physical lines joined into content lines: folding undone, quoted-printable soft breaks
+/// joined, and base64 blocks gathered, with the line number where each began.
+enum LogicalLines {
+    struct Line {
+        var bytes: [UInt8]
+        var line: Int
+    }
+
+    static func physical(_ b: [UInt8]) -> [(bytes: ArraySlice<UInt8>, line: Int)] {
+        var out: [(ArraySlice<UInt8>, Int)] = []
+        var start = 0
+        var i = 0
+        var n = 1
+        while i < b.count {
+            let c = b[i]
+            if c == 0x0A || c == 0x0D {
+                out.append((b[start..<i], n))
+                n += 1
+                // CRLF, and the CR CR LF some Windows tools write, are one line end.
+                if c == 0x0D {
+                    if i + 1 < b.count && b[i + 1] == 0x0A {
+                        i += 1
+                    } else if i + 2 < b.count && b[i + 1] == 0x0D && b[i + 2] == 0x0A {
+                        i += 2
+                    }
+                }
+                start = i + 1
+            }
+            i += 1
+        }
+        if start < b.count { out.append((b[start..<b.count], n)) }
+        return out
+    }
+
+    static func split(_ b: [UInt8]) -> [Line] {
+        var out: [Line] = []
+        var current: Line?
+        var currentIsQP = false
+        var currentIsBase64 = false
+        for (bytes, n) in physical(b) {
+            if var cur = current {
+                if currentIsQP, cur.bytes.last == UInt8(ascii: "=") {
+                    // A soft line break: the value goes on, whatever the next line starts with.
+                    cur.bytes.removeLast()
+                    cur.bytes.append(contentsOf: bytes)
+                    current = cur
+                    continue
+                }
+                if let f = bytes.first, f == 0x20 || f == 0x09 {
+                    cur.bytes.append(contentsOf: bytes.dropFirst())
+                    current = cur
+                    if !currentIsQP && !currentIsBase64 { (currentIsQP, currentIsBase64) = encodings(cur.bytes) }
+                    continue
+                }
+                if currentIsBase64, !bytes.isEmpty, looksLikeBase64(bytes) {
+                    cur.bytes.append(contentsOf: bytes)
+                    current = cur
+                    continue
+                }
+                out.append(cur)
+                current = nil
+            }
+            if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
+                out.append(Line(bytes: [], line: n))
+                continue
+            }
+            current = Line(bytes: Array(bytes), line: n)
+            (currentIsQP, currentIsBase64) = encodings(bytes)
+        }
+        if let cur = current { out.append(cur) }
+        return out
+    }
+
+    /// Whether the parameters before the first ':' ask for quoted-printable or base64.
+    static func encodings<C: Collection>(_ b: C) -> (qp: Bool, base64: Bool) where C.Element == UInt8 {
+        guard let colon = b.firstIndex(of: UInt8(ascii: ":")) else { return (false, false) }
+        let head = String(decoding: b[b.startIndex..<colon], as: UTF8.self).uppercased()
+        guard head.contains(";") else { return (false, false) }
+        let qp = head.contains("QUOTED-PRINTABLE")
+        let b64 = head.contains("BASE64") || head.contains("ENCODING=B;") || head.hasSuffix("ENCODING=B")
+        return (qp, b64)
+    }
+
+    static func looksLikeBase64(_ b: ArraySlice<UInt8>) -> Bool {
+        b.allSatisfy { c in
+            (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || (c >= 0x30 && c <= 0x39) || c == UInt8(ascii: "+")
+                || c == UInt8(ascii: "/") || c == UInt8(ascii: "=") || c == 0x20 || c == 0x09
+        }
+    }
+}

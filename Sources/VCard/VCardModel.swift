@@ -1,0 +1,135 @@
+/// A vCard parameter: `TYPE=work,voice`, or a bare 2.1 value such as `HOME` (no name).
+public struct VCardParameter: Sendable, Equatable {
+    /// Upper-cased name, or nil for a 2.1 bare parameter.
+    public var name: String?
+    public var values: [String]
+
+    public init(_ name: String?, _ values: [String]) {
+        self.name = name?.uppercased()
+        self.values = values
+    }
+}
+
+/// A property's value: text split into components (`;`) and list items (`,`), unescaped; or
+/// a raw value (binary data, a URI) kept exactly as it came.
+public enum VCardValue: Sendable, Equatable {
+    case text([[String]])
+    case raw(String)
+
+    /// Everything as one string: components joined by `;`, items by `,`.
+    public var joined: String {
+        switch self {
+        case .text(let c): c.map { $0.joined(separator: ",") }.joined(separator: ";")
+        case .raw(let r): r
+        }
+    }
+
+    /// Component `i` with its items joined by `,` ("" when absent).
+    public func component(_ i: Int) -> String {
+        switch self {
+        case .text(let c): i < c.count ? c[i].joined(separator: ",") : ""
+        case .raw(let r): i == 0 ? r : ""
+        }
+    }
+
+    public var components: [String] {
+        switch self {
+        case .text(let c): c.map { $0.joined(separator: ",") }
+        case .raw(let r): [r]
+        }
+    }
+
+    public var isEmpty: Bool { joined.isEmpty }
+}
+
+/// One content line: `group.NAME;PARAMS:value`, in the order the card had it.
+public struct VCardProperty: Sendable, Equatable {
+    public var group: String?
+    /// Upper-cased.
+    public var name: String
+    public var parameters: [VCardParameter]
+    public var value: VCardValue
+    /// The line of the source where the property began (0 for generated ones).
+    public var line: Int
+
+    public init(group: String? = nil, name: String, parameters: [VCardParameter] = [], value: VCardValue, line: Int = 0) {
+        self.group = group
+        self.name = name.uppercased()
+        self.parameters = parameters
+        self.value = value
+        self.line = line
+    }
+
+    public init(group: String? = nil, name: String, parameters: [VCardParameter] = [], text: String) {
+        self.init(group: group, name: name, parameters: parameters, value: .text([[text]]))
+    }
+
+    /// All values of the parameter `name`, and for TYPE also the bare 2.1 parameters,
+    /// split on commas and upper-cased.
+    public func parameterValues(_ name: String) -> [String] {
+        let n = name.uppercased()
+        var out: [String] = []
+        for p in parameters where p.name == n || (n == "TYPE" && p.name == nil) {
+            for v in p.values { out.append(contentsOf: v.split(separator: ",").map { String($0).trimming(" ").uppercased() }) }
+        }
+        return out
+    }
+
+    public func parameter(_ name: String) -> String? {
+        parameters.first { $0.name == name.uppercased() }?.values.first
+    }
+
+    /// The value as one piece of text.
+    public var text: String { value.joined }
+}
+
+/// One card: its properties in order, where it began, and its version as declared.
+public struct VCard: Sendable, Equatable {
+    public var properties: [VCardProperty]
+    /// The line of `BEGIN:VCARD`.
+    public var line: Int
+    /// `2.1`, `3.0`, `4.0`, or nil when the card had no VERSION (treated as 3.0).
+    public var version: String?
+
+    public init(properties: [VCardProperty], line: Int = 0, version: String? = nil) {
+        self.properties = properties
+        self.line = line
+        self.version = version
+    }
+
+    public func first(_ name: String) -> VCardProperty? {
+        let n = name.uppercased()
+        return properties.first { $0.name == n }
+    }
+
+    public func all(_ name: String) -> [VCardProperty] {
+        let n = name.uppercased()
+        return properties.filter { $0.name == n }
+    }
+}
+
+/// Something wrong in a vCard file: which card (from 0), which line, and why.
+public struct VCardIssue: Sendable, Equatable, CustomStringConvertible {
+    public var card: Int?
+    public var line: Int
+    public var message: String
+
+    public init(card: Int?, line: Int, message: String) {
+        self.card = card
+        self.line = line
+        self.message = message
+    }
+
+    public var description: String {
+        (card.map { "card \($0 + 1), " } ?? "") + "line \(line): \(message)"
+    }
+}
+
+extension String {
+    func trimming(_ set: String) -> String {
+        var s = Substring(self)
+        while let f = s.first, set.contains(f) { s = s.dropFirst() }
+        while let l = s.last, set.contains(l) { s = s.dropLast() }
+        return String(s)
+    }
+}

@@ -1,0 +1,299 @@
+import Foundation
+
+/// A tolerant reader of vCard 2.1, 3.0 and 4.0 as real producers write them.
+///
+/// It accepts any line ends, a BOM, UTF-16, folding, quoted-printable with soft breaks
+/// (also when a break falls inside a UTF-8 sequence), per-property charsets, bare 2.1
+/// parameters, groups, RFC 6868 escapes, base64 blocks that end at a blank line, nested
+/// 2.1 AGENT cards, cards without END, comment and junk lines. One broken card never stops
+/// the others: what cannot be read is reported with its line.
+public enum VCardParser {
+    public struct Result: Sendable {
+        public var cards: [VCard]
+        /// Lines that were skipped, and cards that could not be read at all.
+        public var issues: [VCardIssue]
+    }
+
+    public static func parse(_ text: String) -> Result { parse(Array(text.utf8)) }
+
+    public static func parse(_ data: [UInt8]) -> Result {
+        let bytes = TextDecoding.normalizeFileEncoding(data)
+        var issues: [VCardIssue] = []
+        let logical = LogicalLines.split(bytes)
+        var cards: [VCard] = []
+        var current: [RawProperty]?
+        var cardLine = 0
+        var agentDepth = 0
+        var agentLines: [String] = []
+
+        func finish() {
+            guard let props = current else { return }
+            cards.append(interpret(props, line: cardLine, index: cards.count, issues: &issues))
+            current = nil
+        }
+
+        var index = 0
+        while index < logical.count {
+            let l = logical[index]
+            index += 1
+            if agentDepth > 0 {
+                // Inside a nested 2.1 AGENT card: keep its text as the AGENT value.
+                let upper = String(decoding: l.bytes, as: UTF8.self).uppercased()
+                if upper.hasPrefix("BEGIN:VCARD") { agentDepth += 1 }
+                if upper.hasPrefix("END:VCARD") { agentDepth -= 1 }
+                agentLines.append(String(decoding: l.bytes, as: UTF8.self))
+                if agentDepth == 0, var props = current, let i = props.lastIndex(where: { $0.name == "AGENT" }) {
+                    props[i].value = Array(agentLines.joined(separator: "\n").utf8)
+                    props[i].isNestedCard = true
+                    current = props
+                }
+                continue
+            }
+            if l.bytes.isEmpty { continue }
+            if l.bytes.first == UInt8(ascii: "#") { continue }  // comment lines some producers write
+            guard let prop = RawProperty.parse(l) else {
+                if var props = current, let last = props.last, l.bytes.first.map(isLetter) != true,
+                    last.name == "NOTE" || last.name == "ADR" || last.name == "LABEL" || last.name.hasPrefix("X-")
+                {
+                    // A raw newline inside a value (Android notes): keep the text with it.
+                    props[props.count - 1].value.append(contentsOf: [0x0A] + l.bytes)
+                    current = props
+                } else {
+                    issues.append(VCardIssue(card: current == nil ? nil : cards.count, line: l.line, message: "skipped a line that is not a property: \(preview(l.bytes))"))
+                }
+                continue
+            }
+            if prop.name == "BEGIN" && prop.valueUpper == "VCARD" {
+                if current != nil {
+                    if current?.last?.name == "AGENT" && (current?.last?.value.isEmpty ?? false) {
+                        agentDepth = 1
+                        agentLines = [String(decoding: l.bytes, as: UTF8.self)]
+                        continue
+                    }
+                    if let end = nestedBlocksEnd(logical, from: index - 1) {
+                        // 2.1 cards nested in a card (as AOSP writes them): kept whole, as AGENT values.
+                        var nested: [String] = []
+                        for k in (index - 1)..<end { nested.append(String(decoding: logical[k].bytes, as: UTF8.self)) }
+                        current?.append(
+                            RawProperty(group: nil, name: "AGENT", parameters: [], value: Array(nested.joined(separator: "\n").utf8), line: l.line, isNestedCard: true))
+                        index = end
+                        continue
+                    }
+                    issues.append(VCardIssue(card: cards.count, line: l.line, message: "a card without END:VCARD ends where the next begins"))
+                    finish()
+                }
+                current = []
+                cardLine = l.line
+                continue
+            }
+            if prop.name == "END" && prop.valueUpper == "VCARD" {
+                if current == nil {
+                    issues.append(VCardIssue(card: nil, line: l.line, message: "END:VCARD without BEGIN:VCARD"))
+                }
+                finish()
+                continue
+            }
+            if current == nil {
+                issues.append(VCardIssue(card: nil, line: l.line, message: "skipped a property outside any card: \(preview(l.bytes))"))
+                continue
+            }
+            current?.append(prop)
+        }
+        if current != nil {
+            issues.append(VCardIssue(card: cards.count, line: cardLine, message: "the last card has no END:VCARD"))
+            finish()
+        }
+        return Result(cards: cards, issues: issues)
+    }
+
+    /// When the BEGIN:VCARD at `start` opens cards nested inside the card being read (the
+    /// outer card goes on after them), the index just past the nested blocks; nil when it is
+    /// the next card of a file whose previous card lacked END:VCARD.
+    static func nestedBlocksEnd(_ lines: [LogicalLines.Line], from start: Int) -> Int? {
+        var i = start
+        while i < lines.count {
+            guard isMarker(lines[i].bytes, "BEGIN:VCARD") else { break }
+            var depth = 0
+            var j = i
+            while j < lines.count {
+                if isMarker(lines[j].bytes, "BEGIN:VCARD") { depth += 1 }
+                if isMarker(lines[j].bytes, "END:VCARD") {
+                    depth -= 1
+                    if depth == 0 { break }
+                }
+                j += 1
+            }
+            guard j < lines.count else { return nil }
+            i = j + 1
+            while i < lines.count && lines[i].bytes.isEmpty { i += 1 }
+        }
+        // The outer card goes on only if a property or its END follows.
+        guard i < lines.count else { return nil }
+        return i
+    }
+
+    static func isMarker(_ b: [UInt8], _ marker: String) -> Bool {
+        let m = Array(marker.utf8)
+        guard b.count >= m.count else { return false }
+        for k in 0..<m.count where (b[k] | (b[k] >= 0x41 && b[k] <= 0x5A ? 0x20 : 0)) != (m[k] | (m[k] >= 0x41 && m[k] <= 0x5A ? 0x20 : 0)) {
+            return false
+        }
+        return b[m.count...].allSatisfy { $0 == 0x20 || $0 == 0x09 }
+    }
+
+    static func isLetter(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A }
+
+    static func preview(_ bytes: [UInt8]) -> String {
+        let s = String(decoding: bytes.prefix(40), as: UTF8.self)
+        return "'\(s)\(bytes.count > 40 ? "…" : "")'"
+    }
+
+    /// Decodes the values of a card's properties now that its VERSION is known.
+    static func interpret(_ raw: [RawProperty], line: Int, index: Int, issues: inout [VCardIssue]) -> VCard {
+        let version = raw.first { $0.name == "VERSION" }.map { String(decoding: $0.value, as: UTF8.self).trimming(" \t") }
+        let v21 = version == "2.1" || version == "1.0"
+        var props: [VCardProperty] = []
+        props.reserveCapacity(raw.count)
+        for r in raw {
+            props.append(r.decode(v21: v21, v4: version == "4.0"))
+        }
+        return VCard(properties: props, line: line, version: version)
+    }
+}
+
+/// A content line split into its parts, with its value still as bytes.
+struct RawProperty {
+    var group: String?
+    var name: String
+    var parameters: [VCardParameter]
+    var value: [UInt8]
+    var line: Int
+    var isNestedCard = false
+
+    var valueUpper: String { String(decoding: value, as: UTF8.self).trimming(" \t").uppercased() }
+
+    static func parse(_ l: LogicalLines.Line) -> RawProperty? {
+        let b = l.bytes
+        // The name (with an optional group) runs to the first ';' or ':'.
+        var i = 0
+        while i < b.count, b[i] != UInt8(ascii: ";"), b[i] != UInt8(ascii: ":") { i += 1 }
+        guard i < b.count, i > 0 else { return nil }
+        let fullName = String(decoding: b[0..<i], as: UTF8.self).trimming(" \t")
+        var group: String?
+        var name = fullName
+        if let dot = fullName.lastIndex(of: ".") {
+            group = String(fullName[..<dot])
+            name = String(fullName[fullName.index(after: dot)...])
+        }
+        guard !name.isEmpty, name.utf8.allSatisfy({ VCardParser.isLetter($0) || ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") }) else {
+            return nil
+        }
+        var params: [VCardParameter] = []
+        while i < b.count, b[i] == UInt8(ascii: ";") {
+            i += 1
+            var j = i
+            var quoted = false
+            while j < b.count {
+                let c = b[j]
+                if c == UInt8(ascii: "\"") { quoted.toggle() }
+                if !quoted && (c == UInt8(ascii: ";") || c == UInt8(ascii: ":")) { break }
+                j += 1
+            }
+            if j >= b.count { return nil }  // no ':' at all
+            let text = String(decoding: b[i..<j], as: UTF8.self)
+            if !text.trimming(" \t").isEmpty { params.append(parseParameter(text)) }
+            i = j
+        }
+        guard i < b.count, b[i] == UInt8(ascii: ":") else { return nil }
+        return RawProperty(group: group, name: name.uppercased(), parameters: params, value: Array(b[(i + 1)...]), line: l.line)
+    }
+
+    static func parseParameter(_ text: String) -> VCardParameter {
+        guard let eq = text.firstIndex(of: "=") else {
+            return VCardParameter(nil, [text.trimming(" \t")])
+        }
+        let name = String(text[..<eq]).trimming(" \t")
+        let rest = String(text[text.index(after: eq)...])
+        var values: [String] = []
+        var current = ""
+        var quoted = false
+        for ch in rest {
+            if ch == "\"" {
+                quoted.toggle()
+            } else if ch == "," && !quoted {
+                values.append(current)
+                current = ""
+            } else {
+                current.append(ch)
+            }
+        }
+        values.append(current)
+        return VCardParameter(name, values.map(decode6868))
+    }
+
+    /// RFC 6868: ^n newline, ^^ caret, ^' double quote.
+    static func decode6868(_ s: String) -> String {
+        guard s.contains("^") else { return s }
+        var out = ""
+        var it = s.makeIterator()
+        while let c = it.next() {
+            if c == "^" {
+                switch it.next() {
+                case "n"?, "N"?: out.append("\n")
+                case "^"?: out.append("^")
+                case "'"?: out.append("\"")
+                case let other?: out.append("^"); out.append(other)
+                case nil: out.append("^")
+                }
+            } else {
+                out.append(c)
+            }
+        }
+        return out
+    }
+
+    var isQuotedPrintable: Bool {
+        parameters.contains { p in
+            (p.name == "ENCODING" || p.name == nil) && p.values.contains { $0.uppercased() == "QUOTED-PRINTABLE" }
+        }
+    }
+
+    var isBase64: Bool {
+        parameters.contains { p in
+            (p.name == "ENCODING" && p.values.contains { ["B", "BASE64"].contains($0.uppercased()) })
+                || (p.name == nil && p.values.contains { $0.uppercased() == "BASE64" })
+        }
+    }
+
+    /// Properties whose value is not text: binary data or a URI, kept as written.
+    static let rawNames: Set<String> = ["PHOTO", "LOGO", "SOUND", "KEY", "URL", "SOURCE", "MEMBER", "FBURL", "CALURI", "CALADRURI", "IMPP", "AGENT"]
+    /// Properties whose 2.1 values are comma lists too.
+    static let listNames: Set<String> = ["CATEGORIES", "NICKNAME"]
+
+    func decode(v21: Bool, v4: Bool) -> VCardProperty {
+        var bytes = value
+        if isQuotedPrintable { bytes = TextDecoding.quotedPrintable(bytes) }
+        let charset = parameters.first { $0.name == "CHARSET" }?.values.first
+        let text = TextDecoding.string(bytes, charset: charset, legacy: v21)
+        // Parameters that only described the transfer encoding are dropped: the value is
+        // now plain UTF-8 text.
+        let kept = parameters.filter { p in
+            if p.name == "CHARSET" { return false }
+            if p.name == "ENCODING" && p.values.contains(where: { $0.uppercased() == "QUOTED-PRINTABLE" || $0.uppercased() == "8BIT" }) { return false }
+            if p.name == nil && p.values.contains(where: { ["QUOTED-PRINTABLE", "8BIT"].contains($0.uppercased()) }) { return false }
+            return true
+        }
+        let valueType = parameters.first { $0.name == "VALUE" }?.values.first?.uppercased()
+        let raw = isNestedCard || isBase64 || Self.rawNames.contains(name) || valueType == "URI" || valueType == "URL" || valueType == "BINARY"
+            || text.hasPrefix("data:")
+        let decoded: VCardValue
+        if raw {
+            let trimmed = isBase64 ? text.filter { !$0.isWhitespace } : text
+            // Google escapes ':' and ',' in URLs; nothing else should be touched.
+            decoded = .raw(isBase64 || text.hasPrefix("data:") ? trimmed : TextEscaping.unescapeURI(trimmed))
+        } else {
+            decoded = .text(TextEscaping.split(text, v21: v21, splitLists: !v21 || Self.listNames.contains(name)))
+        }
+        return VCardProperty(group: group, name: name, parameters: kept, value: decoded, line: line)
+    }
+}

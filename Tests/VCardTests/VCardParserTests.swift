@@ -1,0 +1,124 @@
+import VCard
+import XCTest
+
+final class VCardParserTests: XCTestCase {
+    func parse(_ s: String) -> VCardParser.Result { VCardParser.parse(s) }
+
+    func testFoldedLinesUnfoldWhateverTheLineEnds() {
+        for eol in ["\r\n", "\n", "\r", "\r\r\n"] {
+            let text = ["BEGIN:VCARD", "VERSION:3.0", "FN:Anna", " Haro", "NOTE:one\\, two\\nthree", "END:VCARD", ""].joined(separator: eol)
+            let r = parse(text)
+            XCTAssertEqual(r.cards.count, 1, eol.debugDescription)
+            XCTAssertEqual(r.cards.first?.first("FN")?.text, "AnnaHaro")
+            XCTAssertEqual(r.cards.first?.first("NOTE")?.text, "one, two\nthree")
+        }
+    }
+
+    func testQuotedPrintableWithSoftBreaksInsideAUTF8Sequence() {
+        let text = "BEGIN:VCARD\r\nVERSION:2.1\r\nN;CHARSET=UTF-8;ENCODING=QUOTED-PRINTABLE:=E5=BC=A0=E4=B8=\r\n=89=E4=B8=B0;\r\nFN;QUOTED-PRINTABLE:J=FCrgen\r\nEND:VCARD\r\n"
+        let card = parse(text).cards[0]
+        XCTAssertEqual(card.first("N")?.value.component(0), "张三丰")
+        XCTAssertEqual(card.first("FN")?.text, "Jürgen", "QP without a charset in Windows-1252, as Outlook writes")
+    }
+
+    func testBareParametersGroupsAndRFC6868() {
+        let text = """
+            BEGIN:VCARD
+            VERSION:4.0
+            item1.TEL;TYPE="cell,voice";X-NOTE=a^nb^'c^^:+1 555
+            item1.X-ABLabel:_$!<Mobile>!$_
+            END:VCARD
+            """
+        let tel = parse(text).cards[0].first("TEL")
+        XCTAssertEqual(tel?.group, "item1")
+        XCTAssertEqual(tel?.parameterValues("TYPE"), ["CELL", "VOICE"])
+        XCTAssertEqual(tel?.parameter("X-NOTE"), "a\nb\"c^")
+        let v21 = parse("BEGIN:VCARD\nVERSION:2.1\nTEL;CELL;VOICE:555\nEND:VCARD\n").cards[0].first("TEL")
+        XCTAssertEqual(v21?.parameterValues("TYPE"), ["CELL", "VOICE"])
+    }
+
+    func testABrokenCardDoesNotStopTheOthers() {
+        let text = """
+            BEGIN:VCARD
+            VERSION:3.0
+            FN:First
+            this line is junk
+            BEGIN:VCARD
+            VERSION:3.0
+            FN:Second
+            END:VCARD
+            """
+        let r = parse(text)
+        XCTAssertEqual(r.cards.map { $0.first("FN")?.text }, ["First", "Second"])
+        XCTAssertTrue(r.issues.contains { $0.line == 5 && $0.message.contains("without END") }, "\(r.issues)")
+        XCTAssertTrue(r.issues.contains { $0.line == 4 }, "\(r.issues)")
+    }
+
+    func testBase64PhotoBlocksEndingAtABlankLine() {
+        let text = "BEGIN:VCARD\nVERSION:2.1\nN:X\nPHOTO;ENCODING=BASE64;TYPE=JPEG:/9j/4AAQ\nSkZJRgAB\n\nEND:VCARD\n"
+        let photo = parse(text).cards[0].first("PHOTO")
+        XCTAssertEqual(photo?.value, .raw("/9j/4AAQSkZJRgAB"))
+    }
+
+    func testUTF16AndBOMFiles() {
+        let text = "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Zoë\r\nEND:VCARD\r\n"
+        let le: [UInt8] = [0xFF, 0xFE] + text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        let beNoBOM: [UInt8] = text.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+        let bom: [UInt8] = [0xEF, 0xBB, 0xBF] + Array(text.utf8)
+        for bytes in [le, beNoBOM, bom] {
+            XCTAssertEqual(VCardParser.parse(bytes).cards.first?.first("FN")?.text, "Zoë")
+        }
+    }
+
+    func testInvalidUTF8IsRepairedNotDropped() {
+        var bytes = Array("BEGIN:VCARD\nVERSION:3.0\nFN:A".utf8)
+        bytes += [0xC3, 0x28]
+        bytes += Array("B\nEND:VCARD\n".utf8)
+        XCTAssertEqual(VCardParser.parse(bytes).cards.count, 1)
+    }
+
+    func testLineNumbersPointAtTheSource() {
+        let r = parse("\n\nBEGIN:VCARD\nVERSION:3.0\nFN:A\nEMAIL:a@b\n c\nEND:VCARD\n")
+        XCTAssertEqual(r.cards[0].line, 3)
+        XCTAssertEqual(r.cards[0].first("EMAIL")?.line, 6)
+    }
+}
+
+final class VCardWriterTests: XCTestCase {
+    func testWritesCRLFAndFoldsAt75OctetsWithoutSplittingCharacters() {
+        let long = String(repeating: "ä", count: 100)
+        let text = VCardWriter.write([VCard(properties: [VCardProperty(name: "FN", text: long)])], version: .v4)
+        for line in text.components(separatedBy: "\r\n") {
+            XCTAssertLessThanOrEqual(line.utf8.count, 75)
+        }
+        XCTAssertFalse(text.replacingOccurrences(of: "\r\n", with: "").contains("\n"))
+        XCTAssertEqual(VCardParser.parse(text).cards.first?.first("FN")?.text, long)
+    }
+
+    func testEscapesTextAndRoundTrips() {
+        let props = [
+            VCardProperty(name: "FN", text: "Doe, John; Jr.\\"),
+            VCardProperty(name: "N", value: .text([["Doe"], ["John"], [""], [""], ["Jr."]])),
+            VCardProperty(name: "CATEGORIES", value: .text([["Family", "Work, old"]])),
+            VCardProperty(group: "item1", name: "EMAIL", parameters: [VCardParameter("TYPE", ["work"])], value: .text([["a@b.c"]])),
+            VCardProperty(name: "X-CUSTOM", parameters: [VCardParameter("X-P", ["a:b"])], value: .text([["multi\nline"]])),
+        ]
+        for v in [VCardWriter.Version.v3, .v4] {
+            let text = VCardWriter.write([VCard(properties: props)], version: v)
+            let back = VCardParser.parse(text).cards[0].properties.filter { $0.name != "VERSION" }
+            XCTAssertEqual(back.map(\.name), props.map(\.name))
+            XCTAssertEqual(back.map(\.value), props.map(\.value), v.rawValue)
+            XCTAssertEqual(back.map(\.group), props.map(\.group))
+            XCTAssertEqual(back[4].parameter("X-P"), "a:b")
+        }
+    }
+
+    func testBinaryPhotosBecomeDataURIsIn4AndBase64In3() {
+        let photo = VCardProperty(name: "PHOTO", parameters: [VCardParameter("ENCODING", ["BASE64"]), VCardParameter(nil, ["JPEG"])], value: .raw("/9j/AAAA"))
+        let v4 = VCardWriter.write([VCard(properties: [photo])], version: .v4)
+        XCTAssertTrue(v4.contains("PHOTO:data:image/jpeg;base64,/9j/AAAA"), v4)
+        let back = VCardParser.parse(v4).cards[0].first("PHOTO")
+        let v3 = VCardWriter.write([VCard(properties: [back!])], version: .v3)
+        XCTAssertTrue(v3.contains("PHOTO;ENCODING=b;TYPE=JPEG:/9j/AAAA"), v3)
+    }
+}
