@@ -30,7 +30,7 @@ let package = Package(
         .executableTarget(name: "contactsd", dependencies: ["ContactsDaemon"]),
         .executableTarget(name: "contactsctl", dependencies: ["ContactsControl"]),
         // Generates a corpus and measures the store and the service; run it in release mode.
-        .executableTarget(name: "contacts-bench", dependencies: ["ContactsStore", "ContactsCore", "JSONRPC", "JSONCore"]),
+        .executableTarget(name: "contacts-bench", dependencies: ["ContactsStore", "ContactsCore", "VCard", "JSONRPC", "JSONCore"]),
 
         .testTarget(name: "JSONCoreTests", dependencies: ["JSONCore"]),
         .testTarget(name: "VCardTests", dependencies: ["VCard"]),

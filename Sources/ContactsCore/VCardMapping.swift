@@ -26,9 +26,21 @@ public enum VCardMapping {
         c.vcardProperties = card.properties
         if c.uid.isEmpty {
             // No UID: name the card by its content, so that importing it again finds it.
-            var text = ""
-            VCardWriter.write(VCard(properties: card.properties), version: .v4, into: &text)
-            c.uid = "urn:contactsd:card-" + SHA256.hex(Array(text.utf8)).prefix(32)
+            var text: [UInt8] = []
+            for p in card.properties {
+                text.append(contentsOf: (p.group ?? "").utf8)
+                text.append(0)
+                text.append(contentsOf: p.name.utf8)
+                for param in p.parameters {
+                    text.append(1)
+                    text.append(contentsOf: (param.name ?? "").utf8)
+                    for v in param.values { text.append(2); text.append(contentsOf: v.utf8) }
+                }
+                text.append(3)
+                text.append(contentsOf: p.value.joined.utf8)
+                text.append(4)
+            }
+            c.uid = "urn:contactsd:card-" + SHA256.hex(text).prefix(32)
         }
         return c
     }

@@ -72,14 +72,43 @@ enum LogicalLines {
     }
 
     /// Whether the parameters before the first ':' ask for quoted-printable or base64.
-    static func encodings<C: Collection>(_ b: C) -> (qp: Bool, base64: Bool) where C.Element == UInt8 {
-        guard let colon = b.firstIndex(of: UInt8(ascii: ":")) else { return (false, false) }
-        let head = String(decoding: b[b.startIndex..<colon], as: UTF8.self).uppercased()
-        guard head.contains(";") else { return (false, false) }
-        let qp = head.contains("QUOTED-PRINTABLE")
-        let b64 = head.contains("BASE64") || head.contains("ENCODING=B;") || head.hasSuffix("ENCODING=B")
+    static func encodings<C: Collection>(_ b: C) -> (qp: Bool, base64: Bool) where C.Element == UInt8, C.Index == Int {
+        var semicolon = false
+        var end = b.startIndex
+        while end < b.endIndex, b[end] != UInt8(ascii: ":") {
+            if b[end] == UInt8(ascii: ";") { semicolon = true }
+            end += 1
+        }
+        guard semicolon, end < b.endIndex else { return (false, false) }
+        let head = b[b.startIndex..<end]
+        let qp = contains(head, "QUOTED-PRINTABLE")
+        let b64 = contains(head, "BASE64") || contains(head, "ENCODING=B;") || endsWith(head, "ENCODING=B")
         return (qp, b64)
     }
+
+    /// ASCII case-insensitive search for an upper-case needle.
+    static func contains<C: Collection>(_ h: C, _ needle: StaticString) -> Bool where C.Element == UInt8, C.Index == Int {
+        let n = UnsafeBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount)
+        guard h.count >= n.count else { return false }
+        var i = h.startIndex
+        while i + n.count <= h.endIndex {
+            var k = 0
+            while k < n.count, upper(h[i + k]) == n[k] { k += 1 }
+            if k == n.count { return true }
+            i += 1
+        }
+        return false
+    }
+
+    static func endsWith<C: Collection>(_ h: C, _ needle: StaticString) -> Bool where C.Element == UInt8, C.Index == Int {
+        let n = UnsafeBufferPointer(start: needle.utf8Start, count: needle.utf8CodeUnitCount)
+        guard h.count >= n.count else { return false }
+        let start = h.endIndex - n.count
+        for k in 0..<n.count where upper(h[start + k]) != n[k] { return false }
+        return true
+    }
+
+    @inline(__always) static func upper(_ c: UInt8) -> UInt8 { c >= 0x61 && c <= 0x7A ? c - 32 : c }
 
     static func looksLikeBase64(_ b: ArraySlice<UInt8>) -> Bool {
         b.allSatisfy { c in

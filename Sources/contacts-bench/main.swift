@@ -85,6 +85,15 @@ for _ in 0..<20 {
 list.sort()
 rows.append(("list first 50 p50", String(format: "%.2f ms", list[list.count / 2])))
 
+// The same corpus through the drop folder of a real contactsd, as one vCard 3.0 file.
+do {
+    let (seconds, bytes) = try measureDropFolderImport(contacts, scratch: dir)
+    rows.append(("drop-folder import, vCard 3.0 (\(bytes >> 20) MiB)", String(format: "%.2f s (%.0f cards/s)", seconds, Double(count) / seconds)))
+    figures["dropFolderImportSeconds"] = seconds
+} catch {
+    rows.append(("drop-folder import", "skipped: \(error.localizedDescription)"))
+}
+
 let width = rows.map { $0.0.count }.max() ?? 0
 print("contacts-bench: \(count) contacts (store level)")
 for (k, v) in rows { print(k.padding(toLength: width + 2, withPad: " ", startingAt: 0) + v) }

@@ -42,6 +42,7 @@ final class EventBus: @unchecked Sendable {
     }
 
     func publish(contacts: [ContactChange], groups: [GroupChange]) {
+        guard subscriberCount > 0 else { return }
         if !contacts.isEmpty {
             let changes = contacts.map { c -> JSONValue in
                 ["id": .string(c.id), "change": .string(c.kind.rawValue), "revision": .int(c.revision)]

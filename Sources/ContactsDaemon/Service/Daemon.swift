@@ -109,7 +109,7 @@ public final class Daemon: @unchecked Sendable {
         let server = RPCServer(engine: engine, listenFD: listenFD, configuration: serverConfiguration(settings), log: log.rpcLogger)
         try server.start()
         self.server = server
-        let watcher = InboxWatcher(inbox: inboxPath, importer: Importer(store: store), bus: bus, log: log)
+        let watcher = InboxWatcher(inbox: inboxPath, importer: Importer(store: store, log: log), bus: bus, log: log)
         watcher.onProcessed = { [weak self] line in
             guard let self else { return }
             Systemd.status("\(statusLine()); \(line)")

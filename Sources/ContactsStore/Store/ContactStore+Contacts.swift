@@ -81,20 +81,20 @@ extension ContactStore {
     }
 
     /// Inserts one new contact; the caller holds the write transaction.
-    static func insert(_ db: Database, _ contact: Contact, log: inout ChangeLog) throws -> Contact {
+    static func insert(_ db: Database, _ contact: Contact, log: inout ChangeLog, uidChecked: Bool = false) throws -> Contact {
         var c = contact
         try validate(c)
         let now = Timestamp.now()
         c.id = Identifier.make()
         if c.uid.isEmpty { c.uid = "urn:uuid:" + Identifier.make().lowercased() }
-        if try db.scalarInt("SELECT count(*) FROM contacts WHERE uid = ?", [.text(c.uid)]) > 0 {
+        if !uidChecked, try db.scalarInt("SELECT count(*) FROM contacts WHERE uid = ?", [.text(c.uid)]) > 0 {
             throw StoreError.conflict(message: "a contact with uid '\(c.uid)' already exists", id: nil, currentRevision: nil)
         }
         c.revision = 1
         c.createdAt = now
         c.updatedAt = now
         let search = SearchDocument.text(for: c)
-        let sortKey = SearchFolding.sortKey(c.name)
+        let sortKey = SearchFolding.sortKey(folded: String(search.prefix { $0 != "\n" }))
         try db.prepare("""
             INSERT INTO contacts (id, uid, revision, name, sort_key, favorite, created_at, updated_at, body, search, vcard)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -104,7 +104,7 @@ extension ContactStore {
             .text(StoredBody.encode(c)), .text(search), StoredProperties.encode(c.vcardProperties).map { .text($0) } ?? .null,
         ])
         let rowid = sqlite3LastInsertRowid(db)
-        c.groups = try setMemberships(db, contactRowid: rowid, names: c.groups, log: &log)
+        if !c.groups.isEmpty { c.groups = try setMemberships(db, contactRowid: rowid, names: c.groups, log: &log, isNew: true) }
         log.contact(c.id, .created, 1)
         log.indexUpserts.append(
             SearchIndex.Entry(

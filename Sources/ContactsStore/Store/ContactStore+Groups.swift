@@ -144,8 +144,8 @@ extension ContactStore {
 
     /// Makes a contact's memberships exactly `names`, creating groups that do not exist yet.
     /// Returns the stored spellings of the names, sorted.
-    static func setMemberships(_ db: Database, contactRowid: Int64, names: [String], log: inout ChangeLog) throws -> [String] {
-        try db.prepare("DELETE FROM memberships WHERE contact_rowid = ?").run([.int(contactRowid)])
+    static func setMemberships(_ db: Database, contactRowid: Int64, names: [String], log: inout ChangeLog, isNew: Bool = false) throws -> [String] {
+        if !isNew { try db.prepare("DELETE FROM memberships WHERE contact_rowid = ?").run([.int(contactRowid)]) }
         var stored: [String] = []
         for raw in names {
             let name = try validGroupName(raw)

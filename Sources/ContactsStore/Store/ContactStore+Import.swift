@@ -35,7 +35,7 @@ extension ContactStore {
                 if let p = progress, n % 1000 == 999 { p(n + 1) }
                 var incoming = item.contact
                 guard !incoming.uid.isEmpty, let existing = try Self.fetch(db, uid: incoming.uid) else {
-                    outcomes.append(.created(id: try Self.insert(db, incoming, log: &log).id))
+                    outcomes.append(.created(id: try Self.insert(db, incoming, log: &log, uidChecked: !incoming.uid.isEmpty).id))
                     continue
                 }
                 incoming.id = existing.id
