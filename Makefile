@@ -13,7 +13,7 @@ SWIFT ?= swift
 
 BUILD_DIR = $(shell $(SWIFT) build -c $(CONFIG) --show-bin-path 2>/dev/null)
 
-.PHONY: all build test install uninstall bench verify-units clean
+.PHONY: all build test install uninstall bench verify-units completions clean
 
 all: build
 
@@ -59,3 +59,10 @@ verify-units:
 
 clean:
 	$(SWIFT) package clean
+
+# Regenerates the committed completion scripts from the command tree.
+completions:
+	$(SWIFT) build --product contactsctl
+	$$($(SWIFT) build --show-bin-path)/contactsctl completions bash > completions/contactsctl.bash
+	$$($(SWIFT) build --show-bin-path)/contactsctl completions zsh > completions/_contactsctl
+	$$($(SWIFT) build --show-bin-path)/contactsctl completions fish > completions/contactsctl.fish

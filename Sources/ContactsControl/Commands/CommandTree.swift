@@ -84,6 +84,24 @@ public enum CommandTree {
                 run: TransferCommands.export),
             CommandSpec("status", summary: "Show the daemon's state.", run: ContactCommands.status),
             CommandSpec(
+                "watch", summary: "Print changes as they happen, one line each, until interrupted.", run: LiveCommands.watch),
+            CommandSpec(
+                "query-email", summary: "Find email addresses for mutt's query_command and aerc's address-book-cmd.",
+                arguments: [ArgumentSpec("TEXT", help: "part of a name, nickname, organization or address")],
+                options: [OptionSpec("no-header", help: "leave out the header line (for aerc)")],
+                run: LiveCommands.queryEmail),
+            CommandSpec(
+                "completions", summary: "Print the completion script for a shell.",
+                arguments: [ArgumentSpec("SHELL", help: "bash, zsh or fish", completion: .choices(["bash", "zsh", "fish"]))],
+                run: LiveCommands.completions),
+            CommandSpec(
+                "__complete", summary: "Print live values for completion scripts.",
+                arguments: [
+                    ArgumentSpec("KIND", help: "contacts or groups", completion: .choices(["contacts", "groups"])),
+                    ArgumentSpec("PREFIX", optional: true, help: "what has been typed"),
+                ],
+                hidden: true, run: LiveCommands.completeValues),
+            CommandSpec(
                 "call", summary: "Call a JSON-RPC method and print its result.",
                 arguments: [
                     ArgumentSpec("METHOD", help: "the method, e.g. contacts.query"),

@@ -25,8 +25,15 @@ enum TransferCommands {
                 guard FileManager.default.fileExists(atPath: absolute) else { throw CommandFailure("\(file): no such file") }
                 params = ["path": .string(absolute)]
             }
-            let report = try inv.call("contacts.import", params)
             let name = file == "-" ? "standard input" : file
+            let bar = ProgressBar(label: name, enabled: isatty(2) != 0 && !inv.json)
+            let client = try inv.client()
+            client.onNotification = { n in
+                guard n["method"] == "import.progress", let p = n["params"] else { return }
+                bar.update(done: p["done"]?.intValue ?? 0, total: p["total"]?.intValue ?? 0)
+            }
+            let report = try inv.call("contacts.import", params)
+            bar.finish()
             reports.append(["file": .string(name), "report": report])
             let failed = report["failed"]?.intValue ?? 0
             if failed > 0 { anyFailed = true }
@@ -101,5 +108,33 @@ enum TransferCommands {
             unlink(tmp)
             throw CommandFailure("cannot write \(path): \(reason)")
         }
+    }
+}
+
+/// A one-line progress bar on standard error, redrawn in place; silent off a terminal.
+final class ProgressBar {
+    let label: String
+    let enabled: Bool
+    private var drawn = false
+
+    init(label: String, enabled: Bool) {
+        self.label = label
+        self.enabled = enabled
+    }
+
+    func update(done: Int, total: Int) {
+        guard enabled, total > 0 else { return }
+        let width = 30
+        let filled = min(width, done * width / total)
+        let bar = String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
+        let line = "\r\(label) [\(bar)] \(done * 100 / total)% (\(done)/\(total))"
+        _ = line.withCString { write(2, $0, strlen($0)) }
+        drawn = true
+    }
+
+    func finish() {
+        guard drawn else { return }
+        let clear = "\r\u{1B}[K"
+        _ = clear.withCString { write(2, $0, strlen($0)) }
     }
 }

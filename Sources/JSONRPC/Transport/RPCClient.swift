@@ -25,14 +25,23 @@ public final class RPCClient {
     /// Notifications that arrived while waiting for a reply, oldest first.
     public private(set) var pendingNotifications: [JSONObject] = []
 
-    public init(path: String) throws(RPCClientError) {
+    /// Connects to `path`. With a `timeout` (seconds), a reply that takes longer fails the call.
+    public init(path: String, timeout: Double? = nil) throws(RPCClientError) {
         self.path = path
         do {
             fd = try UnixSocket.connect(path: path)
         } catch {
             throw .unreachable(path: path, reason: error.detail == nil ? error.reason : error.description)
         }
+        if let timeout {
+            var tv = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - Double(Int(timeout))) * 1_000_000))
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+            setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+        }
     }
+
+    /// Called with each notification that arrives while waiting for a reply.
+    public var onNotification: ((JSONObject) -> Void)?
 
     deinit { close(fd) }
 
@@ -45,7 +54,7 @@ public final class RPCClient {
             let message = try readMessage()
             guard case .object(let o) = message else { throw RPCClientError.protocolFailure("unexpected reply: \(message)") }
             if o["id"] == nil, o["method"] != nil {
-                pendingNotifications.append(o)
+                if let onNotification { onNotification(o) } else { pendingNotifications.append(o) }
                 continue
             }
             if let error = o["error"]?.objectValue {

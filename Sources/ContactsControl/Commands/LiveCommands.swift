@@ -1,0 +1,113 @@
+import ContactsCore
+import Glibc
+import JSONCore
+import JSONRPC
+
+/// Verbs that other programs call: mail clients, shells, and people watching changes.
+enum LiveCommands {
+    /// mutt's query format: a header line, then `email<TAB>name<TAB>label` per address.
+    static func queryEmail(_ inv: inout Invocation) throws -> Int32 {
+        let text = inv.arguments[0]
+        let result = try inv.call("contacts.query", ["text": .string(text), "limit": 500])
+        var lines: [String] = []
+        let wanted = SearchFolding.fold(text)
+        for c in result["contacts"]?.arrayValue ?? [] {
+            let name = c["name"]?.stringValue ?? ""
+            let nameMatches = SearchFolding.fold(name).contains(wanted)
+                || SearchFolding.fold(c["nickname"]?.stringValue ?? "").contains(wanted)
+                || SearchFolding.fold(c["organization"]?.stringValue ?? "").contains(wanted)
+            for e in c["emails"]?.arrayValue ?? [] {
+                guard let address = e["value"]?.stringValue else { continue }
+                // A contact found by one address lists only the addresses that match.
+                if !nameMatches && !SearchFolding.fold(address).contains(wanted) { continue }
+                let label = e["label"]?.stringValue ?? ""
+                lines.append("\(address)\t\(name.replacingTabs())\t\(label.replacingTabs())")
+            }
+        }
+        if inv.json {
+            inv.output.json(.array(lines.map { .string($0) }))
+            return lines.isEmpty ? 1 : 0
+        }
+        guard !lines.isEmpty else {
+            if !inv.flag("no-header") { inv.output.line("No matches for '\(text)'.") }
+            return 1
+        }
+        if !inv.flag("no-header") { inv.output.line("Searching contactsd for '\(text)'... \(lines.count) found.") }
+        for l in lines { inv.output.line(l) }
+        return 0
+    }
+
+    static func watch(_ inv: inout Invocation) throws -> Int32 {
+        let client = try inv.client()
+        _ = try client.call("events.subscribe")
+        inv.output.flush()
+        var pending = client.takeNotifications().map(JSONValue.object)
+        while true {
+            if pending.isEmpty { pending = [try client.readMessage()] }
+            let message = pending.removeFirst()
+            guard let method = message["method"]?.stringValue else { continue }
+            let params = message["params"] ?? .null
+            if inv.json {
+                inv.output.line(JSONWriter.string(["event": .string(method), "params": params]))
+            } else {
+                for line in describe(method, params) { inv.output.line(line) }
+            }
+            inv.output.flush()  // line by line, also into a pipe
+        }
+    }
+
+    static func describe(_ method: String, _ params: JSONValue) -> [String] {
+        let time = Timestamp.format(Timestamp.now())
+        switch method {
+        case "contacts.changed", "groups.changed":
+            let kind = method == "contacts.changed" ? "contact" : "group"
+            return (params["changes"]?.arrayValue ?? []).map { c in
+                let what = c["name"]?.stringValue.map { " \($0)" } ?? ""
+                let rev = c["revision"]?.intValue.map { " (revision \($0))" } ?? ""
+                return "\(time) \(kind) \(c["change"]?.stringValue ?? "?") \(c["id"]?.stringValue ?? "")\(what)\(rev)"
+            }
+        case "inbox.processed":
+            let r = params["report"] ?? .null
+            let counts = ["created", "updated", "unchanged", "failed"].map { "\(r[$0]?.intValue ?? 0) \($0)" }.joined(separator: ", ")
+            return ["\(time) inbox \(params["file"]?.stringValue ?? ""): \(counts)"]
+        default:
+            return ["\(time) \(method) \(JSONWriter.string(params))"]
+        }
+    }
+
+    static func completions(_ inv: inout Invocation) throws -> Int32 {
+        switch inv.arguments[0] {
+        case "bash": inv.output.write(CompletionScripts.bash(CommandTree.root))
+        case "zsh": inv.output.write(CompletionScripts.zsh(CommandTree.root))
+        case "fish": inv.output.write(CompletionScripts.fish(CommandTree.root))
+        default: throw UsageError(message: "no completions for '\(inv.arguments[0])': use bash, zsh or fish", command: "contactsctl completions")
+        }
+        return 0
+    }
+
+    /// Names for completion, one per line. Quiet and quick when the daemon is away.
+    static func completeValues(_ inv: inout Invocation) throws -> Int32 {
+        let prefix = inv.arguments.count > 1 ? inv.arguments[1] : ""
+        guard let client = try? RPCClient(path: inv.socketPath, timeout: 0.5) else { return 0 }
+        switch inv.arguments[0] {
+        case "groups":
+            let groups = (try? client.call("groups.list"))?["groups"]?.arrayValue ?? []
+            for g in groups {
+                if let n = g["name"]?.stringValue, n.lowercased().hasPrefix(prefix.lowercased()) { inv.output.line(n) }
+            }
+        case "contacts":
+            var params: JSONObject = ["limit": 200]
+            if !prefix.isEmpty { params["text"] = .string(prefix) }
+            let contacts = (try? client.call("contacts.query", params))?["contacts"]?.arrayValue ?? []
+            for c in contacts {
+                if let n = c["name"]?.stringValue { inv.output.line(n) }
+            }
+        default: break
+        }
+        return 0
+    }
+}
+
+extension String {
+    func replacingTabs() -> String { contains("\t") ? split(separator: "\t").joined(separator: " ") : self }
+}

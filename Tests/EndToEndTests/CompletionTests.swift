@@ -1,0 +1,127 @@
+import Foundation
+import JSONCore
+import XCTest
+
+/// Completion scripts generated from the command tree, run in real shells; mail queries; watch.
+final class CompletionTests: DaemonTestCase {
+    var env: [String: String] {
+        var e = daemon.environment
+        e["PATH"] = Products.directory.path + ":" + (e["PATH"] ?? "/usr/bin:/bin")
+        return e
+    }
+
+    func committed(_ name: String) throws -> String {
+        try String(contentsOf: Products.repository.appendingPathComponent("completions/" + name), encoding: .utf8)
+    }
+
+    func testTheCommittedScriptsAreTheGeneratedOnes() throws {
+        for (shell, file) in [("bash", "contactsctl.bash"), ("zsh", "_contactsctl"), ("fish", "contactsctl.fish")] {
+            let generated = try daemon.ctl("completions", shell).stdout
+            XCTAssertEqual(generated, try committed(file), "completions/\(file) is stale: run 'make completions'")
+        }
+    }
+
+    func testEveryScriptIsValidForItsShell() throws {
+        let dir = Products.repository.appendingPathComponent("completions").path
+        for (shell, file) in [("/bin/bash", "contactsctl.bash"), ("/usr/bin/zsh", "_contactsctl"), ("/usr/bin/fish", "contactsctl.fish")] {
+            guard FileManager.default.isExecutableFile(atPath: shell) else { throw XCTSkip("\(shell) is not installed") }
+            let r = try runProgram(shell, ["-n", dir + "/" + file], environment: env)
+            XCTAssertEqual(r.status, 0, "\(shell) -n \(file): \(r.stderr)")
+        }
+    }
+
+    /// Runs the bash completion function for a command line and returns COMPREPLY.
+    func bashComplete(_ line: String) throws -> [String] {
+        guard FileManager.default.fileExists(atPath: "/usr/share/bash-completion/bash_completion") else {
+            throw XCTSkip("bash-completion is not installed")
+        }
+        let script = """
+            source /usr/share/bash-completion/bash_completion
+            source "$1"
+            COMP_LINE="$2"; COMP_POINT=${#COMP_LINE}
+            read -ra COMP_WORDS <<< "$COMP_LINE"
+            [[ $COMP_LINE == *" " ]] && COMP_WORDS+=("")
+            COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+            _contactsctl
+            printf '%s\\n' "${COMPREPLY[@]}"
+            """
+        let file = Products.repository.appendingPathComponent("completions/contactsctl.bash").path
+        let r = try runProgram("/bin/bash", ["-c", script, "bash", file, line], environment: env)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        return r.stdout.split(separator: "\n").map(String.init)
+    }
+
+    func testBashCompletesVerbsOptionsValuesAndLiveNames() throws {
+        _ = try daemon.ctl("add", "Kate Bell", "--group", "Work")
+        _ = try daemon.ctl("add", "Anna Haro", "--group", "Friends")
+        XCTAssertEqual(try bashComplete("contactsctl gr"), ["group"])
+        XCTAssertEqual(try bashComplete("contactsctl group "), ["list", "add", "rm", "rename", "members", "assign", "unassign"])
+        XCTAssertEqual(try bashComplete("contactsctl export --format "), ["vcard3", "vcard4", "json"])
+        XCTAssertEqual(try bashComplete("contactsctl show ka"), ["Kate\\ Bell"])
+        XCTAssertEqual(try bashComplete("contactsctl group assign kate "), ["Friends", "Work"])
+        XCTAssertEqual(try bashComplete("contactsctl list --group W"), ["Work"])
+        XCTAssertTrue(try bashComplete("contactsctl list --").contains("--favorites"))
+        XCTAssertEqual(try bashComplete("contactsctl add X -o "), [], "-o of add is the organization: free text")
+    }
+
+    func testCompletionIsQuietWhenTheDaemonIsDown() throws {
+        daemon.stop()
+        XCTAssertEqual(try bashComplete("contactsctl show ka"), [])
+        let r = try daemon.ctl("__complete", "contacts", "ka")
+        XCTAssertEqual(r.status, 0)
+        XCTAssertEqual(r.stdout + r.stderr, "")
+    }
+
+    func testFishCompletesFromTheScript() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/fish") else { throw XCTSkip("fish is not installed") }
+        _ = try daemon.ctl("add", "Anna Haro")
+        let file = Products.repository.appendingPathComponent("completions/contactsctl.fish").path
+        let r = try runProgram(
+            "/usr/bin/fish", ["-c", "source \(file); complete -C 'contactsctl export --format '; complete -C 'contactsctl show An'"],
+            environment: env)
+        XCTAssertTrue(r.stdout.contains("vcard3"), r.stdout + r.stderr)
+        XCTAssertTrue(r.stdout.contains("Anna Haro"), r.stdout + r.stderr)
+    }
+
+    func testQueryEmailSpeaksMuttsFormat() throws {
+        _ = try daemon.ctl("add", "Kate Bell", "--email", "work:kate@mac.com", "--email", "kate@home.example")
+        _ = try daemon.ctl("add", "Anna Haro", "--email", "anna@mac.com")
+        let r = try daemon.ctl("query-email", "kate")
+        XCTAssertEqual(r.status, 0)
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.count, 3)
+        XCTAssertEqual(lines[1], "kate@mac.com\tKate Bell\twork")
+        XCTAssertEqual(lines[2], "kate@home.example\tKate Bell\t")
+        let aerc = try daemon.ctl("query-email", "--no-header", "mac.com")
+        XCTAssertEqual(aerc.stdout.split(separator: "\n").map { $0.split(separator: "\t")[0] }, ["anna@mac.com", "kate@mac.com"])
+        let none = try daemon.ctl("query-email", "nobody")
+        XCTAssertEqual(none.status, 1)
+    }
+
+    func testWatchWritesEachEventAtOnceIntoAPipe() throws {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: try Products.path("contactsctl"))
+        p.arguments = ["watch", "--json"]
+        p.environment = env
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        defer {
+            p.terminate()
+            p.waitUntilExit()
+        }
+        usleep(300_000)
+        _ = try daemon.ctl("add", "Zoë Ångström")
+        let handle = out.fileHandleForReading
+        var text = ""
+        let deadline = Date().addingTimeInterval(5)
+        while !text.contains("\n") && Date() < deadline {
+            let chunk = handle.availableData
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        let first = try JSONParser.parse(String(text.split(separator: "\n")[0]))
+        XCTAssertEqual(first["event"], "contacts.changed")
+        XCTAssertEqual(first["params"]?["changes"]?.arrayValue?.first?["change"], "created")
+    }
+}
