@@ -115,7 +115,7 @@ _contactsctl() {
                 ((i++))
                 continue
                 ;;
-            " query-email|--socket")
+            " query-email|--limit"|" query-email|-n"|" query-email|--socket")
                 ((i++))
                 continue
                 ;;
@@ -344,6 +344,10 @@ _contactsctl() {
         _contactsctl_files ''
         return
         ;;
+    " query-email|--limit"|" query-email|-n")
+        :
+        return
+        ;;
     " query-email|--socket")
         _contactsctl_files ''
         return
@@ -380,7 +384,7 @@ _contactsctl() {
     " export") COMPREPLY=($(compgen -W '--format --output -o --query -q --group -g --favorites -f --json --socket --no-color --help -h' -- "$cur")) ;;
     " status") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " watch") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
-    " query-email") COMPREPLY=($(compgen -W '--no-header --json --socket --no-color --help -h' -- "$cur")) ;;
+    " query-email") COMPREPLY=($(compgen -W '--no-header --limit -n --json --socket --no-color --help -h' -- "$cur")) ;;
     " completions") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " call") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
         esac

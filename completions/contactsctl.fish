@@ -76,7 +76,7 @@ function __contactsctl_state
             case ' watch|--socket'
                 set skip 1
                 continue
-            case ' query-email|--socket'
+            case ' query-email|--limit' ' query-email|-n' ' query-email|--socket'
                 set skip 1
                 continue
             case ' completions|--socket'
@@ -271,6 +271,7 @@ complete -c contactsctl -n "__contactsctl_at ' watch'" -l socket -r -F -d 'the d
 complete -c contactsctl -n "__contactsctl_at ' watch'" -l no-color -d 'never colour the output'
 complete -c contactsctl -n "__contactsctl_at ' watch'" -l help -s h -d 'show help'
 complete -c contactsctl -n "__contactsctl_at ' query-email'" -l no-header -d 'leave out the header line (for aerc)'
+complete -c contactsctl -n "__contactsctl_at ' query-email'" -l limit -s n -r -d 'at most N contacts (default 100)'
 complete -c contactsctl -n "__contactsctl_at ' query-email'" -l json -d 'print machine-readable JSON'
 complete -c contactsctl -n "__contactsctl_at ' query-email'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
 complete -c contactsctl -n "__contactsctl_at ' query-email'" -l no-color -d 'never colour the output'

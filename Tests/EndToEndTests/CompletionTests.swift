@@ -93,7 +93,7 @@ final class CompletionTests: DaemonTestCase {
         XCTAssertEqual(lines[1], "kate@mac.com\tKate Bell\twork")
         XCTAssertEqual(lines[2], "kate@home.example\tKate Bell\t")
         let aerc = try daemon.ctl("query-email", "--no-header", "mac.com")
-        XCTAssertEqual(aerc.stdout.split(separator: "\n").map { $0.split(separator: "\t")[0] }, ["anna@mac.com", "kate@mac.com"])
+        XCTAssertEqual(aerc.stdout.split(separator: "\n").map { $0.split(separator: "\t")[0] }, ["anna@mac.com", "kate@mac.com", "kate@home.example"], "every address of each matching contact")
         let none = try daemon.ctl("query-email", "nobody")
         XCTAssertEqual(none.status, 1)
     }
@@ -123,5 +123,42 @@ final class CompletionTests: DaemonTestCase {
         let first = try JSONParser.parse(String(text.split(separator: "\n")[0]))
         XCTAssertEqual(first["event"], "contacts.changed")
         XCTAssertEqual(first["params"]?["changes"]?.arrayValue?.first?["change"], "created")
+    }
+}
+
+/// Colour on a terminal only, and never with NO_COLOR; progress for long imports.
+final class TerminalTests: DaemonTestCase {
+    /// Runs contactsctl on a pseudo-terminal through script(1).
+    func onTerminal(_ command: String, noColor: Bool) throws -> String {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { throw XCTSkip("script(1) is not installed") }
+        var env = daemon.environment
+        if noColor { env["NO_COLOR"] = "1" } else { env.removeValue(forKey: "NO_COLOR") }
+        env["TERM"] = "xterm"
+        let r = try runProgram("/usr/bin/script", ["-qec", "\(try Products.path("contactsctl")) \(command)", "/dev/null"], environment: env)
+        return r.stdout
+    }
+
+    func testColourOnATerminalOnlyAndNeverWithNO_COLOR() throws {
+        _ = try daemon.ctl("add", "Kate Bell")
+        XCTAssertTrue(try onTerminal("list", noColor: false).contains("\u{1B}["), "bold headers on a terminal")
+        XCTAssertFalse(try onTerminal("list", noColor: true).contains("\u{1B}["))
+        var env = daemon.environment
+        env.removeValue(forKey: "NO_COLOR")
+        let piped = try runProgram(try Products.path("contactsctl"), ["list"], environment: env)
+        XCTAssertFalse(piped.stdout.contains("\u{1B}["), "no colour into a pipe")
+    }
+
+    func testALongImportReportsProgressOnItsConnection() throws {
+        var text = ""
+        for i in 0..<2500 { text += "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Person \(i)\r\nEND:VCARD\r\n" }
+        let c = try daemon.client()
+        final class Box: @unchecked Sendable { var seen: [Int] = [] }
+        let box = Box()
+        c.onNotification = { n in
+            if n["method"] == "import.progress", let done = n["params"]?["done"]?.intValue { box.seen.append(done) }
+        }
+        let report = try c.call("contacts.import", ["vcard": .string(text)])
+        XCTAssertEqual(report["created"], 2500)
+        XCTAssertEqual(box.seen, [1000, 2000])
     }
 }

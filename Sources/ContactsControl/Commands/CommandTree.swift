@@ -88,7 +88,10 @@ public enum CommandTree {
             CommandSpec(
                 "query-email", summary: "Find email addresses for mutt's query_command and aerc's address-book-cmd.",
                 arguments: [ArgumentSpec("TEXT", help: "part of a name, nickname, organization or address")],
-                options: [OptionSpec("no-header", help: "leave out the header line (for aerc)")],
+                options: [
+                    OptionSpec("no-header", help: "leave out the header line (for aerc)"),
+                    OptionSpec("limit", short: "n", value: "N", help: "at most N contacts (default 100)"),
+                ],
                 run: LiveCommands.queryEmail),
             CommandSpec(
                 "completions", summary: "Print the completion script for a shell.",

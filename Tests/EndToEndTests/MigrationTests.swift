@@ -1,0 +1,47 @@
+import Foundation
+import XCTest
+
+/// Start-up: readiness time and bringing an older store up to date.
+final class StartupTests: XCTestCase {
+    var daemon: DaemonFixture!
+
+    override func setUpWithError() throws {
+        daemon = try DaemonFixture()
+    }
+
+    override func tearDown() {
+        daemon?.cleanUp()
+    }
+
+    func testReadyWithinASecondOnAnEmptyStore() throws {
+        let started = Date()
+        try daemon.start()
+        XCTAssertLessThan(Date().timeIntervalSince(started), 1.0)
+    }
+
+    func testAStoreFromAnOlderSchemaIsMigratedWithMoreTimeAsked() throws {
+        // A store as the first schema left it.
+        try FileManager.default.createDirectory(atPath: daemon.dataDir, withIntermediateDirectories: true)
+        let schema1 = """
+            import sqlite3, sys
+            c = sqlite3.connect(sys.argv[1])
+            c.executescript(\"\"\"
+            CREATE TABLE contacts (rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, uid TEXT NOT NULL UNIQUE,
+              revision INTEGER NOT NULL, name TEXT NOT NULL, sort_key TEXT NOT NULL, favorite INTEGER NOT NULL DEFAULT 0,
+              created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, body TEXT NOT NULL, search TEXT NOT NULL);
+            CREATE TABLE groups (rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, name TEXT NOT NULL,
+              name_key TEXT NOT NULL UNIQUE, sort_key TEXT NOT NULL, created_at INTEGER NOT NULL);
+            CREATE TABLE memberships (group_rowid INTEGER NOT NULL, contact_rowid INTEGER NOT NULL,
+              PRIMARY KEY (group_rowid, contact_rowid)) WITHOUT ROWID;
+            INSERT INTO contacts VALUES (1, 'A', 'urn:uuid:a', 1, 'Old Friend', 'old friend', 0, 0, 0, '{}', 'old friend');
+            PRAGMA user_version = 1;
+            \"\"\")
+            """
+        let r = try runProgram("/usr/bin/env", ["python3", "-c", schema1, daemon.dataDir + "/contacts.sqlite3"], environment: daemon.environment)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        try daemon.start()
+        XCTAssertTrue(daemon.notify?.messages.first?.contains("EXTEND_TIMEOUT_USEC=") ?? false, "\(daemon.notify?.messages ?? [])")
+        XCTAssertEqual(try daemon.client().call("contacts.get", ["id": "A"])["name"], "Old Friend")
+        XCTAssertEqual(try daemon.client().call("contacts.query", ["text": "friend"])["total"], 1)
+    }
+}
