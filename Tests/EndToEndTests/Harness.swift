@@ -183,16 +183,23 @@ final class DaemonFixture {
     }
 }
 
-/// A test case with a fresh contactsd running in its own scratch home.
-class DaemonTestCase: XCTestCase {
+/// A test case with a scratch home for a contactsd that the test starts itself.
+class FixtureTestCase: XCTestCase {
     var daemon: DaemonFixture!
 
     override func setUpWithError() throws {
         daemon = try DaemonFixture()
-        try daemon.start()
     }
 
     override func tearDown() {
         daemon?.cleanUp()
+    }
+}
+
+/// A test case with a fresh contactsd running in its own scratch home.
+class DaemonTestCase: FixtureTestCase {
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        try daemon.start()
     }
 }

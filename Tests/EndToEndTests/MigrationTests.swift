@@ -2,17 +2,7 @@ import Foundation
 import XCTest
 
 /// Start-up: readiness time and bringing an older store up to date.
-final class StartupTests: XCTestCase {
-    var daemon: DaemonFixture!
-
-    override func setUpWithError() throws {
-        daemon = try DaemonFixture()
-    }
-
-    override func tearDown() {
-        daemon?.cleanUp()
-    }
-
+final class StartupTests: FixtureTestCase {
     func testReadyWithinASecondOnAnEmptyStore() throws {
         let started = Date()
         try daemon.start()

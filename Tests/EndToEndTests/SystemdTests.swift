@@ -5,17 +5,7 @@ import JSONRPC
 import XCTest
 
 /// Living under systemd: configuration, reload, logging to the journal, watchdog, status.
-final class SystemdTests: XCTestCase {
-    var daemon: DaemonFixture!
-
-    override func setUpWithError() throws {
-        daemon = try DaemonFixture()
-    }
-
-    override func tearDown() {
-        daemon?.cleanUp()
-    }
-
+final class SystemdTests: FixtureTestCase {
     var configPath: String { daemon.home + "/config/contactsd/config.json" }
 
     func writeConfig(_ text: String) throws {
