@@ -150,7 +150,7 @@ public enum VCardMapping {
         }
         var compact = r.filter { !$0.isWhitespace }
         if compact.hasPrefix("data:"), let comma = compact.firstIndex(of: ",") { compact = String(compact[compact.index(after: comma)...]) }
-        if r.hasPrefix("data:") || !compact.contains(":") {
+        if r.hasPrefix("data:") || !compact.utf8.contains(UInt8(ascii: ":")) {
             // Inline data that does not decode: kept as it came (in the card), named by content.
             return .stored(hash: "sha256:" + SHA256.hex(Array(compact.utf8)), mimeType: "application/octet-stream", width: nil, height: nil)
         }
@@ -322,7 +322,7 @@ public struct PhotoData: Sendable, Equatable {
             let encoded = p.parameterValues("ENCODING") + p.parameterValues("TYPE")
             let compact = r.filter { !$0.isWhitespace }
             let looksBase64 = encoded.contains("B") || encoded.contains("BASE64")
-                || (!compact.contains(":") && compact.count > 32
+                || (!compact.utf8.contains(UInt8(ascii: ":")) && compact.count > 32
                     && compact.allSatisfy { ($0.isASCII && ($0.isLetter || $0.isNumber)) || $0 == "+" || $0 == "/" || $0 == "=" })
             guard looksBase64 else { return nil }
             mime = p.parameterValues("TYPE").lazy.compactMap(mimeType(forType:)).first ?? p.parameter("MEDIATYPE")
@@ -343,7 +343,7 @@ public struct PhotoData: Sendable, Equatable {
         case "WEBP": "image/webp"
         case "HEIC": "image/heic"
         case "BMP": "image/bmp"
-        default: t.contains("/") ? t.lowercased() : nil
+        default: t.utf8.contains(UInt8(ascii: "/")) ? t.lowercased() : nil
         }
     }
 

@@ -55,7 +55,7 @@ public enum TextEscaping {
 
     /// Google writes `https\://`: drop backslashes before `:`, `,` and `;` in URIs.
     static func unescapeURI(_ s: String) -> String {
-        guard s.contains("\\") else { return s }
+        guard s.utf8.contains(UInt8(ascii: "\\")) else { return s }
         var out = ""
         var it = s.makeIterator()
         while let c = it.next() {

@@ -233,7 +233,7 @@ struct RawProperty {
 
     /// RFC 6868: ^n newline, ^^ caret, ^' double quote.
     static func decode6868(_ s: String) -> String {
-        guard s.contains("^") else { return s }
+        guard s.utf8.contains(UInt8(ascii: "^")) else { return s }
         var out = ""
         var it = s.makeIterator()
         while let c = it.next() {

@@ -88,7 +88,7 @@ public enum VCardWriter {
 
     static func imageType(_ v: String) -> String? {
         let u = v.uppercased()
-        if u.contains("/") { return v.lowercased() }
+        if u.utf8.contains(UInt8(ascii: "/")) { return v.lowercased() }
         switch u {
         case "JPEG", "JPG": return "image/jpeg"
         case "PNG": return "image/png"
@@ -135,7 +135,8 @@ public enum VCardWriter {
 
 extension String {
     func replacingAll(_ target: String, _ replacement: String) -> String {
-        guard contains(target) else { return self }
+        // A byte test first: most values hold nothing to replace.
+        guard let first = target.utf8.first, utf8.contains(first) else { return self }
         return split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
     }
 

@@ -1,6 +1,7 @@
 import ContactsCore
 import ContactsStore
 import Foundation
+import VCard
 
 /// contacts-bench: measures the store on a generated corpus and prints a table.
 /// Usage: contacts-bench [--contacts N] [--json FILE]
@@ -84,6 +85,28 @@ for _ in 0..<20 {
 }
 list.sort()
 rows.append(("list first 50 p50", String(format: "%.2f ms", list[list.count / 2])))
+
+// The import pipeline in process, phase by phase, on the same corpus as vCard 3.0.
+do {
+    var text = ""
+    for c in contacts { VCardWriter.write(VCard(properties: VCardMapping.properties(for: c)), version: .v3, into: &text) }
+    let bytes = Array(text.utf8)
+    let tp = now()
+    let parsed = VCardParser.parse(bytes)
+    let tParse = now() - tp
+    let tm = now()
+    let mapped = parsed.cards.compactMap { try? VCardMapping.contact(from: $0) }
+    let tMap = now() - tm
+    let importStore = try ContactStore(path: dir + "/import.sqlite3")
+    let ts = now()
+    _ = try importStore.importContacts(mapped.map { ImportItem(contact: $0, carriesGroups: true, carriesFavorite: false) })
+    let tStore = now() - ts
+    importStore.close()
+    rows.append(("import phases: parse / map (1 core) / store", String(format: "%.2f / %.2f / %.2f s", tParse, tMap, tStore)))
+    figures["importParseSeconds"] = tParse
+    figures["importMapSeconds"] = tMap
+    figures["importStoreSeconds"] = tStore
+}
 
 // The same corpus through the drop folder of a real contactsd, as one vCard 3.0 file.
 do {

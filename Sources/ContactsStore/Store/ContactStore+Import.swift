@@ -34,7 +34,10 @@ extension ContactStore {
             for (n, item) in items.enumerated() {
                 if let p = progress, n % 1000 == 999 { p(n + 1) }
                 var incoming = item.contact
-                guard !incoming.uid.isEmpty, let existing = try Self.fetch(db, uid: incoming.uid) else {
+                // Most imported cards are new: a cheap index probe before reading a whole row.
+                var known = false
+                if !incoming.uid.isEmpty { known = try db.scalarInt("SELECT rowid FROM contacts WHERE uid = ?", [.text(incoming.uid)]) != 0 }
+                guard known, let existing = try Self.fetch(db, uid: incoming.uid) else {
                     outcomes.append(.created(id: try Self.insert(db, incoming, log: &log, uidChecked: !incoming.uid.isEmpty).id))
                     continue
                 }
