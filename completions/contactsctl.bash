@@ -107,6 +107,14 @@ _contactsctl() {
                 ((i++))
                 continue
                 ;;
+            " backup|--socket")
+                ((i++))
+                continue
+                ;;
+            " restore|--socket")
+                ((i++))
+                continue
+                ;;
             " status|--socket")
                 ((i++))
                 continue
@@ -131,7 +139,7 @@ _contactsctl() {
         esac
         if ((nargs == 0)); then
             case "$cmdpath $w" in
-                " list"|" search"|" show"|" add"|" edit"|" rm"|" fav"|" unfav"|" group"|" group list"|" group add"|" group rm"|" group rename"|" group members"|" group assign"|" group unassign"|" import"|" export"|" status"|" watch"|" query-email"|" completions"|" call")
+                " list"|" search"|" show"|" add"|" edit"|" rm"|" fav"|" unfav"|" group"|" group list"|" group add"|" group rm"|" group rename"|" group members"|" group assign"|" group unassign"|" import"|" export"|" backup"|" restore"|" status"|" watch"|" query-email"|" completions"|" call")
                 cmdpath="$cmdpath $w"
                 continue
                 ;;
@@ -336,6 +344,14 @@ _contactsctl() {
         _contactsctl_files ''
         return
         ;;
+    " backup|--socket")
+        _contactsctl_files ''
+        return
+        ;;
+    " restore|--socket")
+        _contactsctl_files ''
+        return
+        ;;
     " status|--socket")
         _contactsctl_files ''
         return
@@ -382,6 +398,8 @@ _contactsctl() {
     " group unassign") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " import") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " export") COMPREPLY=($(compgen -W '--format --output -o --query -q --group -g --favorites -f --json --socket --no-color --help -h' -- "$cur")) ;;
+    " backup") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
+    " restore") COMPREPLY=($(compgen -W '--yes -y --json --socket --no-color --help -h' -- "$cur")) ;;
     " status") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " watch") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " query-email") COMPREPLY=($(compgen -W '--no-header --limit -n --json --socket --no-color --help -h' -- "$cur")) ;;
@@ -391,7 +409,7 @@ _contactsctl() {
         return
     fi
     case "$cmdpath" in
-    "") COMPREPLY=($(compgen -W 'list search show add edit rm fav unfav group import export status watch query-email completions call' -- "$cur")) ;;
+    "") COMPREPLY=($(compgen -W 'list search show add edit rm fav unfav group import export backup restore status watch query-email completions call' -- "$cur")) ;;
     " search")
         case $nargs in
         0) : ;;
@@ -469,6 +487,16 @@ _contactsctl() {
     " export")
         case $nargs in
         *) _contactsctl_live contacts ;;
+        esac
+        ;;
+    " backup")
+        case $nargs in
+        0) _contactsctl_files '' ;;
+        esac
+        ;;
+    " restore")
+        case $nargs in
+        0) _contactsctl_files '' ;;
         esac
         ;;
     " query-email")

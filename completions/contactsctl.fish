@@ -70,6 +70,12 @@ function __contactsctl_state
             case ' export|--format' ' export|--output' ' export|-o' ' export|--query' ' export|-q' ' export|--group' ' export|-g' ' export|--socket'
                 set skip 1
                 continue
+            case ' backup|--socket'
+                set skip 1
+                continue
+            case ' restore|--socket'
+                set skip 1
+                continue
             case ' status|--socket'
                 set skip 1
                 continue
@@ -91,7 +97,7 @@ function __contactsctl_state
         end
         if test $nargs = 0
             switch "$cmdpath $t"
-                case ' list' ' search' ' show' ' add' ' edit' ' rm' ' fav' ' unfav' ' group' ' group list' ' group add' ' group rm' ' group rename' ' group members' ' group assign' ' group unassign' ' import' ' export' ' status' ' watch' ' query-email' ' completions' ' call'
+                case ' list' ' search' ' show' ' add' ' edit' ' rm' ' fav' ' unfav' ' group' ' group list' ' group add' ' group rm' ' group rename' ' group members' ' group assign' ' group unassign' ' import' ' export' ' backup' ' restore' ' status' ' watch' ' query-email' ' completions' ' call'
                 set cmdpath "$cmdpath $t"
                 continue
             end
@@ -126,6 +132,8 @@ complete -c contactsctl -n "__contactsctl_at ''" -a unfav -d 'Unmark a favorite.
 complete -c contactsctl -n "__contactsctl_at ''" -a group -d 'Manage groups.'
 complete -c contactsctl -n "__contactsctl_at ''" -a import -d 'Import vCard (2.1, 3.0, 4.0) or JSON files; '\''-'\'' reads standard input.'
 complete -c contactsctl -n "__contactsctl_at ''" -a export -d 'Export contacts as vCard or JSON, to standard output or a file.'
+complete -c contactsctl -n "__contactsctl_at ''" -a backup -d 'Write a consistent copy of the store to FILE while the daemon keeps serving.'
+complete -c contactsctl -n "__contactsctl_at ''" -a restore -d 'Replace every contact and group with those of a backup.'
 complete -c contactsctl -n "__contactsctl_at ''" -a status -d 'Show the daemon'\''s state.'
 complete -c contactsctl -n "__contactsctl_at ''" -a watch -d 'Print changes as they happen, one line each, until interrupted.'
 complete -c contactsctl -n "__contactsctl_at ''" -a query-email -d 'Find email addresses for mutt'\''s query_command and aerc'\''s address-book-cmd.'
@@ -262,6 +270,17 @@ complete -c contactsctl -n "__contactsctl_at ' export'" -l socket -r -F -d 'the 
 complete -c contactsctl -n "__contactsctl_at ' export'" -l no-color -d 'never colour the output'
 complete -c contactsctl -n "__contactsctl_at ' export'" -l help -s h -d 'show help'
 complete -c contactsctl -n "__contactsctl_arg ' export' '*'" -x -a '(contactsctl __complete contacts (commandline -ct) 2>/dev/null)'
+complete -c contactsctl -n "__contactsctl_at ' backup'" -l json -d 'print machine-readable JSON'
+complete -c contactsctl -n "__contactsctl_at ' backup'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
+complete -c contactsctl -n "__contactsctl_at ' backup'" -l no-color -d 'never colour the output'
+complete -c contactsctl -n "__contactsctl_at ' backup'" -l help -s h -d 'show help'
+complete -c contactsctl -n "__contactsctl_arg ' backup' '0'" -F
+complete -c contactsctl -n "__contactsctl_at ' restore'" -l yes -s y -d 'do not ask for confirmation'
+complete -c contactsctl -n "__contactsctl_at ' restore'" -l json -d 'print machine-readable JSON'
+complete -c contactsctl -n "__contactsctl_at ' restore'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
+complete -c contactsctl -n "__contactsctl_at ' restore'" -l no-color -d 'never colour the output'
+complete -c contactsctl -n "__contactsctl_at ' restore'" -l help -s h -d 'show help'
+complete -c contactsctl -n "__contactsctl_arg ' restore' '0'" -F
 complete -c contactsctl -n "__contactsctl_at ' status'" -l json -d 'print machine-readable JSON'
 complete -c contactsctl -n "__contactsctl_at ' status'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
 complete -c contactsctl -n "__contactsctl_at ' status'" -l no-color -d 'never colour the output'

@@ -82,6 +82,15 @@ public enum CommandTree {
                     groupFilter, favoritesFilter,
                 ],
                 run: TransferCommands.export),
+            CommandSpec(
+                "backup", summary: "Write a consistent copy of the store to FILE while the daemon keeps serving.",
+                arguments: [ArgumentSpec("FILE", help: "where the copy goes", completion: .files(extensions: []))],
+                run: TransferCommands.backup),
+            CommandSpec(
+                "restore", summary: "Replace every contact and group with those of a backup.",
+                arguments: [ArgumentSpec("FILE", help: "a file made by 'contactsctl backup'", completion: .files(extensions: []))],
+                options: [OptionSpec("yes", short: "y", help: "do not ask for confirmation")],
+                run: TransferCommands.restore),
             CommandSpec("status", summary: "Show the daemon's state.", run: ContactCommands.status),
             CommandSpec(
                 "watch", summary: "Print changes as they happen, one line each, until interrupted.", run: LiveCommands.watch),

@@ -84,6 +84,30 @@ enum TransferCommands {
         return 0
     }
 
+    static func absolute(_ file: String) -> String {
+        file.hasPrefix("/") ? file : FileManager.default.currentDirectoryPath + "/" + file
+    }
+
+    static func backup(_ inv: inout Invocation) throws -> Int32 {
+        let r = try inv.call("contacts.backup", ["path": .string(absolute(inv.arguments[0]))])
+        if inv.json { inv.output.json(r) } else { inv.output.line("Backed up \(r["contacts"]?.intValue ?? 0) contacts to \(inv.arguments[0])") }
+        return 0
+    }
+
+    static func restore(_ inv: inout Invocation) throws -> Int32 {
+        if !inv.flag("yes") {
+            guard isatty(0) != 0 else {
+                throw UsageError(message: "restore replaces every contact: confirm with --yes", command: "contactsctl restore")
+            }
+            inv.output.write("Replace every contact with those in \(inv.arguments[0])? [y/N] ")
+            inv.output.flush()
+            guard let answer = readLine(), answer.lowercased().hasPrefix("y") else { return 1 }
+        }
+        let r = try inv.call("contacts.restore", ["path": .string(absolute(inv.arguments[0]))])
+        if inv.json { inv.output.json(r) } else { inv.output.line("Restored \(r["contacts"]?.intValue ?? 0) contacts from \(inv.arguments[0])") }
+        return 0
+    }
+
     /// Writes a file whole or not at all: a temporary file beside it, synced, then renamed.
     static func writeFile(_ path: String, _ bytes: [UInt8]) throws {
         let tmp = path + ".tmp-\(getpid())"

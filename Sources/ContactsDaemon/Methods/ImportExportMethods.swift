@@ -23,6 +23,49 @@ enum ImportExportMethods {
     ]
 
     static func all(store: ContactStore) -> [RPCMethod] {
+        transfer(store: store) + safekeeping(store: store)
+    }
+
+    /// `contacts.backup` and `contacts.restore`.
+    static func safekeeping(store: ContactStore) -> [RPCMethod] {
+        @Sendable func pathError(_ e: ContactStore.PathError, _ path: String) -> RPCError {
+            RPCError(.invalidData, e.description, data: ["path": .string(path)])
+        }
+        return [
+            RPCMethod(
+                "contacts.backup",
+                summary: "Writes a consistent copy of the store to a file while the daemon keeps serving (SQLite online backup).",
+                params: [RPCParam("path", "An absolute path for the copy; an existing regular file there is replaced.", schema: Schemas.string, required: true)],
+                result: "backup",
+                resultSchema: ["type": "object", "required": ["path", "contacts"], "properties": ["path": Schemas.string, "contacts": Schemas.integer]],
+                errors: [RPCError(.invalidData, "The path cannot be written")]
+            ) { call in
+                let path = try call.params.string("path")
+                do {
+                    return ["path": .string(path), "contacts": .int(try store.backup(to: path))]
+                } catch let e as ContactStore.PathError {
+                    throw pathError(e, path)
+                }
+            },
+            RPCMethod(
+                "contacts.restore",
+                summary: "Replaces every contact and group with the contents of a backup made by contacts.backup.",
+                params: [RPCParam("path", "An absolute path to the backup.", schema: Schemas.string, required: true)],
+                result: "restore",
+                resultSchema: ["type": "object", "required": ["contacts"], "properties": ["contacts": Schemas.integer]],
+                errors: [RPCError(.invalidData, "The file is not a contacts backup, or comes from a newer version")]
+            ) { call in
+                let path = try call.params.string("path")
+                do {
+                    return ["contacts": .int(try store.restore(from: path))]
+                } catch let e as ContactStore.PathError {
+                    throw pathError(e, path)
+                }
+            },
+        ]
+    }
+
+    static func transfer(store: ContactStore) -> [RPCMethod] {
         [
             RPCMethod(
                 "contacts.import",

@@ -92,7 +92,12 @@ public final class Daemon: @unchecked Sendable {
         }
         self.store = store
         store.setChangeHandler { [weak self] contacts, groups in
-            self?.bus.publish(contacts: contacts, groups: groups)
+            if contacts.isEmpty && groups.isEmpty {
+                // The whole store was replaced (restore): clients should read everything again.
+                self?.bus.publish(method: "contacts.reset", params: [:])
+            } else {
+                self?.bus.publish(contacts: contacts, groups: groups)
+            }
             self?.scheduleStatusUpdate()
         }
 

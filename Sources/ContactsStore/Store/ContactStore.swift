@@ -61,6 +61,26 @@ public final class ContactStore: @unchecked Sendable {
         writeLock.unlock()
     }
 
+    /// Copies `source` over the store under the write lock, migrates it, reloads the index.
+    func replaceContents(from source: Database, version: Int) throws {
+        writeLock.lock()
+        defer { writeLock.unlock() }
+        if closed { throw StoreError.unavailable("the store is closed") }
+        poolLock.lock()
+        idleReaders.removeAll()
+        poolLock.unlock()
+        do {
+            try Self.copy(from: source, to: writer)
+            try writer.execute("PRAGMA foreign_keys=ON")
+            try migrate(from: version)
+        } catch let e as SQLiteError {
+            if e.isDiskFull { throw StoreError.unavailable("the disk is full; the store was not replaced") }
+            throw StoreError.database(e)
+        }
+        searchIndex.reset()
+        if let changeHandler { changeHandler([], []) }
+    }
+
     /// Loads the search index now rather than on the first search (the daemon calls this in
     /// the background once it is ready).
     public func warmUp() throws {

@@ -113,6 +113,18 @@ final class SearchIndex: @unchecked Sendable {
         }
     }
 
+    /// Forgets everything; the next search loads the index again.
+    func reset() {
+        pthread_rwlock_wrlock(&lock)
+        slots = []
+        keys = []
+        ids = []
+        textBuffer = []
+        garbage = 0
+        isLoaded = false
+        pthread_rwlock_unlock(&lock)
+    }
+
     /// Replaces or adds entries and removes others, keeping name order.
     func apply(upserts: [Entry], deletes: Set<String>) {
         if upserts.isEmpty && deletes.isEmpty { return }

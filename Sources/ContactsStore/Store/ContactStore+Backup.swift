@@ -1,0 +1,96 @@
+import CSQLite
+import ContactsCore
+import Foundation
+import Glibc
+
+extension ContactStore {
+    /// Why a backup or restore path cannot be used.
+    public struct PathError: Error, Sendable, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Checks a path a client gave for writing: absolute, in an existing directory, and not
+    /// an existing symlink, directory or device.
+    static func checkTarget(_ path: String) throws {
+        guard path.hasPrefix("/") else { throw PathError(description: "'\(path)' is not an absolute path") }
+        var st = stat()
+        if lstat(path, &st) == 0 {
+            switch st.st_mode & S_IFMT {
+            case S_IFREG: break
+            case S_IFLNK: throw PathError(description: "\(path) is a symbolic link; name the file itself")
+            case S_IFDIR: throw PathError(description: "\(path) is a directory; name a file in it")
+            default: throw PathError(description: "\(path) is not a regular file")
+            }
+        }
+        let dir = (path as NSString).deletingLastPathComponent
+        guard stat(dir, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR else {
+            throw PathError(description: "the directory \(dir) does not exist")
+        }
+    }
+
+    /// Copies a consistent snapshot of the store to `path` while it keeps serving: the copy is
+    /// made from one read transaction, into a temporary file that is synced and then renamed.
+    /// Returns the number of contacts in it.
+    @discardableResult
+    public func backup(to path: String) throws -> Int {
+        try Self.checkTarget(path)
+        let tmp = path + ".tmp-\(getpid())-\(Identifier.make().prefix(8))"
+        defer { unlink(tmp) }
+        let count: Int = try read { source in
+            try source.execute("BEGIN")
+            defer { try? source.execute("COMMIT") }
+            let n = Int(try source.scalarInt("SELECT count(*) FROM contacts"))
+            let target = try Database(path: tmp)
+            try Self.copy(from: source, to: target)
+            try target.execute("PRAGMA journal_mode=DELETE")
+            return n
+        }
+        let fd = open(tmp, O_RDONLY | O_CLOEXEC)
+        if fd >= 0 {
+            fsync(fd)
+            Glibc.close(fd)
+        }
+        chmod(tmp, 0o600)
+        guard rename(tmp, path) == 0 else {
+            throw PathError(description: "cannot write \(path): \(String(cString: strerror(errno)))")
+        }
+        return count
+    }
+
+    /// Replaces everything in the store with the contents of a backup. The file is checked
+    /// first (a contacts database, not from a newer version); the store is replaced in one
+    /// step under the write lock, then brought to the current schema.
+    @discardableResult
+    public func restore(from path: String) throws -> Int {
+        guard path.hasPrefix("/") else { throw PathError(description: "'\(path)' is not an absolute path") }
+        var st = stat()
+        guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
+            throw PathError(description: "\(path) is not a regular file")
+        }
+        let source: Database
+        let version: Int
+        do {
+            source = try Database(path: path, readOnly: true)
+            version = Int(try source.scalarInt("PRAGMA user_version"))
+            _ = try source.scalarInt("SELECT count(*) FROM contacts")
+        } catch {
+            throw PathError(description: "\(path) is not a contacts backup (\(error))")
+        }
+        guard version <= Migrations.latestVersion else {
+            throw PathError(description: "\(path) comes from a newer contactsd (schema \(version)); it was not restored")
+        }
+        try replaceContents(from: source, version: version)
+        return try counts().contacts
+    }
+
+    static func copy(from source: Database, to target: Database) throws {
+        guard let b = sqlite3_backup_init(target.handle, "main", source.handle, "main") else {
+            throw SQLiteError(code: sqlite3_extended_errcode(target.handle), message: String(cString: sqlite3_errmsg(target.handle)), sql: nil)
+        }
+        let rc = sqlite3_backup_step(b, -1)
+        sqlite3_backup_finish(b)
+        guard rc == SQLITE_DONE else {
+            throw SQLiteError(code: rc, message: String(cString: sqlite3_errstr(rc)), sql: "backup")
+        }
+    }
+}
