@@ -105,6 +105,9 @@ final class SearchScaleTests: StoreTestCase {
             }
         }
         XCTAssertEqual(try store.counts().contacts, 100_000)
+        let loadStart = Date()
+        try store.warmUp()
+        print("100k store: search index loaded in \(Int(Date().timeIntervalSince(loadStart) * 1000)) ms")
         let queries = ["fatima dubois 4217", "user99999@", "5550012345", "ka", "z", "张", "chloe bell"]
         var worst = 0.0
         for q in queries {

@@ -20,7 +20,7 @@ final class CLITests: DaemonTestCase {
         let list = try daemon.ctl("list")
         XCTAssertEqual(list.status, 0)
         let lines = list.stdout.split(separator: "\n").map(String.init)
-        XCTAssertEqual(lines.count, 4)
+        guard lines.count == 4 else { return XCTFail("expected a header and three contacts: \(list.stdout)\(list.stderr)") }
         XCTAssertTrue(lines[0].hasPrefix("NAME"))
         XCTAssertTrue(lines[1].hasPrefix("Anna Haro"))
         XCTAssertTrue(lines[2].contains("John Appleseed") && lines[2].contains("John-Appleseed@mac.com") && lines[2].contains("888-555-5512"))

@@ -179,6 +179,11 @@ final class DaemonFixture {
 
     func cleanUp() {
         stop()
+        // Under a sanitizer the daemon reports into its log: a report fails the test.
+        let text = log
+        if text.contains("WARNING: ThreadSanitizer") || text.contains("ERROR: AddressSanitizer") || text.contains("ERROR: LeakSanitizer") {
+            XCTFail("contactsd reported a sanitizer finding:\n\(text.prefix(4000))")
+        }
         try? FileManager.default.removeItem(atPath: home)
     }
 }
@@ -202,4 +207,14 @@ class DaemonTestCase: FixtureTestCase {
         try super.setUpWithError()
         try daemon.start()
     }
+}
+
+/// Waits until a file exists.
+func waitForFile(_ path: String, timeout: Double = 30) -> Bool {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        if FileManager.default.fileExists(atPath: path) { return true }
+        usleep(20_000)
+    }
+    return false
 }

@@ -32,14 +32,7 @@ final class InboxTests: DaemonTestCase {
         try text.write(toFile: (dir ?? inbox) + "/" + name, atomically: false, encoding: .utf8)
     }
 
-    func waitFor(_ path: String, timeout: Double = 10) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if FileManager.default.fileExists(atPath: path) { return true }
-            usleep(20_000)
-        }
-        return false
-    }
+    func waitFor(_ path: String, timeout: Double = 60) -> Bool { waitForFile(path, timeout: timeout) }
 
     func testAFileWrittenIntoTheInboxIsImportedAndMovedToImported() throws {
         let subscriber = try daemon.client()

@@ -18,14 +18,7 @@ final class ReliabilityTests: DaemonTestCase {
 
     func count() throws -> Int { try daemon.client().call("daemon.status")["contacts"]?.intValue ?? -1 }
 
-    func waitFor(_ path: String, timeout: Double = 60) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if FileManager.default.fileExists(atPath: path) { return true }
-            usleep(20_000)
-        }
-        return false
-    }
+    func waitFor(_ path: String, timeout: Double = 60) -> Bool { waitForFile(path, timeout: timeout) }
 
     func testKillingTheDaemonMidImportLosesNothingAndImportsTheFileExactlyOnce() throws {
         let inbox = daemon.dataDir + "/inbox"

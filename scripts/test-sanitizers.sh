@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Runs the tests that exercise threads under the thread sanitizer: the transport, the store,
+# and the end-to-end tests, whose contactsd is built with the sanitizer too (a report in the
+# daemon's log fails the test). `scripts/test-sanitizers.sh address` runs the whole suite
+# under the address sanitizer instead.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+kind=${1:-thread}
+scratch=.build-$kind
+swift build --build-tests --sanitize="$kind" --scratch-path "$scratch"
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+filter=()
+if [ "$kind" = thread ]; then filter=(--filter "RPCServerTests|ContactStoreTests|SearchTests|EndToEndTests"); fi
+status=0
+# LeakSanitizer counts the one-time allocations behind Swift's lazy globals as leaks: it
+# is turned off; use-after-free, overflows and races are what these runs look for.
+ASAN_OPTIONS="detect_leaks=0" TSAN_OPTIONS="halt_on_error=0" swift test --skip-build --disable-swift-testing --sanitize="$kind" --scratch-path "$scratch" "${filter[@]}" 2>&1 | tee "$log" || status=$?
+if grep -q -E "WARNING: ThreadSanitizer|ERROR: AddressSanitizer" "$log"; then
+    echo "the $kind sanitizer reported a finding" >&2
+    status=1
+fi
+summary=$(grep -E "^[[:space:]]*Executed [0-9]+ tests?, with [0-9]+ failures?" "$log" | tail -1 || true)
+if [ -n "$summary" ]; then
+    total=$(echo "$summary" | sed -E 's/.*Executed ([0-9]+) tests?.*/\1/')
+    failed=$(echo "$summary" | sed -E 's/.*with ([0-9]+) failures?.*/\1/')
+    echo "${kind}-sanitizer: $((total - failed)) passed, $failed failed"
+fi
+exit $status
