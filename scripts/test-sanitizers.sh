@@ -21,10 +21,5 @@ if grep -q -E "WARNING: ThreadSanitizer|ERROR: AddressSanitizer" "$log"; then
     echo "the $kind sanitizer reported a finding" >&2
     status=1
 fi
-summary=$(grep -E "^[[:space:]]*Executed [0-9]+ tests?, with [0-9]+ failures?" "$log" | tail -1 || true)
-if [ -n "$summary" ]; then
-    total=$(echo "$summary" | sed -E 's/.*Executed ([0-9]+) tests?.*/\1/')
-    failed=$(echo "$summary" | sed -E 's/.*with ([0-9]+) failures?.*/\1/')
-    echo "${kind}-sanitizer: $((total - failed)) passed, $failed failed"
-fi
+scripts/summarize-xctest.sh "$log" "${kind}-sanitizer:"
 exit $status

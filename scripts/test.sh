@@ -14,10 +14,5 @@ if [ $# -eq 0 ]; then
     scripts/verify-units.sh || status=$?
 fi
 # One plain summary line at the end, from XCTest's own count.
-summary=$(grep -E "^[[:space:]]*Executed [0-9]+ tests?, with [0-9]+ failures?" "$log" | tail -1 || true)
-if [ -n "$summary" ]; then
-    total=$(echo "$summary" | sed -E 's/.*Executed ([0-9]+) tests?.*/\1/')
-    failed=$(echo "$summary" | sed -E 's/.*with ([0-9]+) failures?.*/\1/')
-    echo "tests: $((total - failed)) passed, $failed failed"
-fi
+scripts/summarize-xctest.sh "$log" tests:
 exit $status
