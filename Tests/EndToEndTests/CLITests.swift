@@ -29,6 +29,19 @@ final class CLITests: DaemonTestCase {
         XCTAssertEqual(groups["groups"]?.arrayValue?.compactMap { $0["name"]?.stringValue }, ["Family", "Friends", "Work"])
     }
 
+    func testTheSampleVCardDroppedInTheInboxGivesTheSamePeople() throws {
+        let sample = Products.repository.appendingPathComponent("examples/sample-contacts.vcf").path
+        let inbox = daemon.dataDir + "/inbox"
+        try FileManager.default.copyItem(atPath: sample, toPath: inbox + "/sample-contacts.vcf")
+        XCTAssertTrue(waitForFile(inbox + "/imported/sample-contacts.vcf"))
+        let list = try json(try daemon.ctl("list", "--json"))
+        XCTAssertEqual(list["contacts"]?.arrayValue?.compactMap { $0["name"]?.stringValue }, ["Anna Haro", "John Appleseed", "Kate Bell"])
+        let groups = try json(try daemon.ctl("group", "list", "--json"))
+        XCTAssertEqual(groups["groups"]?.arrayValue?.compactMap { $0["name"]?.stringValue }, ["Family", "Friends", "Work"])
+        XCTAssertEqual(try json(try daemon.ctl("list", "--favorites", "--json"))["total"], 1)
+        XCTAssertEqual(try json(try daemon.ctl("show", "kate", "--json"))["phones"]?.arrayValue?.first?["label"], "mobile")
+    }
+
     func testSearchFindsByPhoneWhateverTheFormattingAndSaysSoWhenNothingMatches() throws {
         try loadSamples()
         let r = try daemon.ctl("search", "5555648583", "--json")
