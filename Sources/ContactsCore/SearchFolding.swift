@@ -42,7 +42,7 @@ public enum SearchFolding {
         var pendingSpace = false
         for u in text.unicodeScalars {
             let v = Int(u.value)
-            if u.properties.isWhitespace || u.properties.generalCategory == .control {
+            if v < 0x80 ? (v <= 0x20 || v == 0x7F) : (u.properties.isWhitespace || u.properties.generalCategory == .control) {
                 pendingSpace = !out.isEmpty
                 continue
             }

@@ -118,6 +118,8 @@ public enum VCardMapping {
     /// Trimmed, without control characters (newlines kept for notes).
     static func clean(_ s: String, keepNewlines: Bool = false) -> String {
         let t = s.trimmingWhitespace()
+        // Control characters are C0, DEL and C1: a byte test finds them without tables.
+        guard t.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 }) else { return t }
         guard t.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return t }
         var out = String.UnicodeScalarView()
         for u in t.unicodeScalars {

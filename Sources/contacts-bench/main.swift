@@ -34,9 +34,10 @@ let t0 = now()
 let contacts = (0..<count).map { corpus.contact($0) }
 let tGen = now() - t0
 
+let importOnly = ProcessInfo.processInfo.environment["BENCH_IMPORT_ONLY"] != nil
 let store = try ContactStore(path: dir + "/contacts.sqlite3")
 let t1 = now()
-var i = 0
+var i = importOnly ? contacts.count : 0
 while i < contacts.count {
     try store.create(Array(contacts[i..<min(i + 10_000, contacts.count)]))
     i += 10_000
@@ -61,7 +62,7 @@ let classes: [(String, [String])] = [
     ("two characters", ["an", "zo", "ch"]),
     ("CJK", ["张", "小龙", "山田"]),
 ]
-for (name, queries) in classes {
+for (name, queries) in importOnly ? [] : classes {
     var samples: [Double] = []
     for _ in 0..<20 {
         for q in queries {
@@ -97,10 +98,31 @@ do {
     let tm = now()
     let mapped = parsed.cards.compactMap { try? VCardMapping.contact(from: $0) }
     let tMap = now() - tm
+    if ProcessInfo.processInfo.environment["BENCH_BREAKDOWN"] != nil {
+        var t = now()
+        var total = 0
+        for c in mapped { total += SearchDocument.text(for: c).utf8.count }
+        print(String(format: "  search text: %.2f s", now() - t))
+        t = now()
+        for c in mapped { total += SearchFolding.sortKey(c.name).utf8.count }
+        print(String(format: "  sort keys: %.2f s", now() - t))
+        t = now()
+        for c in mapped { total += c.json.description.utf8.count }
+        print(String(format: "  contact JSON: %.2f s (%d)", now() - t, total))
+    }
     let importStore = try ContactStore(path: dir + "/import.sqlite3")
+    var before = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &before)
     let ts = now()
     _ = try importStore.importContacts(mapped.map { ImportItem(contact: $0, carriesGroups: true, carriesFavorite: false) })
     let tStore = now() - ts
+    var after = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &after)
+    func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+    if ProcessInfo.processInfo.environment["BENCH_BREAKDOWN"] != nil {
+        print(String(format: "  store phase: %.2f s wall, %.2f s user, %.2f s system", tStore,
+            seconds(after.ru_utime) - seconds(before.ru_utime), seconds(after.ru_stime) - seconds(before.ru_stime)))
+    }
     importStore.close()
     rows.append(("import phases: parse / map (1 core) / store", String(format: "%.2f / %.2f / %.2f s", tParse, tMap, tStore)))
     figures["importParseSeconds"] = tParse
@@ -109,13 +131,13 @@ do {
 }
 
 // The same corpus through the drop folder of a real contactsd, as one vCard 3.0 file.
-do {
+if !importOnly { do {
     let (seconds, bytes) = try measureDropFolderImport(contacts, scratch: dir)
     rows.append(("drop-folder import, vCard 3.0 (\(bytes >> 20) MiB)", String(format: "%.2f s (%.0f cards/s)", seconds, Double(count) / seconds)))
     figures["dropFolderImportSeconds"] = seconds
 } catch {
     rows.append(("drop-folder import", "skipped: \(error.localizedDescription)"))
-}
+} }
 
 let width = rows.map { $0.0.count }.max() ?? 0
 print("contacts-bench: \(count) contacts (store level)")
