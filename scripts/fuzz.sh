@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (with the address sanitizer) and runs each for a while,
+# seeded from the shared vCard corpus when it is there and from fuzz/seeds otherwise.
+# Usage: scripts/fuzz.sh [SECONDS]   (default 30 per target)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-30}
+out=.build-fuzz
+mkdir -p "$out"
+flags=(-sanitize=fuzzer,address -parse-as-library -O -g)
+swiftc "${flags[@]}" -module-name VCard -emit-module -emit-module-path "$out/VCard.swiftmodule" -emit-library -static \
+    -o "$out/libVCard.a" Sources/VCard/*.swift
+swiftc "${flags[@]}" -I "$out" fuzz/VCardFuzz.swift "$out/libVCard.a" -o "$out/vcard-fuzz"
+swiftc "${flags[@]}" -module-name JSONCore -emit-module -emit-module-path "$out/JSONCore.swiftmodule" -emit-library -static \
+    -o "$out/libJSONCore.a" Sources/JSONCore/*.swift
+swiftc "${flags[@]}" -I "$out" -module-name JSONRPC -emit-module -emit-module-path "$out/JSONRPC.swiftmodule" -emit-library -static \
+    -o "$out/libJSONRPC.a" Sources/JSONRPC/*/*.swift
+swiftc "${flags[@]}" -I "$out" fuzz/JSONRPCFuzz.swift "$out/libJSONRPC.a" "$out/libJSONCore.a" -o "$out/jsonrpc-fuzz"
+
+vcard_seeds=("fuzz/seeds/vcard")
+[ -d ../shared/corpus/vcard ] && vcard_seeds+=(../shared/corpus/vcard/*/)
+mkdir -p "$out/corpus-vcard" "$out/corpus-jsonrpc"
+status=0
+ASAN_OPTIONS=detect_leaks=0 "$out/vcard-fuzz" -max_total_time="$seconds" -max_len=65536 -print_final_stats=1 \
+    "$out/corpus-vcard" "${vcard_seeds[@]}" || status=$?
+ASAN_OPTIONS=detect_leaks=0 "$out/jsonrpc-fuzz" -max_total_time="$seconds" -max_len=8192 -print_final_stats=1 \
+    "$out/corpus-jsonrpc" fuzz/seeds/jsonrpc || status=$?
+exit $status
