@@ -36,7 +36,7 @@ final class DaemonRun {
 }
 
 /// Imports a generated vCard 3.0 file through the drop folder; returns seconds.
-func measureDropFolderImport(_ contacts: [Contact], scratch: String) throws -> (seconds: Double, bytes: Int) {
+func measureDropFolderImport(_ contacts: [Contact], scratch: String, then: ((DaemonRun) throws -> Void)? = nil) throws -> (seconds: Double, bytes: Int) {
     var text = ""
     text.reserveCapacity(contacts.count * 300)
     for c in contacts { VCardWriter.write(VCard(properties: VCardMapping.properties(for: c)), version: .v3, into: &text) }
@@ -51,5 +51,7 @@ func measureDropFolderImport(_ contacts: [Contact], scratch: String) throws -> (
     {
         usleep(2_000)
     }
-    return (Date().timeIntervalSince(start), text.utf8.count)
+    let seconds = Date().timeIntervalSince(start)
+    try then?(daemon)
+    return (seconds, text.utf8.count)
 }

@@ -2,6 +2,7 @@ import ContactsCore
 import ContactsStore
 import Foundation
 import VCard
+import JSONRPC
 
 /// contacts-bench: measures the store on a generated corpus and prints a table.
 /// Usage: contacts-bench [--contacts N] [--json FILE]
@@ -132,7 +133,31 @@ do {
 
 // The same corpus through the drop folder of a real contactsd, as one vCard 3.0 file.
 if !importOnly { do {
-    let (seconds, bytes) = try measureDropFolderImport(contacts, scratch: dir)
+    let (seconds, bytes) = try measureDropFolderImport(contacts, scratch: dir) { daemon in
+        let c = try RPCClient(path: daemon.socket)
+        let ids = (try c.call("contacts.query", ["limit": 5000]))["contacts"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? []
+        let calls = min(20_000, max(1000, count / 5))
+        let g = try ServiceBench.getThroughput(socket: daemon.socket, ids: ids, calls: calls)
+        rows.append(("contacts.get calls/s: one connection", String(format: "%.0f sequential, %.0f pipelined", g.sequential, g.pipelined)))
+        rows.append(("contacts.get calls/s: 4 connections", String(format: "%.0f", g.parallel)))
+        figures["getSequentialPerSecond"] = g.sequential
+        figures["getPipelinedPerSecond"] = g.pipelined
+        figures["getParallelPerSecond"] = g.parallel
+        let te = now()
+        let export = try c.call("contacts.export", ["format": "vcard4"])
+        let tExport = now() - te
+        rows.append(("export all as vCard 4.0 through the socket", String(format: "%.2f s (%d MiB)", tExport, (export["data"]?.stringValue?.utf8.count ?? 0) >> 20)))
+        figures["exportSeconds"] = tExport
+        var env = ProcessInfo.processInfo.environment
+        env["CONTACTSD_SOCKET"] = daemon.socket
+        let ctl = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("contactsctl").path
+        let q = ServiceBench.commandMillis(ctl, ["query-email", "smith"], environment: env, runs: 20)
+        rows.append(("contactsctl query-email (best of 20)", String(format: "%.1f ms", q)))
+        figures["queryEmailMs"] = q
+        let rss = ServiceBench.rssMiB(daemon.process.processIdentifier)
+        rows.append(("daemon RSS after import, gets and export", String(format: "%.0f MiB", rss)))
+        figures["daemonRSSMiB"] = rss
+    }
     rows.append(("drop-folder import, vCard 3.0 (\(bytes >> 20) MiB)", String(format: "%.2f s (%.0f cards/s)", seconds, Double(count) / seconds)))
     figures["dropFolderImportSeconds"] = seconds
 } catch {

@@ -34,7 +34,7 @@ public final class ContactStore: @unchecked Sendable {
                 throw StoreError.unavailable(
                     "\(path) has schema version \(version), newer than this contactsd understands (\(Migrations.latestVersion)); refusing to touch it")
             }
-            try writer.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON; PRAGMA cache_size=-32768; PRAGMA temp_store=MEMORY; PRAGMA mmap_size=1073741824;")
+            try writer.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON; PRAGMA cache_size=-32768; PRAGMA temp_store=MEMORY;")
             if version > 0 && version < Migrations.latestVersion { willMigrate?(version, Migrations.latestVersion) }
             try migrate(from: version)
         } catch let e as SQLiteError {
@@ -115,7 +115,7 @@ public final class ContactStore: @unchecked Sendable {
         } else {
             do {
                 reader = try Database(path: path)
-                try reader.execute("PRAGMA query_only=1; PRAGMA foreign_keys=ON; PRAGMA mmap_size=1073741824;")
+                try reader.execute("PRAGMA query_only=1; PRAGMA foreign_keys=ON;")
             } catch {
                 throw StoreError.database(error)
             }

@@ -45,6 +45,9 @@ public final class RPCClient {
 
     deinit { close(fd) }
 
+    /// The connected socket, for callers that write from another thread.
+    public var descriptor: Int32 { fd }
+
     /// Sends a request and waits for its reply. Throws `RPCError` for an error reply.
     public func call(_ method: String, _ params: JSONObject = JSONObject()) throws -> JSONValue {
         let id = nextID
