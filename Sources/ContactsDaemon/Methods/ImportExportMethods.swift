@@ -150,6 +150,7 @@ enum ImportExportMethods {
                     for c in contacts { VCardWriter.write(VCard(properties: VCardMapping.properties(for: c)), version: version, into: &out) }
                     data = out
                 }
+                defer { if contacts.count > 1000 { Memory.release() } }
                 return ["data": .string(data), "count": .int(contacts.count)]
             },
         ]
