@@ -195,6 +195,7 @@ struct Importer {
         var out = [UInt8](repeating: 0, count: Int(st.st_size))
         var offset = 0
         while offset < out.count {
+            // offset < count here, so the buffer is not empty and has a base address.
             let n = out.withUnsafeMutableBytes { read(fd, $0.baseAddress! + offset, $0.count - offset) }
             if n < 0 && errno == EINTR { continue }
             if n < 0 { throw PathError(description: "cannot read \(path): \(String(cString: strerror(errno)))") }
