@@ -12,7 +12,10 @@ final class DaemonRun {
     var socket: String { home + "/contactsd.sock" }
     var inbox: String { home + "/data/inbox" }
 
-    init(home: String) throws {
+    /// Seconds from spawn to READY=1 (through a NOTIFY_SOCKET receiver), when measured.
+    private(set) var readySeconds: Double?
+
+    init(home: String, measureReady: Bool = false) throws {
         self.home = home
         let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
             .appendingPathComponent("contactsd").path
@@ -23,17 +26,50 @@ final class DaemonRun {
         process.arguments = ["--socket", socket, "--data-dir", home + "/data", "--log-level", ProcessInfo.processInfo.environment["BENCH_DAEMON_LOG"] ?? "warning"]
         var env = ProcessInfo.processInfo.environment
         env.removeValue(forKey: "NOTIFY_SOCKET")
+        var notifyFD: Int32 = -1
+        if measureReady {
+            let path = home + "/notify.sock"
+            unlink(path)
+            notifyFD = Glibc.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+            var addr = try UnixSocket.address(path)
+            _ = withUnsafePointer(to: &addr) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(notifyFD, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            }
+            env["NOTIFY_SOCKET"] = path
+        }
         process.environment = env
+        let started = Date()
         try process.run()
+        if notifyFD >= 0 {
+            defer { close(notifyFD) }
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let deadline = Date().addingTimeInterval(30)
+            while Date() < deadline {
+                var p = pollfd(fd: notifyFD, events: Int16(POLLIN), revents: 0)
+                guard poll(&p, 1, 100) > 0 else { continue }
+                let n = recv(notifyFD, &buffer, buffer.count, 0)
+                if n > 0, String(decoding: buffer[0..<n], as: UTF8.self).contains("READY=1") {
+                    readySeconds = Date().timeIntervalSince(started)
+                    break
+                }
+            }
+        }
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline && (try? RPCClient(path: socket)) == nil { usleep(5_000) }
     }
 
+    private var stopped = false
+
     func stop() {
+        guard !stopped else { return }
+        stopped = true
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()
     }
 }
+
+/// Seconds to READY=1 when the daemon was started again on the imported store.
+nonisolated(unsafe) var readyAfterImport: Double?
 
 /// Imports a generated vCard 3.0 file through the drop folder; returns seconds.
 func measureDropFolderImport(_ contacts: [Contact], scratch: String, then: ((DaemonRun) throws -> Void)? = nil) throws -> (seconds: Double, bytes: Int) {
@@ -53,5 +89,10 @@ func measureDropFolderImport(_ contacts: [Contact], scratch: String, then: ((Dae
     }
     let seconds = Date().timeIntervalSince(start)
     try then?(daemon)
+    daemon.stop()
+    // Start again on the full store: how long until READY=1.
+    let again = try DaemonRun(home: scratch + "/drop", measureReady: true)
+    again.stop()
+    readyAfterImport = again.readySeconds
     return (seconds, text.utf8.count)
 }

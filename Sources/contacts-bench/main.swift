@@ -160,6 +160,10 @@ if !importOnly { do {
     }
     rows.append(("drop-folder import, vCard 3.0 (\(bytes >> 20) MiB)", String(format: "%.2f s (%.0f cards/s)", seconds, Double(count) / seconds)))
     figures["dropFolderImportSeconds"] = seconds
+    if let ready = readyAfterImport {
+        rows.append(("READY=1 after start with \(count) contacts", String(format: "%.0f ms", ready * 1000)))
+        figures["readyMs"] = ready * 1000
+    }
 } catch {
     rows.append(("drop-folder import", "skipped: \(error.localizedDescription)"))
 } }
