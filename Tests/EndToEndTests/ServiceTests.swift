@@ -13,6 +13,10 @@ final class ServiceTests: DaemonTestCase {
         XCTAssertEqual(st.st_mode & 0o777, 0o600)
         XCTAssertEqual(stat(daemon.dataDir, &st), 0)
         XCTAssertEqual(st.st_mode & 0o777, 0o700)
+        for file in ["contacts.sqlite3", "contacts.sqlite3-wal", "contactsd.lock"] {
+            XCTAssertEqual(stat(daemon.dataDir + "/" + file, &st), 0, file)
+            XCTAssertEqual(st.st_mode & 0o777, 0o600, file)
+        }
     }
 
     func testTheJSONRPCConformanceSuitePasses() throws {

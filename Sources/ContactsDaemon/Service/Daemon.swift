@@ -52,6 +52,9 @@ public final class Daemon: @unchecked Sendable {
     /// Runs until SIGTERM or SIGINT; returns the exit status.
     public func run() -> Int32 {
         signal(SIGPIPE, SIG_IGN)
+        // Everything the daemon creates (store, WAL, photos, reports) is the user's alone,
+        // however it was started.
+        umask(0o077)
         SignalWatcher.install([SIGTERM, SIGINT, SIGHUP]) { [weak self] sig in
             guard let self else { return }
             if sig == SIGHUP {
