@@ -25,9 +25,12 @@ build:
 test:
 	scripts/test.sh
 
+# The bench drives the release contactsd and contactsctl beside it.
 bench:
+	$(SWIFT) build -c release --product contactsd
+	$(SWIFT) build -c release --product contactsctl
 	$(SWIFT) build -c release --product contacts-bench
-	$$($(SWIFT) build -c release --show-bin-path)/contacts-bench
+	$$($(SWIFT) build -c release --show-bin-path)/contacts-bench $(BENCH_ARGS)
 
 install: build
 	install -d -m 0755 $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR)
