@@ -42,6 +42,14 @@ final class CLITests: DaemonTestCase {
         XCTAssertEqual(try json(try daemon.ctl("show", "kate", "--json"))["phones"]?.arrayValue?.first?["label"], "mobile")
     }
 
+    func testImportingTheSampleJSONTwiceChangesNothing() throws {
+        let sample = Products.repository.appendingPathComponent("examples/sample-contacts.json").path
+        XCTAssertTrue(try daemon.ctl("import", sample).stdout.contains("3 created"))
+        let again = try daemon.ctl("import", sample)
+        XCTAssertTrue(again.stdout.contains("0 created, 0 updated, 3 unchanged"), again.stdout)
+        XCTAssertEqual(try json(try daemon.ctl("list", "--json"))["total"], 3)
+    }
+
     func testSearchFindsByPhoneWhateverTheFormattingAndSaysSoWhenNothingMatches() throws {
         try loadSamples()
         let r = try daemon.ctl("search", "5555648583", "--json")

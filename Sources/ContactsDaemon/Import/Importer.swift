@@ -146,7 +146,13 @@ struct Importer {
                 continue
             }
             do {
-                let c = try Contact(creating: o, path: "json[\(i)]")
+                var c = try Contact(creating: o, path: "json[\(i)]")
+                if c.uid.isEmpty {
+                    // No uid: name the entry by its content, so that importing it again finds it.
+                    var stable = o
+                    for volatile in ["id", "revision", "createdAt", "updatedAt"] { stable[volatile] = nil }
+                    c.uid = "urn:contactsd:json-" + SHA256.hex(JSONWriter.serialize(.object(stable))).prefix(32)
+                }
                 items.append(ImportItem(contact: c, carriesGroups: o["groups"] != nil, carriesFavorite: o["favorite"] != nil))
             } catch {
                 report.errors.append(.init(index: i, line: nil, message: error.description))
