@@ -50,8 +50,6 @@ public struct JSONObject: Sendable, Equatable, Sequence {
         }
     }
 
-    public func contains(_ key: String) -> Bool { members.contains { $0.key == key } }
-
     public func makeIterator() -> IndexingIterator<[Member]> { members.makeIterator() }
 }
 

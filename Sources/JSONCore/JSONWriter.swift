@@ -46,10 +46,6 @@ public struct JSONWriter {
         }
     }
 
-    /// Appends text that is already valid JSON (for splicing stored documents).
-    public mutating func appendRaw(_ json: [UInt8]) { bytes.append(contentsOf: json) }
-    public mutating func appendByte(_ byte: UInt8) { bytes.append(byte) }
-
     private mutating func appendASCII(_ s: StaticString) {
         bytes.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
     }

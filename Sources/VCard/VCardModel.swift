@@ -39,7 +39,6 @@ public enum VCardValue: Sendable, Equatable {
         }
     }
 
-    public var isEmpty: Bool { joined.isEmpty }
 }
 
 /// One content line: `group.NAME;PARAMS:value`, in the order the card had it.

@@ -12,7 +12,6 @@ public let contactsdVersion = "0.1.0"
 /// The running service: store, RPC server, event bus, signals and systemd state.
 public final class Daemon: @unchecked Sendable {
     let options: DaemonOptions
-    let environment: [String: String]
     let log: Logger
     let paths: XDGPaths
     let startedAt = Date()
@@ -38,7 +37,6 @@ public final class Daemon: @unchecked Sendable {
 
     public init(options: DaemonOptions, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         self.options = options
-        self.environment = environment
         self.paths = XDGPaths(environment: environment)
         let settings = try Settings.resolve(options, paths: paths)
         self.settings = settings
@@ -211,9 +209,6 @@ public final class Daemon: @unchecked Sendable {
             Systemd.notify("READY=1\nSTATUS=\(statusLine()) (configuration not reloaded: \(error))")
         }
     }
-
-    /// Asks the daemon to stop as a signal would (for tests and embedding).
-    public func requestStop() { stopSignal.signal() }
 
     private func stop() {
         Systemd.notify("STOPPING=1\nSTATUS=Stopping")

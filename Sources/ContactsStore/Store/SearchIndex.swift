@@ -208,12 +208,6 @@ final class SearchIndex: @unchecked Sendable {
         return (total, matches[offset..<end].map { slots[$0].rowid })
     }
 
-    var count: Int {
-        pthread_rwlock_rdlock(&lock)
-        defer { pthread_rwlock_unlock(&lock) }
-        return slots.count
-    }
-
     static func contains(_ hp: UnsafeRawPointer, _ hcount: Int, _ needle: [UInt8]) -> Bool {
         let count = needle.count
         if count > hcount { return false }
