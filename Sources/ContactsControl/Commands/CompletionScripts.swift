@@ -66,12 +66,7 @@ enum CompletionScripts {
                 case "$cmdpath|$prev" in
 
             """
-        for n in all {
-            for o in n.options where o.takesValue {
-                let pattern = flags(o).map { "\"\(n.path)|\($0)\"" }.joined(separator: "|")
-                s += "    \(pattern))\n        \(bashValue(o.completion))\n        return\n        ;;\n"
-            }
-        }
+        s += optionValueCases(all, value: bashValue)
         s += """
                 esac
                 if [[ $cur == -* ]]; then
@@ -95,14 +90,7 @@ enum CompletionScripts {
                 s += "    \"\(n.path)\") COMPREPLY=($(compgen -W \(quoteSingle(subs.joined(separator: " "))) -- \"$cur\")) ;;\n"
                 continue
             }
-            let args = n.command.arguments
-            guard !args.isEmpty else { continue }
-            s += "    \"\(n.path)\")\n        case $nargs in\n"
-            for (i, a) in args.enumerated() {
-                let label = (i == args.count - 1 && a.variadic) ? "*" : "\(i)"
-                s += "        \(label)) \(bashValue(a.completion)) ;;\n"
-            }
-            s += "        esac\n        ;;\n"
+            s += argumentCases(n, value: bashValue)
         }
         s += """
                 esac
@@ -151,6 +139,33 @@ enum CompletionScripts {
         return s
     }
 
+    /// `case "$cmdpath|$prev"` arms (bash and zsh alike) that complete an option's value.
+    static func optionValueCases(_ all: [Node], value: (CompletionKind) -> String) -> String {
+        var s = ""
+        for n in all {
+            for o in n.options where o.takesValue {
+                let pattern = flags(o).map { "\"\(n.path)|\($0)\"" }.joined(separator: "|")
+                s += "    \(pattern))\n        \(value(o.completion))\n        return\n        ;;\n"
+            }
+        }
+        return s
+    }
+
+    /// The `case "$cmdpath"` arm (bash and zsh alike) that completes a verb's positional
+    /// arguments by their index; empty for verbs without arguments.
+    static func argumentCases(_ n: Node, value: (CompletionKind) -> String) -> String {
+        let args = n.command.arguments
+        guard !args.isEmpty else { return "" }
+        var s = "    \"\(n.path)\")\n        case $nargs in\n"
+        for (i, a) in args.enumerated() { s += "        \(argumentLabel(i, of: args))) \(value(a.completion)) ;;\n" }
+        return s + "        esac\n        ;;\n"
+    }
+
+    /// The index an argument completes at; `*` for a variadic last one.
+    static func argumentLabel(_ i: Int, of args: [ArgumentSpec]) -> String {
+        i == args.count - 1 && args[i].variadic ? "*" : "\(i)"
+    }
+
     static func bashValue(_ c: CompletionKind) -> String {
         switch c {
         case .none: ":"
@@ -186,12 +201,7 @@ enum CompletionScripts {
                 case "$cmdpath|$prev" in
 
             """
-        for n in all {
-            for o in n.options where o.takesValue {
-                let pattern = flags(o).map { "\"\(n.path)|\($0)\"" }.joined(separator: "|")
-                s += "    \(pattern))\n        \(zshValue(o.completion))\n        return\n        ;;\n"
-            }
-        }
+        s += optionValueCases(all, value: zshValue)
         s += """
                 esac
                 if [[ $cur == -* ]]; then
@@ -218,14 +228,7 @@ enum CompletionScripts {
                 s += "    \"\(n.path)\")\n        local -a cmds\n        cmds=(\(described.joined(separator: " ")))\n        _describe command cmds\n        ;;\n"
                 continue
             }
-            let args = n.command.arguments
-            guard !args.isEmpty else { continue }
-            s += "    \"\(n.path)\")\n        case $nargs in\n"
-            for (i, a) in args.enumerated() {
-                let label = (i == args.count - 1 && a.variadic) ? "*" : "\(i)"
-                s += "        \(label)) \(zshValue(a.completion)) ;;\n"
-            }
-            s += "        esac\n        ;;\n"
+            s += argumentCases(n, value: zshValue)
         }
         s += """
                 esac
@@ -327,7 +330,7 @@ enum CompletionScripts {
             if n.command.subcommands.isEmpty {
                 let args = n.command.arguments
                 for (i, a) in args.enumerated() where a.completion != .none {
-                    let index = (i == args.count - 1 && a.variadic) ? "*" : "\(i)"
+                    let index = argumentLabel(i, of: args)
                     s += "complete -c contactsctl -n \"__contactsctl_arg '\(n.path)' '\(index)'\"\(fishValue(a.completion))\n"
                 }
             }
