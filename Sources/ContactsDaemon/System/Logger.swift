@@ -5,42 +5,8 @@ import JSONRPC
 /// The daemon's one logger: one line per event on stderr, with `<N>` syslog priority
 /// prefixes when stderr is connected to the journal (`JOURNAL_STREAM`), plain otherwise.
 public final class Logger: @unchecked Sendable {
-    public enum Level: Int, Sendable, Comparable, CaseIterable {
-        case debug, info, notice, warning, error
-
-        public static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
-
-        public init?(name: String) {
-            switch name.lowercased() {
-            case "debug": self = .debug
-            case "info": self = .info
-            case "notice": self = .notice
-            case "warning", "warn": self = .warning
-            case "error", "err": self = .error
-            default: return nil
-            }
-        }
-
-        var syslogPriority: Int {
-            switch self {
-            case .debug: 7
-            case .info: 6
-            case .notice: 5
-            case .warning: 4
-            case .error: 3
-            }
-        }
-
-        public var word: String {
-            switch self {
-            case .debug: "debug"
-            case .info: "info"
-            case .notice: "notice"
-            case .warning: "warning"
-            case .error: "error"
-            }
-        }
-    }
+    /// The transport's levels are the daemon's: one set of severities end to end.
+    public typealias Level = RPCLogLevel
 
     private let lock = NSLock()
     private var currentLevel: Level
@@ -97,17 +63,38 @@ public final class Logger: @unchecked Sendable {
     public func error(_ m: String) { log(.error, m) }
 
     /// The transport's log hook.
-    public var rpcLogger: RPCServer.Logger {
-        { [self] level, message in
-            let mapped: Level =
-                switch level {
-                case .debug: .debug
-                case .info: .info
-                case .notice: .notice
-                case .warning: .warning
-                case .error: .error
-                }
-            log(mapped, message)
+    public var rpcLogger: RPCServer.Logger { { [self] level, message in log(level, message) } }
+}
+
+extension RPCLogLevel {
+    public init?(name: String) {
+        switch name.lowercased() {
+        case "debug": self = .debug
+        case "info": self = .info
+        case "notice": self = .notice
+        case "warning", "warn": self = .warning
+        case "error", "err": self = .error
+        default: return nil
+        }
+    }
+
+    var syslogPriority: Int {
+        switch self {
+        case .debug: 7
+        case .info: 6
+        case .notice: 5
+        case .warning: 4
+        case .error: 3
+        }
+    }
+
+    public var word: String {
+        switch self {
+        case .debug: "debug"
+        case .info: "info"
+        case .notice: "notice"
+        case .warning: "warning"
+        case .error: "error"
         }
     }
 }
