@@ -1,3 +1,4 @@
+import ContactsCore
 import Foundation
 import Glibc
 import JSONCore
@@ -108,30 +109,11 @@ enum TransferCommands {
         return 0
     }
 
-    /// Writes a file whole or not at all: a temporary file beside it, synced, then renamed.
     static func writeFile(_ path: String, _ bytes: [UInt8]) throws {
-        let tmp = path + ".tmp-\(getpid())"
-        let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw CommandFailure("cannot write \(path): \(String(cString: strerror(errno)))") }
-        var offset = 0
-        while offset < bytes.count {
-            // offset < count here, so the buffer is not empty and has a base address.
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 {
-                let reason = String(cString: strerror(errno))
-                close(fd)
-                unlink(tmp)
-                throw CommandFailure("cannot write \(path): \(reason)")
-            }
-            offset += n
-        }
-        let synced = fsync(fd) == 0
-        close(fd)
-        guard synced, rename(tmp, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(tmp)
-            throw CommandFailure("cannot write \(path): \(reason)")
+        do {
+            try FileIO.writeAtomically(path, bytes)
+        } catch {
+            throw CommandFailure(error.description)
         }
     }
 }

@@ -1,3 +1,4 @@
+import ContactsCore
 import Glibc
 import JSONCore
 
@@ -32,14 +33,7 @@ public final class Output {
 
     /// Writes now; used where a line must reach a pipe at once (`watch`).
     public func flush() {
-        var offset = 0
-        while offset < buffer.count {
-            // offset < count, so the buffer is non-empty and has a base address.
-            let n = buffer.withUnsafeBytes { Glibc.write(1, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { break }
-            offset += n
-        }
+        FileIO.writeAll(1, buffer)
         buffer.removeAll(keepingCapacity: true)
     }
 

@@ -1,3 +1,4 @@
+import ContactsCore
 import ContactsStore
 import Foundation
 import Glibc
@@ -228,25 +229,12 @@ final class InboxWatcher: @unchecked Sendable {
         return (String(name[..<dot]), String(name[dot...]))
     }
 
-    /// Writes the report beside the failed file: a temporary file, synced, then renamed.
+    /// Writes the report beside the failed file, whole or not at all.
     private func writeReport(_ text: String, to path: String) {
-        let tmp = path + ".tmp-\(getpid())"
-        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else {
-            log.error("inbox: cannot write \(path): \(String(cString: strerror(errno)))")
-            return
+        do {
+            try FileIO.writeAtomically(path, Array(text.utf8))
+        } catch {
+            log.error("inbox: \(error)")
         }
-        let bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            // offset < count here, so the buffer is not empty and has a base address.
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { break }
-            offset += n
-        }
-        fsync(fd)
-        close(fd)
-        if rename(tmp, path) != 0 { unlink(tmp) }
     }
 }

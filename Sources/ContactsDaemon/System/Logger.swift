@@ -1,3 +1,4 @@
+import ContactsCore
 import Foundation
 import Glibc
 import JSONRPC
@@ -46,13 +47,7 @@ public final class Logger: @unchecked Sendable {
         let line = message.replacingOccurrences(of: "\n", with: " ")
         let text = toJournal ? "<\(level.syslogPriority)>\(line)\n" : "contactsd: \(level.word): \(line)\n"
         lock.lock()
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let n = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { break }
-            bytes = bytes.dropFirst(n)
-        }
+        FileIO.writeAll(2, Array(text.utf8))
         lock.unlock()
     }
 
