@@ -128,6 +128,7 @@ enum ImportExportMethods {
                 }
                 var ids: [String]?
                 if call.params.has("ids") { ids = try call.params.stringArray("ids") }
+                let contacts: [Contact]
                 if let q = call.params["query"] {
                     let query: ContactQuery
                     if let text = q.stringValue {
@@ -137,10 +138,17 @@ enum ImportExportMethods {
                     } else {
                         throw RPCError.invalidParams("'query' must be an object or a string", field: "query")
                     }
-                    let matching = try store.query(query).contacts.map(\.id)
-                    ids = ids.map { given in given.filter(matching.contains) } ?? matching
+                    let matching = try store.exportContacts(matching: query)
+                    if let ids {
+                        // Both: the given ids that match, in the order given.
+                        let byID = Dictionary(matching.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+                        contacts = ids.compactMap { byID[$0] }
+                    } else {
+                        contacts = matching
+                    }
+                } else {
+                    contacts = try store.exportContacts(ids: ids)
                 }
-                let contacts = try store.exportContacts(ids: ids)
                 let data: String
                 switch format {
                 case "json": data = JSONWriter.string(.array(contacts.map(\.json)))

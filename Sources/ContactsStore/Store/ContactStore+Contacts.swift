@@ -139,22 +139,21 @@ extension ContactStore {
             {
                 throw StoreError.conflict(message: "a contact with uid '\(c.uid)' already exists", id: nil, currentRevision: nil)
             }
-            let groupsChanged = Set(c.groups.map { $0.lowercased() }) != Set(before.groups.map { $0.lowercased() })
             var comparable = c
             comparable.groups = before.groups
-            if comparable == before && !groupsChanged { return before }
+            if comparable == before && Self.sameGroups(c.groups, before.groups) { return before }
             try Self.rewrite(db, &c, previous: before, log: &log)
-            if groupsChanged {
-                let rowid = try db.scalarInt("SELECT rowid FROM contacts WHERE id = ?", [.text(id)])
-                c.groups = try Self.setMemberships(db, contactRowid: rowid, names: c.groups, log: &log)
-            } else {
-                c.groups = before.groups
-            }
             return c
         }
     }
 
-    /// Writes a changed contact back with the next revision.
+    /// Group lists name the same groups (names match regardless of case).
+    static func sameGroups(_ a: [String], _ b: [String]) -> Bool {
+        Set(a.map { $0.lowercased() }) == Set(b.map { $0.lowercased() })
+    }
+
+    /// Writes a changed contact back with the next revision, and its memberships when its
+    /// groups changed (`c.groups` then holds the stored spellings).
     static func rewrite(_ db: Database, _ c: inout Contact, previous: Contact, log: inout ChangeLog) throws {
         c.revision = previous.revision + 1
         c.updatedAt = max(Timestamp.now(), previous.updatedAt)
@@ -171,6 +170,11 @@ extension ContactStore {
             .text(c.id),
         ])
         log.contact(c.id, .updated, c.revision)
+        if sameGroups(c.groups, previous.groups) {
+            c.groups = previous.groups
+        } else {
+            c.groups = try setMemberships(db, contactRowid: rowid, names: c.groups, log: &log)
+        }
         log.indexUpserts.append(
             SearchIndex.Entry(
                 rowid: rowid, id: c.id, sortKey: sortKey, name: c.name, text: search, favorite: c.favorite, createdAt: c.createdAt,

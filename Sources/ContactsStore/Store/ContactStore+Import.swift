@@ -58,10 +58,6 @@ extension ContactStore {
                 }
                 try Self.validate(incoming)
                 try Self.rewrite(db, &incoming, previous: existing, log: &log)
-                if Set(incoming.groups.map { $0.lowercased() }) != Set(existing.groups.map { $0.lowercased() }) {
-                    let rowid = try db.scalarInt("SELECT rowid FROM contacts WHERE id = ?", [.text(existing.id)])
-                    _ = try Self.setMemberships(db, contactRowid: rowid, names: incoming.groups, log: &log)
-                }
                 outcomes.append(.updated(id: existing.id))
             }
             return outcomes

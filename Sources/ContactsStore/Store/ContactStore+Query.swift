@@ -6,7 +6,12 @@ extension ContactStore {
     ///
     /// Text queries are answered from the in-memory `SearchIndex`; listing without text uses
     /// the SQL indexes directly.
-    public func query(_ q: ContactQuery) throws -> QueryResult {
+    public func query(_ q: ContactQuery) throws -> QueryResult { try query(q, withCard: false) }
+
+    /// The matches of a query with their vCard properties, for export.
+    public func exportContacts(matching q: ContactQuery) throws -> [Contact] { try query(q, withCard: true).contacts }
+
+    func query(_ q: ContactQuery, withCard: Bool) throws -> QueryResult {
         try read { db in
             let patterns = q.text.map(SearchDocument.patterns(for:)) ?? []
             if let text = q.text, !text.trimmingWhitespace().isEmpty, patterns.isEmpty {
@@ -18,7 +23,7 @@ extension ContactStore {
                 groupRowid = try Self.groupRowid(db, id: g.id)
             }
             if patterns.isEmpty {
-                return try Self.listWithSQL(db, q, groupRowid: groupRowid)
+                return try Self.listWithSQL(db, q, groupRowid: groupRowid, withCard: withCard)
             }
             try searchIndex.loadIfNeeded(db)
             var members: Set<Int64>?
@@ -33,27 +38,27 @@ extension ContactStore {
             let page = searchIndex.search(
                 patterns: patterns.map { Array($0.utf8) }, favoritesOnly: q.favoritesOnly, members: members, order: order,
                 offset: q.offset, limit: q.limit)
-            return QueryResult(total: page.total, contacts: try Self.fetch(db, rowids: page.rowids))
+            return QueryResult(total: page.total, contacts: try Self.fetch(db, rowids: page.rowids, withCard: withCard))
         }
     }
 
     /// Contacts by rowid, in the order given; rowids deleted meanwhile are skipped.
-    static func fetch(_ db: Database, rowids: [Int64]) throws -> [Contact] {
+    static func fetch(_ db: Database, rowids: [Int64], withCard: Bool = false) throws -> [Contact] {
         guard !rowids.isEmpty else { return [] }
         var byRowid: [Int64: Contact] = [:]
         var start = 0
         while start < rowids.count {
             let chunk = rowids[start..<min(start + 500, rowids.count)]
             let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ",")
-            let s = try db.prepare("SELECT \(contactColumns) FROM contacts c WHERE c.rowid IN (\(placeholders))")
+            let s = try db.prepare("SELECT \(withCard ? contactColumnsWithCard : contactColumns) FROM contacts c WHERE c.rowid IN (\(placeholders))")
             try s.bind(chunk.map { .int($0) })
-            while try s.step() { byRowid[s.int64(0)] = readContact(s) }
+            while try s.step() { byRowid[s.int64(0)] = readContact(s, withCard: withCard) }
             start += 500
         }
         return rowids.compactMap { byRowid[$0] }
     }
 
-    static func listWithSQL(_ db: Database, _ q: ContactQuery, groupRowid: Int64?) throws -> QueryResult {
+    static func listWithSQL(_ db: Database, _ q: ContactQuery, groupRowid: Int64?, withCard: Bool) throws -> QueryResult {
         var conditions: [String] = []
         var args: [SQLValue] = []
         if q.favoritesOnly { conditions.append("c.favorite = 1") }
@@ -74,12 +79,12 @@ extension ContactStore {
             }
         }
         if !q.sort.contains(where: { $0.field == .name }) { order.append("c.sort_key, c.name, c.id") }
-        let sql = "SELECT \(contactColumns) FROM contacts c\(whereClause) ORDER BY \(order.joined(separator: ", ")) LIMIT ? OFFSET ?"
+        let sql = "SELECT \(withCard ? contactColumnsWithCard : contactColumns) FROM contacts c\(whereClause) ORDER BY \(order.joined(separator: ", ")) LIMIT ? OFFSET ?"
         let s = try db.prepare(sql)
         try s.bind(args + [.int(Int64(q.limit ?? -1)), .int(Int64(q.offset))])
         var contacts: [Contact] = []
         contacts.reserveCapacity(min(total, q.limit ?? total))
-        while try s.step() { contacts.append(readContact(s)) }
+        while try s.step() { contacts.append(readContact(s, withCard: withCard)) }
         return QueryResult(total: total, contacts: contacts)
     }
 }
