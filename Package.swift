@@ -11,6 +11,9 @@ let package = Package(
         // C libraries from Debian, each behind one system-library target.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
+        // libvips' thumbnail and save calls are variadic: a few plain C functions wrap them.
+        .target(name: "VipsShim", dependencies: ["CVips"]),
 
         // A small, exact JSON value type with its own parser and writer.
         .target(name: "JSONCore"),
@@ -22,22 +25,27 @@ let package = Package(
         .target(name: "ContactsCore", dependencies: ["JSONCore", "VCard"]),
         // The SQLite store: the only module that touches SQLite.
         .target(name: "ContactsStore", dependencies: ["ContactsCore", "VCard", "CSQLite"]),
+        // Photo bytes to a checked header and to cached thumbnails: the only module that touches libvips.
+        .target(name: "Thumbnails", dependencies: ["VipsShim"]),
         // Wires store, RPC, systemd and configuration into the service.
-        .target(name: "ContactsDaemon", dependencies: ["ContactsStore", "ContactsCore", "VCard", "JSONRPC", "JSONCore", "CSystemd"]),
+        .target(name: "ContactsDaemon", dependencies: ["ContactsStore", "Thumbnails", "ContactsCore", "VCard", "JSONRPC", "JSONCore", "CSystemd"]),
         // The command-line client's logic; links neither SQLite nor image libraries.
         .target(name: "ContactsControl", dependencies: ["JSONRPC", "JSONCore", "ContactsCore"]),
 
         .executableTarget(name: "contactsd", dependencies: ["ContactsDaemon"]),
         .executableTarget(name: "contactsctl", dependencies: ["ContactsControl"]),
         // Generates a corpus and measures the store and the service; run it in release mode.
-        .executableTarget(name: "contacts-bench", dependencies: ["ContactsStore", "ContactsCore", "VCard", "JSONRPC", "JSONCore"]),
+        .executableTarget(name: "contacts-bench", dependencies: ["ContactsStore", "ContactsCore", "VCard", "JSONRPC", "JSONCore", "Thumbnails"]),
 
         .testTarget(name: "JSONCoreTests", dependencies: ["JSONCore"]),
         .testTarget(name: "VCardTests", dependencies: ["VCard"]),
         .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "JSONCore"]),
         .testTarget(name: "ContactsCoreTests", dependencies: ["ContactsCore", "JSONCore", "VCard"]),
         .testTarget(name: "ContactsStoreTests", dependencies: ["ContactsStore", "ContactsCore", "VCard"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["JSONCore", "JSONRPC"]),
+        // Helpers shared by the test targets (hostile images).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "ThumbnailsTests", dependencies: ["Thumbnails", "TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["JSONCore", "JSONRPC", "ContactsCore", "Thumbnails", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

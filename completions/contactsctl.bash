@@ -99,6 +99,22 @@ _contactsctl() {
                 ((i++))
                 continue
                 ;;
+            " photo|--socket")
+                ((i++))
+                continue
+                ;;
+            " photo set|--socket")
+                ((i++))
+                continue
+                ;;
+            " photo get|--size"|" photo get|-s"|" photo get|--output"|" photo get|-o"|" photo get|--socket")
+                ((i++))
+                continue
+                ;;
+            " photo rm|--socket")
+                ((i++))
+                continue
+                ;;
             " import|--socket")
                 ((i++))
                 continue
@@ -139,7 +155,7 @@ _contactsctl() {
         esac
         if ((nargs == 0)); then
             case "$cmdpath $w" in
-                " list"|" search"|" show"|" add"|" edit"|" rm"|" fav"|" unfav"|" group"|" group list"|" group add"|" group rm"|" group rename"|" group members"|" group assign"|" group unassign"|" import"|" export"|" backup"|" restore"|" status"|" watch"|" query-email"|" completions"|" call")
+                " list"|" search"|" show"|" add"|" edit"|" rm"|" fav"|" unfav"|" group"|" group list"|" group add"|" group rm"|" group rename"|" group members"|" group assign"|" group unassign"|" photo"|" photo set"|" photo get"|" photo rm"|" import"|" export"|" backup"|" restore"|" status"|" watch"|" query-email"|" completions"|" call")
                 cmdpath="$cmdpath $w"
                 continue
                 ;;
@@ -320,6 +336,30 @@ _contactsctl() {
         _contactsctl_files ''
         return
         ;;
+    " photo|--socket")
+        _contactsctl_files ''
+        return
+        ;;
+    " photo set|--socket")
+        _contactsctl_files ''
+        return
+        ;;
+    " photo get|--size"|" photo get|-s")
+        :
+        return
+        ;;
+    " photo get|--output"|" photo get|-o")
+        _contactsctl_files ''
+        return
+        ;;
+    " photo get|--socket")
+        _contactsctl_files ''
+        return
+        ;;
+    " photo rm|--socket")
+        _contactsctl_files ''
+        return
+        ;;
     " import|--socket")
         _contactsctl_files ''
         return
@@ -396,6 +436,10 @@ _contactsctl() {
     " group members") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " group assign") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " group unassign") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
+    " photo") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
+    " photo set") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
+    " photo get") COMPREPLY=($(compgen -W '--size -s --crop --output -o --json --socket --no-color --help -h' -- "$cur")) ;;
+    " photo rm") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " import") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " export") COMPREPLY=($(compgen -W '--format --output -o --query -q --group -g --favorites -f --json --socket --no-color --help -h' -- "$cur")) ;;
     " backup") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
@@ -409,7 +453,7 @@ _contactsctl() {
         return
     fi
     case "$cmdpath" in
-    "") COMPREPLY=($(compgen -W 'list search show add edit rm fav unfav group import export backup restore status watch query-email completions call' -- "$cur")) ;;
+    "") COMPREPLY=($(compgen -W 'list search show add edit rm fav unfav group photo import export backup restore status watch query-email completions call' -- "$cur")) ;;
     " search")
         case $nargs in
         0) : ;;
@@ -477,6 +521,23 @@ _contactsctl() {
         case $nargs in
         0) _contactsctl_live contacts ;;
         1) _contactsctl_live groups ;;
+        esac
+        ;;
+    " photo") COMPREPLY=($(compgen -W 'set get rm' -- "$cur")) ;;
+    " photo set")
+        case $nargs in
+        0) _contactsctl_live contacts ;;
+        1) _contactsctl_files 'jpg|jpeg|png|webp|heic|gif' ;;
+        esac
+        ;;
+    " photo get")
+        case $nargs in
+        0) _contactsctl_live contacts ;;
+        esac
+        ;;
+    " photo rm")
+        case $nargs in
+        0) _contactsctl_live contacts ;;
         esac
         ;;
     " import")

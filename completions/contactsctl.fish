@@ -64,6 +64,18 @@ function __contactsctl_state
             case ' group unassign|--socket'
                 set skip 1
                 continue
+            case ' photo|--socket'
+                set skip 1
+                continue
+            case ' photo set|--socket'
+                set skip 1
+                continue
+            case ' photo get|--size' ' photo get|-s' ' photo get|--output' ' photo get|-o' ' photo get|--socket'
+                set skip 1
+                continue
+            case ' photo rm|--socket'
+                set skip 1
+                continue
             case ' import|--socket'
                 set skip 1
                 continue
@@ -97,7 +109,7 @@ function __contactsctl_state
         end
         if test $nargs = 0
             switch "$cmdpath $t"
-                case ' list' ' search' ' show' ' add' ' edit' ' rm' ' fav' ' unfav' ' group' ' group list' ' group add' ' group rm' ' group rename' ' group members' ' group assign' ' group unassign' ' import' ' export' ' backup' ' restore' ' status' ' watch' ' query-email' ' completions' ' call'
+                case ' list' ' search' ' show' ' add' ' edit' ' rm' ' fav' ' unfav' ' group' ' group list' ' group add' ' group rm' ' group rename' ' group members' ' group assign' ' group unassign' ' photo' ' photo set' ' photo get' ' photo rm' ' import' ' export' ' backup' ' restore' ' status' ' watch' ' query-email' ' completions' ' call'
                 set cmdpath "$cmdpath $t"
                 continue
             end
@@ -130,6 +142,7 @@ complete -c contactsctl -n "__contactsctl_at ''" -a rm -d 'Delete contacts.'
 complete -c contactsctl -n "__contactsctl_at ''" -a fav -d 'Mark a contact as a favorite.'
 complete -c contactsctl -n "__contactsctl_at ''" -a unfav -d 'Unmark a favorite.'
 complete -c contactsctl -n "__contactsctl_at ''" -a group -d 'Manage groups.'
+complete -c contactsctl -n "__contactsctl_at ''" -a photo -d 'Set, fetch or remove a contact'\''s photo.'
 complete -c contactsctl -n "__contactsctl_at ''" -a import -d 'Import vCard (2.1, 3.0, 4.0) or JSON files; '\''-'\'' reads standard input.'
 complete -c contactsctl -n "__contactsctl_at ''" -a export -d 'Export contacts as vCard or JSON, to standard output or a file.'
 complete -c contactsctl -n "__contactsctl_at ''" -a backup -d 'Write a consistent copy of the store to FILE while the daemon keeps serving.'
@@ -255,6 +268,32 @@ complete -c contactsctl -n "__contactsctl_at ' group unassign'" -l no-color -d '
 complete -c contactsctl -n "__contactsctl_at ' group unassign'" -l help -s h -d 'show help'
 complete -c contactsctl -n "__contactsctl_arg ' group unassign' '0'" -x -a '(contactsctl __complete contacts (commandline -ct) 2>/dev/null)'
 complete -c contactsctl -n "__contactsctl_arg ' group unassign' '1'" -x -a '(contactsctl __complete groups (commandline -ct) 2>/dev/null)'
+complete -c contactsctl -n "__contactsctl_at ' photo'" -a set -d 'Give a contact a photo (JPEG, PNG, WebP, HEIC or GIF); '\''-'\'' reads standard input.'
+complete -c contactsctl -n "__contactsctl_at ' photo'" -a get -d 'Print the path of a thumbnail of a contact'\''s photo, or write it to a file.'
+complete -c contactsctl -n "__contactsctl_at ' photo'" -a rm -d 'Remove a contact'\''s photo.'
+complete -c contactsctl -n "__contactsctl_at ' photo'" -l json -d 'print machine-readable JSON'
+complete -c contactsctl -n "__contactsctl_at ' photo'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
+complete -c contactsctl -n "__contactsctl_at ' photo'" -l no-color -d 'never colour the output'
+complete -c contactsctl -n "__contactsctl_at ' photo'" -l help -s h -d 'show help'
+complete -c contactsctl -n "__contactsctl_at ' photo set'" -l json -d 'print machine-readable JSON'
+complete -c contactsctl -n "__contactsctl_at ' photo set'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
+complete -c contactsctl -n "__contactsctl_at ' photo set'" -l no-color -d 'never colour the output'
+complete -c contactsctl -n "__contactsctl_at ' photo set'" -l help -s h -d 'show help'
+complete -c contactsctl -n "__contactsctl_arg ' photo set' '0'" -x -a '(contactsctl __complete contacts (commandline -ct) 2>/dev/null)'
+complete -c contactsctl -n "__contactsctl_arg ' photo set' '1'" -x -a '(__fish_complete_suffix .jpg .jpeg .png .webp .heic .gif)'
+complete -c contactsctl -n "__contactsctl_at ' photo get'" -l size -s s -r -d 'the longer side in pixels, 16 to 1024 (default 256)'
+complete -c contactsctl -n "__contactsctl_at ' photo get'" -l crop -d 'square, cropped at the centre'
+complete -c contactsctl -n "__contactsctl_at ' photo get'" -l output -s o -r -F -d 'write the JPEG to FILE ('\''-'\'' for standard output)'
+complete -c contactsctl -n "__contactsctl_at ' photo get'" -l json -d 'print machine-readable JSON'
+complete -c contactsctl -n "__contactsctl_at ' photo get'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
+complete -c contactsctl -n "__contactsctl_at ' photo get'" -l no-color -d 'never colour the output'
+complete -c contactsctl -n "__contactsctl_at ' photo get'" -l help -s h -d 'show help'
+complete -c contactsctl -n "__contactsctl_arg ' photo get' '0'" -x -a '(contactsctl __complete contacts (commandline -ct) 2>/dev/null)'
+complete -c contactsctl -n "__contactsctl_at ' photo rm'" -l json -d 'print machine-readable JSON'
+complete -c contactsctl -n "__contactsctl_at ' photo rm'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
+complete -c contactsctl -n "__contactsctl_at ' photo rm'" -l no-color -d 'never colour the output'
+complete -c contactsctl -n "__contactsctl_at ' photo rm'" -l help -s h -d 'show help'
+complete -c contactsctl -n "__contactsctl_arg ' photo rm' '0'" -x -a '(contactsctl __complete contacts (commandline -ct) 2>/dev/null)'
 complete -c contactsctl -n "__contactsctl_at ' import'" -l json -d 'print machine-readable JSON'
 complete -c contactsctl -n "__contactsctl_at ' import'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
 complete -c contactsctl -n "__contactsctl_at ' import'" -l no-color -d 'never colour the output'

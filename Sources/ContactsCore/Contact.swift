@@ -100,4 +100,10 @@ public struct PostalAddress: Sendable, Equatable {
 public enum PhotoReference: Sendable, Equatable {
     case stored(hash: String, mimeType: String, width: Int?, height: Int?)
     case url(String)
+
+    /// The content address of stored bytes.
+    public var hash: String? {
+        if case .stored(let hash, _, _, _) = self { return hash }
+        return nil
+    }
 }

@@ -6,7 +6,8 @@ public enum FileIO {
     /// Why a file could not be written.
     public struct WriteError: Error, Sendable, CustomStringConvertible {
         public var path: String
-        public var reason: String
+        public var code: Int32
+        public var reason: String { String(cString: strerror(code)) }
         public var description: String { "cannot write \(path): \(reason)" }
     }
 
@@ -28,22 +29,23 @@ public enum FileIO {
     }
 
     /// Writes `path` whole or not at all: a new temporary file beside it (mode 0600, never
-    /// through a symlink), synced, then renamed over the old one.
-    public static func writeAtomically(_ path: String, _ bytes: [UInt8]) throws(WriteError) {
-        let tmp = path + ".tmp-\(getpid())"
+    /// through a symlink), synced unless `sync` is false (for files that can be made again),
+    /// then renamed over the old one. Concurrent writers of one path never share a temporary.
+    public static func writeAtomically(_ path: String, _ bytes: [UInt8], sync: Bool = true) throws(WriteError) {
+        let tmp = path + ".tmp-\(getpid())-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
         let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw WriteError(path: path, reason: String(cString: strerror(errno))) }
-        let written = writeAll(fd, bytes) && fsync(fd) == 0
-        let reason = String(cString: strerror(errno))
+        guard fd >= 0 else { throw WriteError(path: path, code: errno) }
+        let written = writeAll(fd, bytes) && (!sync || fsync(fd) == 0)
+        let code = errno
         close(fd)
         guard written else {
             unlink(tmp)
-            throw WriteError(path: path, reason: reason)
+            throw WriteError(path: path, code: code)
         }
         guard rename(tmp, path) == 0 else {
-            let reason = String(cString: strerror(errno))
+            let code = errno
             unlink(tmp)
-            throw WriteError(path: path, reason: reason)
+            throw WriteError(path: path, code: code)
         }
     }
 }

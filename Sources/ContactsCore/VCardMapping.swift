@@ -146,6 +146,7 @@ public enum VCardMapping {
     }
 
     static func photoReference(_ p: VCardProperty) -> PhotoReference? {
+        if let (hash, mimeType) = storedPhoto(p) { return .stored(hash: hash, mimeType: mimeType, width: nil, height: nil) }
         guard case .raw(let r) = p.value, !r.isEmpty else { return nil }
         if let data = PhotoData.decode(p) {
             return .stored(hash: "sha256:" + SHA256.hex(data.bytes), mimeType: data.mimeType, width: nil, height: nil)
@@ -157,6 +158,61 @@ public enum VCardMapping {
             return .stored(hash: "sha256:" + SHA256.hex(Array(compact.utf8)), mimeType: "application/octet-stream", width: nil, height: nil)
         }
         return .url(r)
+    }
+
+    // MARK: Photos kept in the photo store
+
+    /// Takes the bytes of the contact's photo out of its card: that PHOTO keeps its place and
+    /// its other parameters, and names its content instead of carrying it. Returns the photo,
+    /// to be stored by content. (Any further PHOTO stays in the card as it came.)
+    public static func detachPhoto(_ c: inout Contact) -> PhotoData? {
+        guard let hash = c.photo?.hash, var props = c.vcardProperties else { return nil }
+        var photo: PhotoData?
+        for i in props.indices where props[i].name == "PHOTO" {
+            guard case .raw = props[i].value, let data = PhotoData.decode(props[i]), data.hash == hash else { continue }
+            props[i] = storedPhotoProperty(hash: hash, mimeType: data.mimeType, keeping: props[i].parameters)
+            photo = data
+        }
+        c.vcardProperties = props
+        return photo
+    }
+
+    /// A PHOTO whose bytes are in the photo store. Its value is structured text, which a
+    /// parsed PHOTO never is, so no card can pass one off as a reference.
+    static func storedPhotoProperty(hash: String, mimeType: String, keeping parameters: [VCardParameter] = []) -> VCardProperty {
+        let kept = parameters.filter { param in
+            guard let name = param.name else { return false }
+            switch name {
+            case "ENCODING", "VALUE", "MEDIATYPE": return false
+            case "TYPE": return !param.values.contains { PhotoData.mimeType(forType: $0.uppercased()) != nil }
+            default: return true
+            }
+        }
+        return VCardProperty(name: "PHOTO", parameters: kept, value: .text([[hash], [mimeType]]))
+    }
+
+    static func storedPhoto(_ p: VCardProperty) -> (hash: String, mimeType: String)? {
+        guard p.name == "PHOTO", case .text(let parts) = p.value, parts.count == 2, let hash = parts[0].first, hash.hasPrefix("sha256:")
+        else { return nil }
+        return (hash, parts[1].first ?? "application/octet-stream")
+    }
+
+    /// The properties with each stored photo's bytes put back inline (`ENCODING=b` with a
+    /// TYPE; the 4.0 writer turns that into a data URI). A photo whose bytes cannot be had
+    /// is left out.
+    public static func attachPhotos(_ props: [VCardProperty], bytes: (String) -> [UInt8]?) -> [VCardProperty] {
+        guard props.contains(where: { storedPhoto($0) != nil }) else { return props }
+        return props.compactMap { p in
+            guard let (hash, mimeType) = storedPhoto(p) else { return p }
+            guard let data = bytes(hash) else { return nil }
+            var out = p
+            out.parameters.append(VCardParameter("ENCODING", ["b"]))
+            if let sub = mimeType.split(separator: "/").last, mimeType.hasPrefix("image/") {
+                out.parameters.append(VCardParameter("TYPE", [sub.uppercased()]))
+            }
+            out.value = .raw(Data(data).base64EncodedString())
+            return out
+        }
     }
 
     // MARK: Labels
@@ -266,6 +322,15 @@ public enum VCardMapping {
         if Set(derived.groups.map { $0.lowercased() }) != Set(c.groups.map { $0.lowercased() }) {
             replace(["CATEGORIES"], with: c.groups.isEmpty ? [] : [VCardProperty(name: "CATEGORIES", value: .text([c.groups]))])
         }
+        if derived.photo?.hash != c.photo?.hash || (c.photo?.hash == nil && derived.photo != c.photo) {
+            let photo: [VCardProperty]
+            switch c.photo {
+            case .stored(let hash, let mimeType, _, _)?: photo = [storedPhotoProperty(hash: hash, mimeType: mimeType)]
+            case .url(let url)?: photo = [VCardProperty(name: "PHOTO", parameters: [VCardParameter("VALUE", ["uri"])], value: .raw(url))]
+            case nil: photo = []
+            }
+            replace(["PHOTO"], with: photo)
+        }
         if derived.uid != c.uid { replace(["UID"], with: [VCardProperty(name: "UID", value: .raw(c.uid))]) }
         if derived.favorite != c.favorite {
             replace(["X-CONTACTSD-FAVORITE"], with: c.favorite ? [VCardProperty(name: "X-CONTACTSD-FAVORITE", value: .raw("TRUE"))] : [])
@@ -307,6 +372,8 @@ public enum VCardMapping {
 public struct PhotoData: Sendable, Equatable {
     public var bytes: [UInt8]
     public var mimeType: String
+    /// The content address: `sha256:` and the hex digest.
+    public var hash: String { "sha256:" + SHA256.hex(bytes) }
 
     public static func decode(_ p: VCardProperty) -> PhotoData? {
         guard case .raw(let r) = p.value, !r.isEmpty else { return nil }
@@ -322,17 +389,22 @@ public struct PhotoData: Sendable, Equatable {
             payload = r[r.index(after: comma)...]
         } else {
             let encoded = p.parameterValues("ENCODING") + p.parameterValues("TYPE")
-            let compact = r.filter { !$0.isWhitespace }
-            let looksBase64 = encoded.contains("B") || encoded.contains("BASE64")
-                || (!compact.utf8.contains(UInt8(ascii: ":")) && compact.count > 32
-                    && compact.allSatisfy { ($0.isASCII && ($0.isLetter || $0.isNumber)) || $0 == "+" || $0 == "/" || $0 == "=" })
-            guard looksBase64 else { return nil }
+            let declared = encoded.contains("B") || encoded.contains("BASE64")
+            if !declared {
+                // Undeclared: only a long run of the base64 alphabet (whitespace aside) counts.
+                var letters = 0
+                for b in r.utf8 {
+                    switch b {
+                    case 0x41...0x5A, 0x61...0x7A, 0x30...0x39, UInt8(ascii: "+"), UInt8(ascii: "/"), UInt8(ascii: "="): letters += 1
+                    case 0x20, 0x09, 0x0A, 0x0D: continue
+                    default: return nil
+                    }
+                }
+                guard letters > 32 else { return nil }
+            }
             mime = p.parameterValues("TYPE").lazy.compactMap(mimeType(forType:)).first ?? p.parameter("MEDIATYPE")
         }
-        var text = String(payload.filter { !$0.isWhitespace })
-        while text.count % 4 != 0 { text += "=" }
-        guard let data = Data(base64Encoded: text, options: .ignoreUnknownCharacters), !data.isEmpty else { return nil }
-        let bytes = [UInt8](data)
+        guard let bytes = Base64.decode(payload.utf8, lenient: true), !bytes.isEmpty else { return nil }
         let declared = mime.flatMap { $0.isEmpty || $0 == "application/octet-stream" ? nil : $0.lowercased() }
         return PhotoData(bytes: bytes, mimeType: declared ?? sniff(bytes))
     }

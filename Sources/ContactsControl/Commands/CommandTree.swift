@@ -69,6 +69,24 @@ public enum CommandTree {
                         run: { try GroupCommands.assign(&$0, add: false) }),
                 ]),
             CommandSpec(
+                "photo", summary: "Set, fetch or remove a contact's photo.",
+                subcommands: [
+                    CommandSpec(
+                        "set", summary: "Give a contact a photo (JPEG, PNG, WebP, HEIC or GIF); '-' reads standard input.",
+                        arguments: [contactArg, ArgumentSpec("FILE", help: "the image", completion: .files(extensions: ["jpg", "jpeg", "png", "webp", "heic", "gif"]))],
+                        run: PhotoCommands.set),
+                    CommandSpec(
+                        "get", summary: "Print the path of a thumbnail of a contact's photo, or write it to a file.",
+                        arguments: [contactArg],
+                        options: [
+                            OptionSpec("size", short: "s", value: "N", help: "the longer side in pixels, 16 to 1024 (default 256)"),
+                            OptionSpec("crop", help: "square, cropped at the centre"),
+                            OptionSpec("output", short: "o", value: "FILE", help: "write the JPEG to FILE ('-' for standard output)", completion: .files(extensions: [])),
+                        ],
+                        run: PhotoCommands.get),
+                    CommandSpec("rm", summary: "Remove a contact's photo.", arguments: [contactArg], run: PhotoCommands.remove),
+                ]),
+            CommandSpec(
                 "import", summary: "Import vCard (2.1, 3.0, 4.0) or JSON files; '-' reads standard input.",
                 arguments: [ArgumentSpec("FILE", variadic: true, help: "files to import", completion: .files(extensions: ["vcf", "vcard", "json"]))],
                 run: TransferCommands.importFiles),

@@ -222,6 +222,15 @@ enum ContactView {
             add("address", parts.joined(separator: ", ") + tag)
         }
         add("birthday", c["birthday"]?.stringValue)
+        if let p = c["photo"], p != .null {
+            if let url = p["url"]?.stringValue {
+                add("photo", url)
+            } else {
+                let kind = p["mimeType"]?.stringValue.flatMap { $0.split(separator: "/").last }.map { $0.uppercased() } ?? "image"
+                let size = p["width"]?.intValue.flatMap { w in p["height"]?.intValue.map { " \(w)×\($0)" } } ?? ""
+                add("photo", kind + size + " " + o.dim("(contactsctl photo get)"))
+            }
+        }
         add("groups", (c["groups"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ", "))
         add("note", c["note"]?.stringValue)
         add("id", c["id"]?.stringValue)

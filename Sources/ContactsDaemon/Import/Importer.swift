@@ -3,6 +3,7 @@ import ContactsStore
 import Foundation
 import Glibc
 import JSONCore
+import Thumbnails
 import VCard
 
 /// What an import did, for the client, the drop folder's report and `inbox.processed`.
@@ -60,6 +61,9 @@ public struct ImportReport: Sendable {
 struct Importer {
     let store: ContactStore
     var log: Logger?
+    /// Asked between stages and during the store's transaction: a shutdown stops an import
+    /// (rolled back, so its file is imported whole at the next start).
+    var isCancelled: (@Sendable () -> Bool)?
     static let maxFileBytes = 256 << 20
 
     /// Imports vCard bytes (any dialect and encoding).
@@ -87,17 +91,19 @@ struct Importer {
                 continue
             }
             switch mapped[i] {
-            case .success(let c):
+            case .success(let m):
                 items.append(
                     ImportItem(
-                        contact: c, carriesGroups: card.first("CATEGORIES") != nil, carriesFavorite: card.first("X-CONTACTSD-FAVORITE") != nil))
+                        contact: m.contact, carriesGroups: card.first("CATEGORIES") != nil,
+                        carriesFavorite: card.first("X-CONTACTSD-FAVORITE") != nil, photo: m.photo))
             case .failure(let error):
                 report.errors.append(.init(index: i, line: error.line, message: error.message))
             }
         }
         let total = items.count
         let t2 = Date()
-        let outcomes = try store.importContacts(items) { done in progress?(done, total) }
+        if isCancelled?() == true { throw StoreError.cancelled }
+        let outcomes = try store.importContacts(items, progress: { done in progress?(done, total) }, isCancelled: isCancelled)
         let t3 = Date()
         log?.debug(
             String(
@@ -116,20 +122,41 @@ struct Importer {
         return report
     }
 
-    static func mapInParallel(_ cards: [VCard]) -> [Result<Contact, VCardMapping.CardError>] {
+    /// A card as a contact, with its photo's bytes taken out to be stored by content.
+    struct MappedCard {
+        var contact: Contact
+        var photo: PhotoUpload?
+    }
+
+    static func map(_ card: VCard) throws(VCardMapping.CardError) -> MappedCard {
+        var c = try VCardMapping.contact(from: card)
+        guard let data = VCardMapping.detachPhoto(&c) else { return MappedCard(contact: c, photo: nil) }
+        // detachPhoto matched the bytes to the contact's photo by this very hash.
+        var photo = PhotoUpload(bytes: data.bytes, mimeType: data.mimeType, hash: c.photo?.hash)
+        // Kept whatever it is (nothing imported is lost); its size is known when its header reads.
+        if let info = try? Images.inspect(data.bytes, limits: ImageLimits(maxBytes: .max, maxPixels: .max)) {
+            photo.mimeType = info.format.mimeType
+            photo.width = info.displayWidth
+            photo.height = info.displayHeight
+        }
+        c.photo = photo.reference
+        return MappedCard(contact: c, photo: photo)
+    }
+
+    static func mapInParallel(_ cards: [VCard]) -> [Result<MappedCard, VCardMapping.CardError>] {
         let workers = cards.count < 512 ? 1 : max(1, min(8, ProcessInfo.processInfo.activeProcessorCount))
         let chunk = (cards.count + workers - 1) / max(workers, 1)
         final class Slots: @unchecked Sendable {
-            var parts: [[Result<Contact, VCardMapping.CardError>]]
+            var parts: [[Result<MappedCard, VCardMapping.CardError>]]
             init(_ n: Int) { parts = Array(repeating: [], count: n) }
         }
         let slots = Slots(workers)
         DispatchQueue.concurrentPerform(iterations: workers) { w in
             let range = (w * chunk)..<min(cards.count, (w + 1) * chunk)
-            var out: [Result<Contact, VCardMapping.CardError>] = []
+            var out: [Result<MappedCard, VCardMapping.CardError>] = []
             out.reserveCapacity(range.count)
             for i in range {
-                out.append(Result { () throws(VCardMapping.CardError) in try VCardMapping.contact(from: cards[i]) })
+                out.append(Result { () throws(VCardMapping.CardError) in try map(cards[i]) })
             }
             slots.parts[w] = out  // each worker writes only its own slot
         }
@@ -175,6 +202,8 @@ struct Importer {
     /// Why a path given by a client cannot be read.
     struct PathError: Error, CustomStringConvertible {
         var description: String
+        /// The file is over the size limit (-32004 rather than -32003).
+        var isTooLarge = false
     }
 
     /// Reads a regular file safely: no symlink followed at the last step, no FIFO or device
@@ -196,7 +225,7 @@ struct Importer {
         default: throw PathError(description: "\(path) is not a regular file")
         }
         guard Int(st.st_size) <= limit else {
-            throw PathError(description: "\(path) is \(st.st_size) bytes; files over \(limit) bytes are refused")
+            throw PathError(description: "\(path) is \(st.st_size) bytes; files over \(limit) bytes are refused", isTooLarge: true)
         }
         var out = [UInt8](repeating: 0, count: Int(st.st_size))
         var offset = 0

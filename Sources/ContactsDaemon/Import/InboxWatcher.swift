@@ -12,7 +12,7 @@ import JSONCore
 /// Hidden files, partial downloads, symlinks and anything not a regular file are left alone.
 final class InboxWatcher: @unchecked Sendable {
     let inbox: String
-    let importer: Importer
+    private(set) var importer: Importer
     let bus: EventBus
     let log: Logger
     private var inotifyFD: Int32 = -1
@@ -50,7 +50,14 @@ final class InboxWatcher: @unchecked Sendable {
         return lower.hasSuffix(".vcf") || lower.hasSuffix(".vcard")
     }
 
+    private var isStopping: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return stopping
+    }
+
     func start() throws {
+        importer.isCancelled = { [weak self] in self?.isStopping ?? true }
         for dir in [inbox, inbox + "/imported", inbox + "/failed"] {
             if mkdir(dir, 0o700) != 0 && errno != EEXIST {
                 throw Daemon.StartupError(description: "cannot create \(dir): \(String(cString: strerror(errno)))")
@@ -185,6 +192,9 @@ final class InboxWatcher: @unchecked Sendable {
         } catch let e as Importer.PathError {
             report = ImportReport()
             report.errors.append(.init(index: 0, line: nil, message: e.description))
+        } catch StoreError.cancelled {
+            log.info("inbox: the import of \(name) was interrupted by the shutdown; it stays in the inbox for the next start")
+            return
         } catch {
             // The store could not take it (disk full, shutting down): the file stays for later.
             log.error("inbox: \(name) not imported, left in place: \(error)")

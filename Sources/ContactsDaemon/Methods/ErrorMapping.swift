@@ -2,6 +2,7 @@ import ContactsCore
 import ContactsStore
 import JSONCore
 import JSONRPC
+import Thumbnails
 
 /// The application error codes of the API contract.
 extension RPCError.Code {
@@ -19,6 +20,8 @@ enum ErrorMapping {
         switch error {
         case let e as RPCError: return e
         case let e as ContactError: return rpcError(e)
+        case let e as ImageError: return PhotoService.rpcError(e)
+        case let e as CacheError: return RPCError(.unavailable, e.description)
         case let e as StoreError:
             switch e {
             case .notFound(let kind, let id):
@@ -30,6 +33,7 @@ enum ErrorMapping {
                 return RPCError(.conflict, message, data: data.isEmpty ? nil : .object(data))
             case .invalid(let c): return rpcError(c)
             case .unavailable(let m): return RPCError(.unavailable, m)
+            case .cancelled: return RPCError(.unavailable, "Interrupted: contactsd is stopping; nothing was changed")
             case .database(let d):
                 return RPCError(.internalError, "Internal error: the store failed: \(d.message)", data: ["sqliteCode": .int(Int(d.code))])
             }

@@ -99,7 +99,7 @@ enum ImportExportMethods {
                 do {
                     bytes = try Importer.readRegularFile(path)
                 } catch let e as Importer.PathError {
-                    let code: RPCError.Code = e.description.contains("bytes; files over") ? .tooLarge : .invalidData
+                    let code: RPCError.Code = e.isTooLarge ? .tooLarge : .invalidData
                     throw RPCError(code, e.description, data: ["path": .string(path)])
                 }
                 if path.lowercased().hasSuffix(".json") {
@@ -155,7 +155,7 @@ enum ImportExportMethods {
                 default:
                     let version: VCardWriter.Version = format == "vcard3" ? .v3 : .v4
                     var out = ""
-                    for c in contacts { VCardWriter.write(VCard(properties: VCardMapping.properties(for: c)), version: version, into: &out) }
+                    for c in contacts { VCardWriter.write(VCard(properties: store.cardProperties(for: c)), version: version, into: &out) }
                     data = out
                 }
                 defer { if contacts.count > 1000 { Memory.release() } }

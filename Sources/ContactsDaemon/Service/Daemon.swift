@@ -24,6 +24,7 @@ public final class Daemon: @unchecked Sendable {
     private var inbox: InboxWatcher?
     let bus = EventBus()
     private(set) var store: ContactStore?
+    private var photos: PhotoService?
     private var server: RPCServer?
     private var lock: LockFile?
     private var ownsSocketFile = false
@@ -102,13 +103,15 @@ public final class Daemon: @unchecked Sendable {
             self?.scheduleStatusUpdate()
         }
 
+        let photos = PhotoService(store: store, cacheDirectory: paths.cacheHome + "/contactsd", settings: settings)
+        self.photos = photos
         let engine = RPCEngine(
             info: RPCServiceInfo(
                 title: "contactsd", version: contactsdVersion,
                 description: "The personal contacts service: one contact store served over JSON-RPC 2.0 on a Unix socket.",
                 schemas: Schemas.components),
-            methods: ContactMethods.all(store: store) + ImportExportMethods.all(store: store) + GroupMethods.all(store: store)
-                + daemonMethods(store: store),
+            methods: ContactMethods.all(store: store) + PhotoMethods.all(photos: photos) + ImportExportMethods.all(store: store)
+                + GroupMethods.all(store: store) + daemonMethods(store: store),
             mapError: ErrorMapping.rpcError)
 
         let listenFD = try openListener()
@@ -133,6 +136,13 @@ public final class Daemon: @unchecked Sendable {
                 try store.warmUp()
             } catch {
                 log.warning("could not load the search index: \(error)")
+            }
+            // Photo files an interrupted write or import left with no contact referring to them.
+            do {
+                let removed = try store.removeUnreferencedPhotos()
+                if removed > 0 { log.info("removed \(removed) photo files no contact refers to") }
+            } catch {
+                log.warning("could not check the photo files: \(error)")
             }
         }
         warm.name = "warm-up"
@@ -199,6 +209,7 @@ public final class Daemon: @unchecked Sendable {
             stateLock.unlock()
             log.level = fresh.logLevel
             server?.config = serverConfiguration(fresh)
+            photos?.apply(fresh)
             if fresh.socketPath != old.socketPath || fresh.dataDirectory != old.dataDirectory {
                 log.warning("the socket and data directory change only when contactsd restarts")
             }

@@ -12,11 +12,16 @@ public struct Settings: Sendable, Equatable {
     public var logLevel: Logger.Level = .info
     public var maxLineBytes = 64 << 20
     public var maxConnections = 256
-    /// Sizes offered for thumbnails, in pixels.
+    /// Thumbnail sizes made ahead, in the background, when a photo is set.
     public var thumbnailSizes: [Int] = [64, 128, 256, 512]
+    /// The largest photo accepted, in bytes and in pixels (from its header).
+    public var maxPhotoBytes = 20 << 20
+    public var maxPhotoPixels = 100_000_000
 
     static let lineLimitRange = 1024...(1 << 40)
     static let connectionRange = 1...65536
+    static let photoBytesRange = 1024...(1 << 30)
+    static let photoPixelsRange = 1...10_000_000_000
 
     /// Why a configuration file was refused: which file, which key, and why.
     public struct FileError: Error, CustomStringConvertible {
@@ -31,7 +36,9 @@ public struct Settings: Sendable, Equatable {
     /// The drop folder in force.
     public var inboxPath: String { inbox ?? dataDirectory + "/inbox" }
 
-    public static let knownKeys = ["socket", "dataDir", "inbox", "logLevel", "maxLineBytes", "maxConnections", "thumbnailSizes"]
+    public static let knownKeys = [
+        "socket", "dataDir", "inbox", "logLevel", "maxLineBytes", "maxConnections", "thumbnailSizes", "maxPhotoBytes", "maxPhotoPixels",
+    ]
 
     /// The settings for these options, reading the configuration file if there is one.
     public static func resolve(_ options: DaemonOptions, paths: XDGPaths) throws(FileError) -> Settings {
@@ -88,6 +95,8 @@ public struct Settings: Sendable, Equatable {
                     case let sizes = list.compactMap(\.intValue), sizes.count == list.count, sizes.allSatisfy({ (16...1024).contains($0) })
                 else { throw fail("must be a list of sizes from 16 to 1024") }
                 thumbnailSizes = sizes
+            case "maxPhotoBytes": maxPhotoBytes = try number(Self.photoBytesRange)
+            case "maxPhotoPixels": maxPhotoPixels = try number(Self.photoPixelsRange)
             default:
                 throw fail("is not a setting (known: \(Self.knownKeys.joined(separator: ", ")))")
             }

@@ -5,6 +5,7 @@ enum SQLValue {
     case null
     case int(Int64)
     case text(String)
+    case blob([UInt8])
 }
 
 /// One SQLite connection. Not thread-safe: the store gives each thread its own, or guards it.
@@ -125,6 +126,7 @@ final class Statement {
             case .null: rc = sqlite3_bind_null(handle, index)
             case .int(let n): rc = sqlite3_bind_int64(handle, index, n)
             case .text(let s): rc = sqlite3_bind_text(handle, index, s, -1, csqlite_transient())
+            case .blob(let b): rc = b.withUnsafeBytes { sqlite3_bind_blob64(handle, index, $0.baseAddress, UInt64($0.count), csqlite_transient()) }
             }
             try database.check(rc, sql: sql)
         }

@@ -39,6 +39,12 @@ enum Migrations {
         """
         ALTER TABLE contacts ADD COLUMN vcard TEXT;
         """,
+        // 3: the photo each contact refers to, so that a photo nobody refers to can be found.
+        // (ContactStore.adoptInlinePhotos then moves photos kept inside cards to the photo files.)
+        """
+        ALTER TABLE contacts ADD COLUMN photo_hash TEXT;
+        CREATE INDEX contacts_by_photo ON contacts(photo_hash) WHERE photo_hash IS NOT NULL;
+        """,
     ]
 
     static var latestVersion: Int { all.count }

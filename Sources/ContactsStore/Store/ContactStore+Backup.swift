@@ -36,14 +36,18 @@ extension ContactStore {
         try Self.checkTarget(path)
         let tmp = path + ".tmp-\(getpid())-\(Identifier.make().prefix(8))"
         defer { unlink(tmp) }
-        let count: Int = try read { source in
-            try source.execute("BEGIN")
-            defer { try? source.execute("COMMIT") }
-            let n = Int(try source.scalarInt("SELECT count(*) FROM contacts"))
-            let target = try Database(path: tmp)
-            try Self.copy(from: source, to: target)
-            try target.execute("PRAGMA journal_mode=DELETE")
-            return n
+        // No photo file goes away while the snapshot's photos are copied.
+        let count: Int = try withPhotosPinned {
+            try read { source in
+                try source.execute("BEGIN")
+                defer { try? source.execute("COMMIT") }
+                let n = Int(try source.scalarInt("SELECT count(*) FROM contacts"))
+                let target = try Database(path: tmp)
+                try Self.copy(from: source, to: target)
+                try target.execute("PRAGMA journal_mode=DELETE")
+                try copyPhotos(referencedIn: source, into: target)
+                return n
+            }
         }
         let fd = open(tmp, O_RDONLY | O_CLOEXEC)
         if fd >= 0 {
@@ -79,8 +83,37 @@ extension ContactStore {
         guard version <= Migrations.latestVersion else {
             throw PathError(description: "\(path) comes from a newer contactsd (schema \(version)); it was not restored")
         }
-        try replaceContents(from: source, version: version)
+        try replaceContents(from: source, version: version) {
+            // The backup's photos land first, so the restored contacts never refer to a missing file.
+            guard try source.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'backup_photos'") > 0 else { return }
+            let s = try source.prepare("SELECT hash, bytes FROM backup_photos")
+            defer { s.reset() }
+            while try s.step() {
+                let hash = s.text(0)
+                let bytes = s.withBytes(1) { [UInt8]($0) }
+                guard PhotoStore.hex(hash) != nil, "sha256:" + SHA256.hex(bytes) == hash else { continue }
+                try photos.put(hash, bytes, sync: false)
+            }
+            try photos.syncAll()
+        }
         return try counts().contacts
+    }
+
+    /// Puts the bytes of every photo the snapshot refers to into the backup file, so that one
+    /// file holds everything (`backup_photos`, read back by `restore`).
+    private func copyPhotos(referencedIn source: Database, into target: Database) throws {
+        try target.execute("CREATE TABLE backup_photos (hash TEXT PRIMARY KEY, bytes BLOB NOT NULL)")
+        let hashes = try source.prepare("SELECT DISTINCT photo_hash FROM contacts WHERE photo_hash IS NOT NULL")
+        defer { hashes.reset() }
+        try target.execute("BEGIN")
+        let insert = try target.prepare("INSERT INTO backup_photos (hash, bytes) VALUES (?, ?)")
+        while try hashes.step() {
+            let hash = hashes.text(0)
+            // A photo kept only inside its card (bytes that were never decodable) has no file.
+            guard let bytes = photos.read(hash) else { continue }
+            try insert.run([.text(hash), .blob(bytes)])
+        }
+        try target.execute("COMMIT")
     }
 
     static func copy(from source: Database, to target: Database) throws {

@@ -96,12 +96,13 @@ extension ContactStore {
         let search = SearchDocument.text(for: c)
         let sortKey = SearchFolding.sortKey(folded: String(search.prefix { $0 != "\n" }))
         try db.prepare("""
-            INSERT INTO contacts (id, uid, revision, name, sort_key, favorite, created_at, updated_at, body, search, vcard)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO contacts (id, uid, revision, name, sort_key, favorite, created_at, updated_at, body, search, vcard, photo_hash)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """
         ).run([
             .text(c.id), .text(c.uid), .int(1), .text(c.name), .text(sortKey), .int(c.favorite ? 1 : 0), .int(now), .int(now),
             .text(StoredBody.encode(c)), .text(search), StoredProperties.encode(c.vcardProperties).map { .text($0) } ?? .null,
+            c.photo?.hash.map { .text($0) } ?? .null,
         ])
         let rowid = sqlite3LastInsertRowid(db)
         if !c.groups.isEmpty { c.groups = try setMemberships(db, contactRowid: rowid, names: c.groups, log: &log, isNew: true) }
@@ -119,7 +120,10 @@ extension ContactStore {
 
     /// Changes one contact. `ifRevision`, when given, must match the stored revision.
     /// A change that leaves everything as it was is not a change: the revision stays.
-    public func update(id: String, ifRevision: Int? = nil, _ mutate: (inout Contact) throws -> Void) throws -> Contact {
+    /// `beforeWriting` runs in the transaction once the contact and revision are known good.
+    public func update(
+        id: String, ifRevision: Int? = nil, beforeWriting: () throws -> Void = {}, _ mutate: (inout Contact) throws -> Void
+    ) throws -> Contact {
         try write { db, log in
             guard var c = try Self.fetch(db, id: id, withCard: true) else { throw StoreError.notFound(kind: "contact", id: id) }
             if let ifRevision, ifRevision != c.revision {
@@ -127,6 +131,7 @@ extension ContactStore {
                     message: "contact \(id) is at revision \(c.revision), not \(ifRevision); fetch it again and retry",
                     id: id, currentRevision: c.revision)
             }
+            try beforeWriting()
             let before = c
             do {
                 try mutate(&c)
@@ -161,15 +166,17 @@ extension ContactStore {
         let sortKey = SearchFolding.sortKey(c.name)
         let rowid = try db.scalarInt("SELECT rowid FROM contacts WHERE id = ?", [.text(c.id)])
         try db.prepare("""
-            UPDATE contacts SET uid = ?, revision = ?, name = ?, sort_key = ?, favorite = ?, updated_at = ?, body = ?, search = ?, vcard = ?
+            UPDATE contacts SET uid = ?, revision = ?, name = ?, sort_key = ?, favorite = ?, updated_at = ?, body = ?, search = ?, vcard = ?,
+                photo_hash = ?
             WHERE id = ?
             """
         ).run([
             .text(c.uid), .int(Int64(c.revision)), .text(c.name), .text(sortKey), .int(c.favorite ? 1 : 0),
             .int(c.updatedAt), .text(StoredBody.encode(c)), .text(search), StoredProperties.encode(c.vcardProperties).map { .text($0) } ?? .null,
-            .text(c.id),
+            c.photo?.hash.map { .text($0) } ?? .null, .text(c.id),
         ])
         log.contact(c.id, .updated, c.revision)
+        if let old = previous.photo?.hash, old != c.photo?.hash { log.releasedPhotos.insert(old) }
         if sameGroups(c.groups, previous.groups) {
             c.groups = previous.groups
         } else {
@@ -205,7 +212,7 @@ extension ContactStore {
             var deleted: [String] = []
             var missing: [String] = []
             for id in ids {
-                let s = try db.prepare("SELECT rowid, revision FROM contacts WHERE id = ?")
+                let s = try db.prepare("SELECT rowid, revision, photo_hash FROM contacts WHERE id = ?")
                 try s.bind([.text(id)])
                 guard try s.step() else {
                     missing.append(id)
@@ -213,6 +220,7 @@ extension ContactStore {
                 }
                 let rowid = s.int64(0)
                 let revision = s.int(1)
+                if let photo = s.optionalText(2) { log.releasedPhotos.insert(photo) }
                 s.reset()
                 try db.prepare("DELETE FROM contacts WHERE rowid = ?").run([.int(rowid)])
                 log.contact(id, .deleted, revision + 1)

@@ -8,11 +8,14 @@ public struct ImportItem: Sendable {
     public var carriesGroups: Bool
     /// The card said whether it is a favorite; otherwise a stored contact keeps its state.
     public var carriesFavorite: Bool
+    /// The bytes of the contact's photo, when the card carried them inline.
+    public var photo: PhotoUpload?
 
-    public init(contact: Contact, carriesGroups: Bool, carriesFavorite: Bool) {
+    public init(contact: Contact, carriesGroups: Bool, carriesFavorite: Bool, photo: PhotoUpload? = nil) {
         self.contact = contact
         self.carriesGroups = carriesGroups
         self.carriesFavorite = carriesFavorite
+        self.photo = photo
     }
 }
 
@@ -27,12 +30,20 @@ extension ContactStore {
     /// Imports contacts in one transaction. A UID already stored updates that contact (the
     /// later one wins, replacing its values); a contact identical to the stored one is
     /// left alone and reported unchanged. Either every item lands or none does.
-    public func importContacts(_ items: [ImportItem], progress: ((Int) -> Void)? = nil) throws -> [ImportOutcome] {
+    /// `isCancelled` is asked every 500 items; when it says yes, everything is rolled back and
+    /// `StoreError.cancelled` thrown.
+    public func importContacts(
+        _ items: [ImportItem], progress: ((Int) -> Void)? = nil, isCancelled: (() -> Bool)? = nil
+    ) throws -> [ImportOutcome] {
         try write { db, log in
             var outcomes: [ImportOutcome] = []
             outcomes.reserveCapacity(items.count)
+            // Photo files are written unsynced and synced once, before the commit refers to them.
+            var wrotePhotos = false
             for (n, item) in items.enumerated() {
                 if let p = progress, n % 1000 == 999 { p(n + 1) }
+                if n % 500 == 499, isCancelled?() == true { throw StoreError.cancelled }
+                if let photo = item.photo, try photos.put(photo.hash, photo.bytes, sync: false) { wrotePhotos = true }
                 var incoming = item.contact
                 // Most imported cards are new: a cheap index probe before reading a whole row.
                 var known = false
@@ -60,6 +71,7 @@ extension ContactStore {
                 try Self.rewrite(db, &incoming, previous: existing, log: &log)
                 outcomes.append(.updated(id: existing.id))
             }
+            if wrotePhotos { try photos.syncAll() }
             return outcomes
         }
     }

@@ -18,7 +18,13 @@ public final class ContactStore: @unchecked Sendable {
     private var idleReaders: [Database] = []
     private var closed = false
     private var changeHandler: ChangeHandler?
+    private var photoRemovalHandler: (@Sendable (String) -> Void)?
     let searchIndex = SearchIndex()
+    /// The photo files, in `photos/` beside the database.
+    let photos: PhotoStore
+    /// While a backup copies photos, none is removed; what was released waits here.
+    private var photoPins = 0
+    private var releasedWhilePinned: Set<String> = []
 
     /// Opens (creating if needed) the store at `path` and brings its schema up to date.
     /// A file that is not a contacts database, or one from a newer version, is refused and
@@ -26,6 +32,8 @@ public final class ContactStore: @unchecked Sendable {
     /// `willMigrate` is called before an existing store is brought to a newer schema.
     public init(path: String, willMigrate: ((_ from: Int, _ to: Int) -> Void)? = nil) throws {
         self.path = path
+        let dir = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        photos = PhotoStore(root: (dir.isEmpty ? "" : dir) + "/photos")
         do {
             writer = try Database(path: path)
             // Reading the schema first fails cleanly on a file that is not a database.
@@ -50,9 +58,18 @@ public final class ContactStore: @unchecked Sendable {
         for v in version..<Migrations.latestVersion {
             try writer.transaction {
                 try writer.execute(Migrations.all[v])
+                if v + 1 == 3 { try Self.adoptInlinePhotos(writer, photos: photos) }
                 try writer.execute("PRAGMA user_version = \(v + 1)")
             }
         }
+    }
+
+    /// Called (under the write lock) with each photo whose file was removed because no
+    /// contact refers to it any more: its thumbnails can go too.
+    public func setPhotoRemovalHandler(_ handler: (@Sendable (String) -> Void)?) {
+        writeLock.lock()
+        photoRemovalHandler = handler
+        writeLock.unlock()
     }
 
     public func setChangeHandler(_ handler: ChangeHandler?) {
@@ -62,7 +79,8 @@ public final class ContactStore: @unchecked Sendable {
     }
 
     /// Copies `source` over the store under the write lock, migrates it, reloads the index.
-    func replaceContents(from source: Database, version: Int) throws {
+    /// `beforeCopy` runs first, under the lock (the restore puts the backup's photos in place).
+    func replaceContents(from source: Database, version: Int, beforeCopy: () throws -> Void) throws {
         writeLock.lock()
         defer { writeLock.unlock() }
         if closed { throw StoreError.unavailable("the store is closed") }
@@ -70,13 +88,19 @@ public final class ContactStore: @unchecked Sendable {
         idleReaders.removeAll()
         poolLock.unlock()
         do {
+            try beforeCopy()
             try Self.copy(from: source, to: writer)
-            try writer.execute("PRAGMA foreign_keys=ON")
+            try writer.execute("PRAGMA foreign_keys=ON; DROP TABLE IF EXISTS backup_photos;")
             try migrate(from: version)
         } catch let e as SQLiteError {
             if e.isDiskFull { throw StoreError.unavailable("the disk is full; the store was not replaced") }
             throw StoreError.database(e)
+        } catch let e as PhotoStore.FileError {
+            if e.isDiskFull { throw StoreError.unavailable("the disk is full; the store was not replaced") }
+            throw StoreError.unavailable("cannot write a photo file (\(e)); the store was not replaced")
         }
+        // The photos the old contents had and the new ones do not.
+        _ = try? sweepPhotos()
         searchIndex.reset()
         if let changeHandler { changeHandler([], []) }
     }
@@ -147,6 +171,9 @@ public final class ContactStore: @unchecked Sendable {
             if e.isDiskFull { throw StoreError.unavailable("the disk is full; nothing was changed") }
             if e.isReadOnly { throw StoreError.unavailable("the store is read-only; nothing was changed") }
             throw StoreError.database(e)
+        } catch let e as PhotoStore.FileError {
+            if e.isDiskFull { throw StoreError.unavailable("the disk is full; nothing was changed") }
+            throw StoreError.unavailable("cannot write a photo file (\(e)); nothing was changed")
         }
         if !log.indexRefresh.isEmpty {
             // Contacts touched by a group change: their timestamps moved.
@@ -159,8 +186,79 @@ public final class ContactStore: @unchecked Sendable {
             }
         }
         searchIndex.apply(upserts: log.indexUpserts, deletes: log.indexDeletes)
+        releasePhotos(log.releasedPhotos)
         if !log.isEmpty, let changeHandler { changeHandler(log.contacts, log.groups) }
         return result
+    }
+
+    // MARK: Photo files
+
+    /// Removes the files of photos no contact refers to any more. The caller holds the write
+    /// lock, so no write can be adding a reference meanwhile.
+    private func releasePhotos(_ hashes: Set<String>) {
+        guard !hashes.isEmpty else { return }
+        if photoPins > 0 {
+            releasedWhilePinned.formUnion(hashes)
+            return
+        }
+        for hash in hashes {
+            guard (try? writer.scalarInt("SELECT count(*) FROM contacts WHERE photo_hash = ?", [.text(hash)])) == 0 else { continue }
+            if photos.contains(hash) {
+                photos.remove(hash)
+                photoRemovalHandler?(hash)
+            }
+        }
+    }
+
+    /// Keeps every photo file in place while `body` runs (a backup copying them).
+    func withPhotosPinned<T>(_ body: () throws -> T) rethrows -> T {
+        writeLock.lock()
+        photoPins += 1
+        writeLock.unlock()
+        defer {
+            writeLock.lock()
+            photoPins -= 1
+            if photoPins == 0 {
+                let released = releasedWhilePinned
+                releasedWhilePinned = []
+                releasePhotos(released)
+            }
+            writeLock.unlock()
+        }
+        return try body()
+    }
+
+    /// Removes photo files no contact refers to, and temporary files an interrupted write left
+    /// behind. The daemon runs this once after start. Returns how many files went.
+    @discardableResult
+    public func removeUnreferencedPhotos() throws -> Int {
+        writeLock.lock()
+        defer { writeLock.unlock() }
+        if closed { throw StoreError.unavailable("the store is closed") }
+        return try sweepPhotos()
+    }
+
+    /// The sweep itself; the caller holds the write lock.
+    private func sweepPhotos() throws -> Int {
+        guard photoPins == 0 else { return 0 }
+        let (hashes, leftovers) = photos.inventory()
+        for path in leftovers { unlink(path) }
+        guard !hashes.isEmpty else { return leftovers.count }
+        var referenced: Set<String> = []
+        do {
+            let s = try writer.prepare("SELECT DISTINCT photo_hash FROM contacts WHERE photo_hash IS NOT NULL")
+            defer { s.reset() }
+            while try s.step() { referenced.insert(s.text(0)) }
+        } catch {
+            throw StoreError.database(error)
+        }
+        var removed = leftovers.count
+        for hash in hashes where !referenced.contains(hash) {
+            photos.remove(hash)
+            photoRemovalHandler?(hash)
+            removed += 1
+        }
+        return removed
     }
 }
 
@@ -173,6 +271,8 @@ struct ChangeLog {
     var indexUpserts: [SearchIndex.Entry] = []
     var indexDeletes: Set<String> = []
     var indexRefresh: Set<String> = []
+    /// Photos a contact stopped referring to: removed after the commit if nobody else does.
+    var releasedPhotos: Set<String> = []
     var isEmpty: Bool { contacts.isEmpty && groups.isEmpty }
 
     mutating func contact(_ id: String, _ kind: ContactChange.Kind, _ revision: Int) {

@@ -12,6 +12,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case unavailable(String)
     /// Anything else SQLite reported.
     case database(SQLiteError)
+    /// The caller asked for the work to stop; nothing of it was kept.
+    case cancelled
 
     public var description: String {
         switch self {
@@ -20,6 +22,7 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         case .invalid(let e): e.description
         case .unavailable(let m): m
         case .database(let e): e.description
+        case .cancelled: "interrupted; nothing was changed"
         }
     }
 }

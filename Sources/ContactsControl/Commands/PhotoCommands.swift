@@ -1,0 +1,95 @@
+import ContactsCore
+import Foundation
+import Glibc
+import JSONCore
+
+/// `photo set`, `photo get` and `photo rm`.
+enum PhotoCommands {
+    static func set(_ inv: inout Invocation) throws -> Int32 {
+        let contact = try ContactResolver.resolve(inv.arguments[0], in: inv)
+        let file = inv.arguments[1]
+        // The bytes travel in the request: the daemon may not see the client's files (a
+        // private /tmp, another mount namespace), and this way it never opens a path for us.
+        let bytes: [UInt8]
+        if file == "-" {
+            bytes = readAll(0)
+        } else {
+            let fd = open(file, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw CommandFailure("\(file): \(String(cString: strerror(errno)))") }
+            defer { close(fd) }
+            var st = stat()
+            guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { throw CommandFailure("\(file) is not a regular file") }
+            bytes = readAll(fd)
+        }
+        guard !bytes.isEmpty else { throw CommandFailure("\(file == "-" ? "standard input" : file) is empty") }
+        let updated = try inv.call(
+            "contacts.setPhoto",
+            ["id": contact["id"] ?? .null, "data": .string(Data(bytes).base64EncodedString()), "ifRevision": contact["revision"] ?? .null])
+        if inv.json {
+            inv.output.json(updated)
+        } else {
+            let p = updated["photo"]
+            let kind = p?["mimeType"]?.stringValue.flatMap { $0.split(separator: "/").last }.map { $0.uppercased() } ?? "image"
+            let size = p?["width"]?.intValue.flatMap { w in p?["height"]?.intValue.map { "\(w)×\($0)" } }.map { ", " + $0 } ?? ""
+            inv.output.line("Photo of \(inv.output.bold(updated["name"]?.stringValue ?? "")) set (\(kind)\(size))")
+        }
+        return 0
+    }
+
+    static func get(_ inv: inout Invocation) throws -> Int32 {
+        let contact = try ContactResolver.resolve(inv.arguments[0], in: inv)
+        var params: JSONObject = ["id": contact["id"] ?? .null]
+        if let size = inv.value("size") {
+            guard let n = Int(size), (16...1024).contains(n) else {
+                throw UsageError(message: "--size must be a number from 16 to 1024", command: "contactsctl photo get")
+            }
+            params["size"] = .int(n)
+        }
+        if inv.flag("crop") { params["crop"] = true }
+        let output = inv.value("output")
+        if output != nil { params["inline"] = true }
+        let t = try inv.call("contacts.thumbnail", params)
+        guard let output else {
+            // Without --output: where the thumbnail is, for an image viewer or a notification.
+            if inv.json { inv.output.json(t) } else { inv.output.line(t["path"]?.stringValue ?? "") }
+            return 0
+        }
+        guard let data = t["data"]?.stringValue.flatMap({ Data(base64Encoded: $0) }) else {
+            throw CommandFailure("the daemon sent no image data")
+        }
+        if output == "-" {
+            inv.output.flush()
+            guard FileIO.writeAll(1, [UInt8](data)) else { throw CommandFailure("cannot write to standard output: \(String(cString: strerror(errno)))") }
+            return 0
+        }
+        try TransferCommands.writeFile(output, [UInt8](data))
+        if inv.json {
+            var o = t.objectValue ?? [:]
+            o["data"] = nil
+            o["file"] = .string(output)
+            inv.output.json(.object(o))
+        } else if inv.output.isTerminal {
+            inv.output.line("Wrote a \(t["width"]?.intValue ?? 0)×\(t["height"]?.intValue ?? 0) JPEG to \(output)")
+        }
+        return 0
+    }
+
+    static func remove(_ inv: inout Invocation) throws -> Int32 {
+        let contact = try ContactResolver.resolve(inv.arguments[0], in: inv)
+        let updated = try inv.call("contacts.removePhoto", ["id": contact["id"] ?? .null, "ifRevision": contact["revision"] ?? .null])
+        ContactCommands.report(updated, verb: "Removed the photo of", inv: inv)
+        return 0
+    }
+
+    static func readAll(_ fd: Int32) -> [UInt8] {
+        var data: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = read(fd, &chunk, chunk.count)
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            data.append(contentsOf: chunk[0..<n])
+        }
+        return data
+    }
+}

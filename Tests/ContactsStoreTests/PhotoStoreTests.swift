@@ -1,0 +1,94 @@
+import ContactsCore
+import ContactsStore
+import Foundation
+import VCard
+import XCTest
+
+final class PhotoStoreTests: StoreTestCase {
+    let bytes: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0] + Array("not really a JPEG, but bytes all the same".utf8)
+
+    func photoFile(_ hash: String) -> String {
+        let hex = hash.dropFirst(7)
+        return dir + "/photos/" + hex.prefix(2) + "/" + hex
+    }
+
+    func card(uid: String, name: String, photo: [UInt8]) -> VCard {
+        let text = "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:\(name)\r\nUID:\(uid)\r\nPHOTO;ENCODING=b;TYPE=JPEG;X-KEEP=yes:"
+            + Data(photo).base64EncodedString() + "\r\nEND:VCARD\r\n"
+        return VCardParser.parse(Array(text.utf8)).cards[0]
+    }
+
+    func item(_ card: VCard) throws -> ImportItem {
+        var c = try VCardMapping.contact(from: card)
+        let data = VCardMapping.detachPhoto(&c)
+        return ImportItem(contact: c, carriesGroups: false, carriesFavorite: false, photo: data.map { PhotoUpload(bytes: $0.bytes, mimeType: $0.mimeType) })
+    }
+
+    func testImportedPhotosAreOneFileSharedAndRemovedWithTheLastReference() throws {
+        let outcomes = try store.importContacts([try item(card(uid: "a", name: "A", photo: bytes)), try item(card(uid: "b", name: "B", photo: bytes))])
+        let hash = "sha256:" + SHA256.hex(bytes)
+        XCTAssertEqual(FileManager.default.contents(atPath: photoFile(hash)).map { [UInt8]($0) }, bytes)
+        let ids = outcomes.map { o -> String in
+            if case .created(let id) = o { return id }
+            return ""
+        }
+        let a = try store.contact(id: ids[0])
+        XCTAssertEqual(a.photo?.hash, hash)
+
+        // Export puts the bytes back, with the parameters the card had.
+        let exported = try store.exportContacts(ids: [ids[0]])[0]
+        var text = ""
+        VCardWriter.write(VCard(properties: store.cardProperties(for: exported)), version: .v3, into: &text)
+        XCTAssertTrue(text.replacingOccurrences(of: "\r\n ", with: "").contains("PHOTO;X-KEEP=yes;TYPE=JPEG;ENCODING=b:" + Data(bytes).base64EncodedString()), text)
+
+        _ = try store.removePhoto(id: ids[0])
+        XCTAssertTrue(FileManager.default.fileExists(atPath: photoFile(hash)), "B still has it")
+        _ = try store.delete(ids: [ids[1]])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: photoFile(hash)))
+    }
+
+    func testARolledBackImportLeavesNoFileAfterTheSweep() throws {
+        let good = try item(card(uid: "a", name: "A", photo: bytes))
+        var bad = try item(card(uid: "b", name: "B", photo: bytes + [1]))
+        bad.contact.name = "  "  // refused inside the transaction, after its photo was written
+        XCTAssertThrowsError(try store.importContacts([good, bad]))
+        XCTAssertEqual(try store.counts().contacts, 0)
+        XCTAssertEqual(try store.removeUnreferencedPhotos(), 2)
+        XCTAssertEqual(try FileManager.default.subpathsOfDirectory(atPath: dir + "/photos").filter { $0.count > 2 }, [])
+    }
+
+    func testPhotosKeptInsideCardsByAnOlderSchemaMoveToFiles() throws {
+        // Store a card with its photo inline, as schema 2 did, then take the store back to schema 2.
+        var c = try VCardMapping.contact(from: card(uid: "old", name: "Old Photo", photo: bytes))
+        XCTAssertNotNil(c.photo)
+        c = try store.create(c)
+        store.close()
+        let downgrade = """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            db.executescript("DROP INDEX contacts_by_photo; ALTER TABLE contacts DROP COLUMN photo_hash; PRAGMA user_version = 2;")
+            db.commit()
+            """
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["python3", "-c", downgrade, databasePath]
+        try p.run()
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 0)
+
+        store = try ContactStore(path: databasePath)
+        let hash = "sha256:" + SHA256.hex(bytes)
+        XCTAssertEqual(FileManager.default.contents(atPath: photoFile(hash)).map { [UInt8]($0) }, bytes)
+        let migrated = try store.exportContacts(ids: [c.id])[0]
+        let photoProperty = try XCTUnwrap(migrated.vcardProperties?.first { $0.name == "PHOTO" })
+        if case .raw = photoProperty.value { XCTFail("the bytes are still inside the card: \(photoProperty)") }
+        XCTAssertEqual(photoProperty.parameter("X-KEEP"), "yes")
+        XCTAssertEqual(migrated.photo?.hash, hash)
+        var text = ""
+        VCardWriter.write(VCard(properties: store.cardProperties(for: migrated)), version: .v4, into: &text)
+        XCTAssertTrue(text.replacingOccurrences(of: "\r\n ", with: "").contains("data:image/jpeg;base64," + Data(bytes).base64EncodedString()), text)
+        // The column is filled: removing the photo removes the file.
+        _ = try store.removePhoto(id: c.id)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: photoFile(hash)))
+    }
+}
