@@ -1,4 +1,7 @@
 import ContactsCore
+import Foundation
+import Thumbnails
+import VCard
 
 /// A deterministic corpus of realistic contacts: Latin names with diacritics, some Cyrillic
 /// and CJK names, several phones and emails, organizations and groups.
@@ -48,6 +51,18 @@ struct Corpus {
         if next() % 4 == 0 { c.organization = pick(Self.orgs) }
         if next() % 5 == 0 { c.groups = [pick(Self.groups)] }
         c.favorite = next() % 20 == 0
+        if i % 100 == 42 {
+            // One contact in a hundred arrives with a photo, as a phone's export carries it.
+            let jpeg = Self.photos[(i / 100) % Self.photos.count]
+            c.vcardProperties = [
+                VCardProperty(name: "PHOTO", parameters: [VCardParameter("ENCODING", ["b"]), VCardParameter("TYPE", ["JPEG"])],
+                    value: .raw(Data(jpeg).base64EncodedString()))
+            ]
+            c.photo = .stored(hash: "sha256:" + SHA256.hex(jpeg), mimeType: "image/jpeg", width: nil, height: nil)
+        }
         return c
     }
+
+    /// Distinct small photos (noise, so they do not compress away), shared round-robin.
+    static let photos: [[UInt8]] = (0..<64).map { seed in (try? Images.synthesize(width: 120, height: 120, seed: seed + 1)) ?? [] }
 }

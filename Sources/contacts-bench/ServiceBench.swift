@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import JSONCore
 import JSONRPC
+import Thumbnails
 
 /// Measurements through the socket of a real contactsd holding the corpus.
 enum ServiceBench {
@@ -69,5 +70,29 @@ enum ServiceBench {
             best = min(best, Date().timeIntervalSince(t) * 1000)
         }
         return best
+    }
+
+    /// A 12-megapixel photo set through the socket, then thumbnails: the first request of a
+    /// size nobody asked for, and cached ones.
+    static func photos(socket: String, id: String) throws -> (set: Double, cold: Double, cachedP50: Double, cachedP99: Double) {
+        let c = try RPCClient(path: socket)
+        let jpeg = try Images.synthesize(width: 4000, height: 3000)
+        let params: JSONObject = ["id": .string(id), "data": .string(Data(jpeg).base64EncodedString())]
+        var t = Date()
+        _ = try c.call("contacts.setPhoto", params)
+        let set = Date().timeIntervalSince(t)
+        // Let the thumbnails made ahead finish, so that they do not share the cores with the next figure.
+        usleep(1_500_000)
+        t = Date()
+        _ = try c.call("contacts.thumbnail", ["id": .string(id), "size": 300])
+        let cold = Date().timeIntervalSince(t)
+        var cached: [Double] = []
+        for _ in 0..<500 {
+            t = Date()
+            _ = try c.call("contacts.thumbnail", ["id": .string(id), "size": 256])
+            cached.append(Date().timeIntervalSince(t))
+        }
+        cached.sort()
+        return (set, cold, cached[cached.count / 2], cached[cached.count * 99 / 100])
     }
 }

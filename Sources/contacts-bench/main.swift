@@ -3,6 +3,7 @@ import ContactsStore
 import Foundation
 import VCard
 import JSONRPC
+import Thumbnails
 
 /// contacts-bench: measures the store on a generated corpus and prints a table.
 /// Usage: contacts-bench [--contacts N] [--json FILE]
@@ -97,7 +98,13 @@ do {
     let parsed = VCardParser.parse(bytes)
     let tParse = now() - tp
     let tm = now()
-    let mapped = parsed.cards.compactMap { try? VCardMapping.contact(from: $0) }
+    // As the daemon does: each photo leaves its card, to be stored by content.
+    var photos: [PhotoUpload?] = []
+    let mapped = parsed.cards.compactMap { card -> Contact? in
+        guard var c = try? VCardMapping.contact(from: card) else { return nil }
+        photos.append(VCardMapping.detachPhoto(&c).map { PhotoUpload(bytes: $0.bytes, mimeType: $0.mimeType) })
+        return c
+    }
     let tMap = now() - tm
     if ProcessInfo.processInfo.environment["BENCH_BREAKDOWN"] != nil {
         var t = now()
@@ -115,7 +122,7 @@ do {
     var before = rusage()
     getrusage(RUSAGE_SELF.rawValue, &before)
     let ts = now()
-    _ = try importStore.importContacts(mapped.map { ImportItem(contact: $0, carriesGroups: true, carriesFavorite: false) })
+    _ = try importStore.importContacts(zip(mapped, photos).map { ImportItem(contact: $0, carriesGroups: true, carriesFavorite: false, photo: $1) })
     let tStore = now() - ts
     var after = rusage()
     getrusage(RUSAGE_SELF.rawValue, &after)
@@ -157,6 +164,15 @@ if !importOnly { do {
         let rss = ServiceBench.rssMiB(daemon.process.processIdentifier)
         rows.append(("daemon RSS after import, gets and export", String(format: "%.0f MiB", rss)))
         figures["daemonRSSMiB"] = rss
+        if let id = ids.first {
+            let p = try ServiceBench.photos(socket: daemon.socket, id: id)
+            rows.append(("setPhoto, 12 MP JPEG (checked, first 256 px thumbnail)", String(format: "%.0f ms", p.set * 1000)))
+            rows.append(("thumbnail 12 MP JPEG: cold / cached p50 / cached p99", String(format: "%.0f / %.2f / %.2f ms", p.cold * 1000, p.cachedP50 * 1000, p.cachedP99 * 1000)))
+            figures["setPhoto12MPMs"] = p.set * 1000
+            figures["thumbnailColdMs"] = p.cold * 1000
+            figures["thumbnailCachedP50Ms"] = p.cachedP50 * 1000
+            figures["thumbnailCachedP99Ms"] = p.cachedP99 * 1000
+        }
     }
     rows.append(("drop-folder import, vCard 3.0 (\(bytes >> 20) MiB)", String(format: "%.2f s (%.0f cards/s)", seconds, Double(count) / seconds)))
     figures["dropFolderImportSeconds"] = seconds
