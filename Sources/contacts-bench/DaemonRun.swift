@@ -26,6 +26,8 @@ final class DaemonRun {
         process.arguments = ["--socket", socket, "--data-dir", home + "/data", "--log-level", ProcessInfo.processInfo.environment["BENCH_DAEMON_LOG"] ?? "warning"]
         var env = ProcessInfo.processInfo.environment
         env.removeValue(forKey: "NOTIFY_SOCKET")
+        // Thumbnails go to a scratch cache, so that no run finds another's.
+        env["XDG_CACHE_HOME"] = home + "/cache"
         var notifyFD: Int32 = -1
         if measureReady {
             let path = home + "/notify.sock"

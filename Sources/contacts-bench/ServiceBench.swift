@@ -6,9 +6,10 @@ import Thumbnails
 
 /// Measurements through the socket of a real contactsd holding the corpus.
 enum ServiceBench {
-    static func rssMiB(_ pid: Int32) -> Double {
+    /// Resident memory now (`VmRSS`) or at its peak (`VmHWM`), in MiB.
+    static func rssMiB(_ pid: Int32, field: String = "VmRSS") -> Double {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") })
         else { return 0 }
         return Double(line.split(separator: " ").dropFirst().first.flatMap { Double($0) } ?? 0) / 1024
     }

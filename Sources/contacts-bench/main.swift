@@ -161,9 +161,16 @@ if !importOnly { do {
         let q = ServiceBench.commandMillis(ctl, ["query-email", "smith"], environment: env, runs: 20)
         rows.append(("contactsctl query-email (best of 20)", String(format: "%.1f ms", q)))
         figures["queryEmailMs"] = q
-        let rss = ServiceBench.rssMiB(daemon.process.processIdentifier)
-        rows.append(("daemon RSS after import, gets and export", String(format: "%.0f MiB", rss)))
+        let pid = daemon.process.processIdentifier
+        let rssBusy = ServiceBench.rssMiB(pid)
+        // At rest: what the daemon keeps once the work is done and its buffers are gone.
+        usleep(1_000_000)
+        let rss = ServiceBench.rssMiB(pid)
+        let peak = ServiceBench.rssMiB(pid, field: "VmHWM")
+        rows.append(("daemon RSS after import, gets, export: at once / at rest / peak", String(format: "%.0f / %.0f / %.0f MiB", rssBusy, rss, peak)))
         figures["daemonRSSMiB"] = rss
+        figures["daemonRSSRightAfterExportMiB"] = rssBusy
+        figures["daemonPeakRSSMiB"] = peak
         if let id = ids.first {
             let p = try ServiceBench.photos(socket: daemon.socket, id: id)
             rows.append(("setPhoto, 12 MP JPEG (checked, first 256 px thumbnail)", String(format: "%.0f ms", p.set * 1000)))

@@ -110,7 +110,7 @@ struct Importer {
                 format: "import of %d cards: parse %.0f ms, map %.0f ms, store %.0f ms", parsed.cards.count, t1.timeIntervalSince(t0) * 1000,
                 t2.timeIntervalSince(t1) * 1000, t3.timeIntervalSince(t2) * 1000))
         count(outcomes, into: &report)
-        if parsed.cards.count > 1000 { Memory.release() }
+        if parsed.cards.count > 1000 { Memory.releaseSoon() }
         for g in groupCards {
             do {
                 try store.importGroup(name: g.name, memberUIDs: g.members)

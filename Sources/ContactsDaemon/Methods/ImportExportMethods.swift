@@ -158,7 +158,7 @@ enum ImportExportMethods {
                     for c in contacts { VCardWriter.write(VCard(properties: store.cardProperties(for: c)), version: version, into: &out) }
                     data = out
                 }
-                defer { if contacts.count > 1000 { Memory.release() } }
+                defer { if contacts.count > 1000 { Memory.releaseSoon() } }
                 return ["data": .string(data), "count": .int(contacts.count)]
             },
         ]

@@ -54,6 +54,7 @@ public final class Daemon: @unchecked Sendable {
         // Everything the daemon creates (store, WAL, photos, reports) is the user's alone,
         // however it was started.
         umask(0o077)
+        Memory.configure()
         SignalWatcher.install([SIGTERM, SIGINT, SIGHUP]) { [weak self] sig in
             guard let self else { return }
             if sig == SIGHUP {

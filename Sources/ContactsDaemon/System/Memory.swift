@@ -1,14 +1,53 @@
+import Dispatch
+import Foundation
 import Glibc
 
-/// Gives freed heap memory back to the system after a large import or export, which would
-/// otherwise stay in the process (glibc keeps it for reuse). `malloc_trim` is glibc's and is
-/// not exported to Swift, so it is looked up at run time; elsewhere this does nothing.
+/// How the daemon's heap gives memory back. glibc keeps freed memory for reuse, raises its
+/// mmap threshold up to 32 MiB after a large buffer is freed (so the next large buffers stay
+/// in the heap for good), and gives every busy thread an arena of its own: after one large
+/// import or export the process would keep hundreds of MiB it no longer uses. `mallopt` and
+/// `malloc_trim` are glibc's and not exported to Swift, so they are looked up at run time;
+/// elsewhere this does nothing.
 enum Memory {
     private typealias Trim = @convention(c) (Int) -> Int32
-    nonisolated(unsafe) private static let trim: Trim? = {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return nil }
-        return unsafeBitCast(symbol, to: Trim.self)
-    }()
+    private typealias Option = @convention(c) (Int32, Int32) -> Int32
+    nonisolated(unsafe) private static let trim: Trim? = symbol("malloc_trim")
+    nonisolated(unsafe) private static let option: Option? = symbol("mallopt")
 
+    private static func symbol<T>(_ name: String) -> T? {
+        guard let s = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else { return nil }
+        return unsafeBitCast(s, to: T.self)
+    }
+
+    /// Before any thread starts: buffers of 256 KiB and more get their own mappings, returned
+    /// when freed; at most two arenas; the heap's top is trimmed beyond 4 MiB.
+    static func configure() {
+        guard let option else { return }
+        let mmapThreshold: Int32 = -3, trimThreshold: Int32 = -1, arenaMax: Int32 = -8
+        _ = option(mmapThreshold, 256 << 10)
+        _ = option(trimThreshold, 4 << 20)
+        _ = option(arenaMax, 2)
+    }
+
+    /// Gives what is free back now.
     static func release() { _ = trim?(0) }
+
+    private static let pending = NSLock()
+    nonisolated(unsafe) private static var scheduled = false
+
+    /// Gives what is free back a moment after a large import or export, once its buffers and
+    /// its reply are gone (while the work runs they are still in use). Calls close together
+    /// give one trim.
+    static func releaseSoon() {
+        pending.lock()
+        defer { pending.unlock() }
+        guard !scheduled, trim != nil else { return }
+        scheduled = true
+        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + 1) {
+            pending.lock()
+            scheduled = false
+            pending.unlock()
+            release()
+        }
+    }
 }

@@ -35,7 +35,7 @@ extension ContactStore {
     public func importContacts(
         _ items: [ImportItem], progress: ((Int) -> Void)? = nil, isCancelled: (() -> Bool)? = nil
     ) throws -> [ImportOutcome] {
-        try write { db, log in
+        try write(bulk: items.count > 1000) { db, log in
             var outcomes: [ImportOutcome] = []
             outcomes.reserveCapacity(items.count)
             // Photo files are written unsynced and synced once, before the commit refers to them.

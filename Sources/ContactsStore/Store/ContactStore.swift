@@ -42,7 +42,7 @@ public final class ContactStore: @unchecked Sendable {
                 throw StoreError.unavailable(
                     "\(path) has schema version \(version), newer than this contactsd understands (\(Migrations.latestVersion)); refusing to touch it")
             }
-            try writer.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON; PRAGMA cache_size=-32768; PRAGMA temp_store=MEMORY;")
+            try writer.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON; PRAGMA cache_size=-\(Self.idleCacheKiB); PRAGMA temp_store=MEMORY;")
             if version > 0 && version < Migrations.latestVersion { willMigrate?(version, Migrations.latestVersion) }
             try migrate(from: version)
         } catch let e as SQLiteError {
@@ -157,13 +157,24 @@ public final class ContactStore: @unchecked Sendable {
         }
     }
 
-    /// Runs `body` in a write transaction and reports its changes after the commit.
-    func write<T>(_ body: (Database, inout ChangeLog) throws -> T) throws -> T {
+    /// The writer's page cache: small while idle; a large import gets more for its duration.
+    static let idleCacheKiB = 8 << 10
+    static let bulkCacheKiB = 64 << 10
+
+    /// Runs `body` in a write transaction and reports its changes after the commit. A `bulk`
+    /// write (a large import) gets a larger page cache, given back afterwards.
+    func write<T>(bulk: Bool = false, _ body: (Database, inout ChangeLog) throws -> T) throws -> T {
         writeLock.lock()
         defer { writeLock.unlock() }
         if closed { throw StoreError.unavailable("the store is closed") }
         var log = ChangeLog()
         defer { writer.resetAll() }
+        if bulk {
+            try? writer.execute("PRAGMA cache_size=-\(Self.bulkCacheKiB)")
+        }
+        defer {
+            if bulk { try? writer.execute("PRAGMA cache_size=-\(Self.idleCacheKiB); PRAGMA shrink_memory;") }
+        }
         let result: T
         do {
             result = try writer.transaction { try body(writer, &log) }

@@ -21,7 +21,12 @@ public struct LineFramer {
     public var pendingByteCount: Int { buffer.count - start }
 
     public mutating func append(_ bytes: UnsafeRawBufferPointer) {
-        if start > 0 && start >= buffer.count / 2 {
+        if start > 0 && start == buffer.count && buffer.capacity > 1 << 20 {
+            // Everything was consumed: a large message's room goes back, not kept for later.
+            buffer = []
+            scanned = 0
+            start = 0
+        } else if start > 0 && start >= buffer.count / 2 {
             buffer.removeSubrange(0..<start)
             scanned -= start
             start = 0

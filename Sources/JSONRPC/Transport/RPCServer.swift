@@ -200,6 +200,8 @@ final class ServerConnection: RPCSession, @unchecked Sendable {
     private let cond = NSCondition()
     private var outbox: [[UInt8]] = []
     private var outboxBytes = 0
+    /// A thread is writing to the socket now (the writer, or the reader answering directly).
+    private var sending = false
     private var inputDone = false
     private var closed = false
     private var closeActions: [@Sendable () -> Void] = []
@@ -275,6 +277,40 @@ final class ServerConnection: RPCSession, @unchecked Sendable {
             return false
         }
         if closed { return false }
+        if isReply && outbox.isEmpty && !sending {
+            // Nothing is waiting to go out: the reader sends its reply itself, without waking
+            // the writer (a round trip then costs no thread hand-off). What the socket does not
+            // take at once is queued for the writer, ahead of anything queued meanwhile.
+            sending = true
+            cond.unlock()
+            var sent = 0
+            while sent < line.count {
+                let n = line.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) }
+                if n > 0 {
+                    sent += n
+                } else if n < 0 && errno == EINTR {
+                    continue
+                } else {
+                    break
+                }
+            }
+            let failed = sent < line.count && errno != EAGAIN && errno != EWOULDBLOCK
+            cond.lock()
+            sending = false
+            if failed {
+                shutdownSocketLocked()
+                return false
+            }
+            if sent < line.count {
+                let rest = Array(line[sent...])
+                outboxBytes += rest.count
+                outbox.insert(rest, at: 0)
+            }
+            // Wake the writer only when it has work: a needless wake-up per request costs more
+            // than the rest of a small request.
+            if !outbox.isEmpty { cond.broadcast() }
+            return true
+        }
         outboxBytes += line.count
         outbox.append(line)
         cond.broadcast()
@@ -285,15 +321,17 @@ final class ServerConnection: RPCSession, @unchecked Sendable {
         var batch: [UInt8] = []
         while true {
             cond.lock()
-            while outbox.isEmpty && !closed && !(inputDone && !keepOpenForNotifications) && !(inputDone && server.isStopping) {
+            while (outbox.isEmpty || sending) && !closed && !(inputDone && !keepOpenForNotifications) && !(inputDone && server.isStopping) {
                 cond.wait()
             }
+            while sending && !closed { cond.wait() }
             if outbox.isEmpty || closed {
                 cond.unlock()
                 break
             }
             let items = outbox
             outbox.removeAll(keepingCapacity: true)
+            sending = true
             cond.unlock()
             batch.removeAll(keepingCapacity: true)
             var total = 0
@@ -302,7 +340,10 @@ final class ServerConnection: RPCSession, @unchecked Sendable {
                 total += item.count
             }
             let ok = batch.withUnsafeBytes { buffer in (try? UnixSocket.sendAll(fd, buffer)) != nil }
+            // A large reply (an export) must not stay with the connection as spare capacity.
+            if batch.capacity > 1 << 20 { batch = [] }
             cond.lock()
+            sending = false
             outboxBytes -= total
             cond.broadcast()
             if !ok { shutdownSocketLocked() }
