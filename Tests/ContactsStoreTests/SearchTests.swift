@@ -121,3 +121,54 @@ final class SearchScaleTests: StoreTestCase {
         XCTAssertLessThan(worst, 2.0)
     }
 }
+
+/// The index's scan against a plain reading of every contact, after the kinds of change that
+/// break the text buffer's order (edits, deletions, additions one at a time).
+final class SearchScanTests: StoreTestCase {
+    func testTheScanFindsExactlyWhatAPlainSearchFinds() throws {
+        var rng = SystemRandomNumberGenerator()
+        // A small alphabet, so that candidates often begin in one contact and end in the next.
+        func word() -> String { String((0..<Int.random(in: 1...4, using: &rng)).map { _ in (["a", "b", "n"] as [Character])[Int.random(in: 0..<3, using: &rng)] }) }
+        func contact() -> Contact {
+            var c = Contact(name: word() + " " + word())
+            if Bool.random(using: &rng) { c.emails = [LabeledValue(value: word() + "@" + word() + ".example")] }
+            if Bool.random(using: &rng) { c.phones = [LabeledValue(value: "+1 \(Int.random(in: 100...999, using: &rng))")] }
+            c.favorite = Int.random(in: 0..<4, using: &rng) == 0
+            return c
+        }
+        var ids = try store.create((0..<1500).map { _ in contact() }).map(\.id)
+        try store.warmUp()
+        for _ in 0..<60 {
+            switch Int.random(in: 0..<3, using: &rng) {
+            case 0: ids.append(try store.create(contact()).id)
+            case 1:
+                let id = ids.remove(at: Int.random(in: 0..<ids.count, using: &rng))
+                _ = try store.delete(ids: [id])
+            default:
+                let id = ids[Int.random(in: 0..<ids.count, using: &rng)]
+                _ = try store.update(id: id) { $0.name = word() + " " + word() }
+            }
+        }
+        let everyone = try store.exportContacts(ids: nil)
+        XCTAssertEqual(everyone.count, ids.count)
+        for q in ["a", "b", "n", "ab", "ba", "nn", "aba", "bab", "a b", "ab@", "+1 5", "xyz", "abna", "b.ex"] {
+            for favoritesOnly in [false, true] {
+                let patterns = SearchDocument.patterns(for: q)
+                let expected = everyone.filter { c in
+                    let text = SearchDocument.text(for: c)
+                    return (!favoritesOnly || c.favorite) && patterns.contains { text.contains($0) }
+                }.map(\.id)
+                let found = try store.query(ContactQuery(text: q, favoritesOnly: favoritesOnly))
+                let ids = found.contacts.map(\.id)
+                let firstDifference = Array(zip(ids, expected)).firstIndex { $0 != $1 } ?? min(ids.count, expected.count)
+                XCTAssertTrue(
+                    ids == expected,
+                    "'\(q)' favorites: \(favoritesOnly): \(ids.count) found, \(expected.count) expected; they part at \(firstDifference)")
+                XCTAssertEqual(found.total, expected.count, "'\(q)'")
+            }
+        }
+        let listed = try store.query(ContactQuery(limit: 20, offset: 7))
+        XCTAssertEqual(listed.total, everyone.count)
+        XCTAssertEqual(listed.contacts.map(\.id), Array(everyone.map(\.id)[7..<27]), "lists from the index keep name order")
+    }
+}

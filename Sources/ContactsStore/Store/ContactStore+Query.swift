@@ -22,7 +22,9 @@ extension ContactStore {
                 let g = try Self.fetchGroup(db, group)
                 groupRowid = try Self.groupRowid(db, id: g.id)
             }
-            if patterns.isEmpty {
+            // Lists go through the index too once it is loaded (it counts without reading the
+            // table), except for orders it does not keep (a second sort key).
+            if patterns.isEmpty && (q.sort.count > 1 || !searchIndex.ready) {
                 return try Self.listWithSQL(db, q, groupRowid: groupRowid, withCard: withCard)
             }
             try searchIndex.loadIfNeeded(db)

@@ -59,6 +59,13 @@ final class SearchIndex: @unchecked Sendable {
     private(set) var isLoaded = false
 
     init() { pthread_rwlock_init(&lock, nil) }
+
+    /// Whether the index is loaded and can answer at once.
+    var ready: Bool {
+        pthread_rwlock_rdlock(&lock)
+        defer { pthread_rwlock_unlock(&lock) }
+        return isLoaded
+    }
     deinit { pthread_rwlock_destroy(&lock) }
 
     static let selectColumns = "rowid, id, sort_key, name, search, favorite, created_at, updated_at"
@@ -172,20 +179,25 @@ final class SearchIndex: @unchecked Sendable {
         pthread_rwlock_rdlock(&lock)
         defer { pthread_rwlock_unlock(&lock) }
         var matches: [Int] = []
-        let needles = patterns.filter { !$0.isEmpty }
         textBuffer.withUnsafeBytes { buffer in
             guard let base = buffer.baseAddress else { return }
             slots.withUnsafeBufferPointer { slots in
-                for i in 0..<slots.count {
-                    let s = slots[i]
-                    if favoritesOnly && !s.favorite { continue }
-                    if let members, !members.contains(s.rowid) { continue }
-                    var hit = needles.isEmpty
-                    for n in needles where !hit {
-                        hit = Self.contains(base + s.textStart, s.textCount, n)
-                    }
-                    if hit { matches.append(i) }
+                let scan = Scan(
+                    text: base, slots: slots, needles: patterns.filter { !$0.isEmpty }.map(Needle.init), favoritesOnly: favoritesOnly,
+                    members: members)
+                // A large index is scanned in parts on all cores; the parts come back in order.
+                let parts = slots.count >= Self.parallelScanMinimum ? Self.scanParts : 1
+                if parts == 1 {
+                    matches = scan.run(0..<slots.count)
+                    return
                 }
+                let results = ScanResults(parts)
+                let count = slots.count
+                let step = (count + parts - 1) / parts
+                DispatchQueue.concurrentPerform(iterations: parts) { part in
+                    results.store(scan.run((part * step)..<min(count, (part + 1) * step)), at: part)
+                }
+                matches = results.joined()
             }
         }
         let total = matches.count
@@ -208,21 +220,117 @@ final class SearchIndex: @unchecked Sendable {
         return (total, matches[offset..<end].map { slots[$0].rowid })
     }
 
-    static func contains(_ hp: UnsafeRawPointer, _ hcount: Int, _ needle: [UInt8]) -> Bool {
-        let count = needle.count
-        if count > hcount { return false }
-        return needle.withUnsafeBytes { n in
-            // needle is non-empty (the caller drops empty patterns).
-            let np = n.baseAddress!
-            let first = Int32(n[0])
-            let last = hcount - count
-            var i = 0
-            while i <= last {
-                guard let p = memchr(hp + i, first, last - i + 1) else { return false }
-                if count == 1 || memcmp(p + 1, np + 1, count - 1) == 0 { return true }
-                i = hp.distance(to: p) + 1
+    /// Below this many contacts one thread scans faster than several can be started.
+    static let parallelScanMinimum = 20_000
+    static let scanParts = max(1, min(8, ProcessInfo.processInfo.activeProcessorCount))
+
+    /// One search's view of the index. The caller holds the read lock for as long as any
+    /// part of the scan runs, so the pointers stay valid and unchanged.
+    private struct Scan: @unchecked Sendable {
+        let text: UnsafeRawPointer
+        let slots: UnsafeBufferPointer<Slot>
+        let needles: [Needle]
+        let favoritesOnly: Bool
+        let members: Set<Int64>?
+
+        /// The matching slots of `range`, in order.
+        func run(_ range: Range<Int>) -> [Int] {
+            var found: [Int] = []
+            guard !needles.isEmpty else {
+                for i in range where passes(slots[i]) { found.append(i) }
+                return found
             }
-            return false
+            var marks = [Bool](repeating: false, count: range.count)
+            // Slots whose texts follow one another in the buffer (all of them, after a rebuild)
+            // are searched as one stretch: `memchr` then runs over many contacts at a time.
+            var i = range.lowerBound
+            while i < range.upperBound {
+                var j = i + 1
+                while j < range.upperBound && slots[j].textStart == slots[j - 1].textStart + slots[j - 1].textCount { j += 1 }
+                for n in needles { mark(n, in: i..<j, marks: &marks, base: range.lowerBound) }
+                i = j
+            }
+            for i in range where marks[i - range.lowerBound] && passes(slots[i]) { found.append(i) }
+            return found
+        }
+
+        func passes(_ s: Slot) -> Bool {
+            if favoritesOnly && !s.favorite { return false }
+            if let members, !members.contains(s.rowid) { return false }
+            return true
+        }
+
+        /// Marks the slots of one stretch whose text holds the needle. A candidate that begins
+        /// in one contact's text and ends in the next is no match.
+        func mark(_ needle: Needle, in run: Range<Int>, marks: inout [Bool], base: Int) {
+            let count = needle.bytes.count
+            let k = needle.anchor
+            let runEnd = slots[run.upperBound - 1].textStart + slots[run.upperBound - 1].textCount
+            let lastAnchor = runEnd - count + k
+            needle.bytes.withUnsafeBytes { n in
+                let np = n.baseAddress!
+                let anchorByte = Int32(n[k])
+                var cursor = run.lowerBound
+                var pos = slots[cursor].textStart + k
+                while pos <= lastAnchor {
+                    guard let p = memchr(text + pos, anchorByte, lastAnchor - pos + 1) else { return }
+                    let matchStart = text.distance(to: p) - k
+                    while slots[cursor].textStart + slots[cursor].textCount <= matchStart {
+                        cursor += 1
+                        if cursor == run.upperBound { return }
+                    }
+                    let s = slots[cursor]
+                    if matchStart >= s.textStart && matchStart + count <= s.textStart + s.textCount
+                        && (count == 1 || memcmp(text + matchStart, np, count) == 0)
+                    {
+                        marks[cursor - base] = true
+                        cursor += 1
+                        if cursor == run.upperBound { return }
+                        pos = slots[cursor].textStart + k
+                    } else {
+                        pos = matchStart + k + 1
+                    }
+                }
+            }
+        }
+    }
+
+    /// Each part of a parallel scan writes only its own slot.
+    private final class ScanResults: @unchecked Sendable {
+        private var parts: [[Int]]
+        init(_ n: Int) { parts = Array(repeating: [], count: n) }
+        func store(_ found: [Int], at part: Int) { parts[part] = found }
+        func joined() -> [Int] { parts.flatMap { $0 } }
+    }
+
+    /// A needle prepared for the scan: which of its bytes to look for first. `memchr` is
+    /// fast, but a byte that occurs everywhere (the `a` of "appleseed") stops it on every
+    /// contact; the needle's rarest byte in contact text rarely does.
+    struct Needle: @unchecked Sendable {
+        let bytes: [UInt8]
+        let anchor: Int
+
+        init(_ bytes: [UInt8]) {
+            self.bytes = bytes
+            var best = 0
+            for i in bytes.indices where Needle.commonness(bytes[i]) < Needle.commonness(bytes[best]) { best = i }
+            anchor = best
+        }
+
+        /// How often a byte turns up in folded contact text (names, addresses, digits), roughly:
+        /// English and European letter frequencies, digits and separators.
+        static func commonness(_ b: UInt8) -> Int {
+            switch b {
+            case UInt8(ascii: "e"), UInt8(ascii: "a"), UInt8(ascii: " "), UInt8(ascii: "."): return 100
+            case UInt8(ascii: "o"), UInt8(ascii: "i"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "m"), UInt8(ascii: "l"): return 80
+            case UInt8(ascii: "s"), UInt8(ascii: "t"), UInt8(ascii: "c"), UInt8(ascii: "5"), UInt8(ascii: "x"): return 70
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): return 50
+            case UInt8(ascii: "h"), UInt8(ascii: "d"), UInt8(ascii: "u"), UInt8(ascii: "p"), UInt8(ascii: "@"): return 45
+            case UInt8(ascii: "g"), UInt8(ascii: "b"), UInt8(ascii: "y"), UInt8(ascii: "k"), UInt8(ascii: "w"): return 30
+            case UInt8(ascii: "f"), UInt8(ascii: "v"), UInt8(ascii: "j"): return 20
+            case UInt8(ascii: "q"), UInt8(ascii: "z"): return 10
+            default: return 5  // punctuation, and the bytes of other scripts
+            }
         }
     }
 
