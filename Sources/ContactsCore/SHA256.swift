@@ -16,8 +16,15 @@ public struct SHA256 {
     }
 
     public static func digest<C: Collection>(_ data: C) -> [UInt8] where C.Element == UInt8 {
+        // Copied through contiguous storage when there is some: element by element, a generic
+        // collection from another module costs more than the hashing.
+        let bytes = data.withContiguousStorageIfAvailable { Array($0) } ?? Array(data)
+        return digest(bytes: bytes)
+    }
+
+    private static func digest(bytes: [UInt8]) -> [UInt8] {
         var h: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
-        var message = Array(data)
+        var message = bytes
         let bitLength = UInt64(message.count) * 8
         message.append(0x80)
         while message.count % 64 != 56 { message.append(0) }

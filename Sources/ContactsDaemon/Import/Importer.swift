@@ -144,23 +144,9 @@ struct Importer {
     }
 
     static func mapInParallel(_ cards: [VCard]) -> [Result<MappedCard, VCardMapping.CardError>] {
-        let workers = cards.count < 512 ? 1 : max(1, min(8, ProcessInfo.processInfo.activeProcessorCount))
-        let chunk = (cards.count + workers - 1) / max(workers, 1)
-        final class Slots: @unchecked Sendable {
-            var parts: [[Result<MappedCard, VCardMapping.CardError>]]
-            init(_ n: Int) { parts = Array(repeating: [], count: n) }
-        }
-        let slots = Slots(workers)
-        DispatchQueue.concurrentPerform(iterations: workers) { w in
-            let range = (w * chunk)..<min(cards.count, (w + 1) * chunk)
-            var out: [Result<MappedCard, VCardMapping.CardError>] = []
-            out.reserveCapacity(range.count)
-            for i in range {
-                out.append(Result { () throws(VCardMapping.CardError) in try map(cards[i]) })
-            }
-            slots.parts[w] = out  // each worker writes only its own slot
-        }
-        return slots.parts.flatMap { $0 }
+        Parallel.chunks(cards.count, minimum: 512) { range in
+            cards[range].map { card in Result { () throws(VCardMapping.CardError) in try map(card) } }
+        }.flatMap { $0 }
     }
 
     /// Imports a JSON array of contacts in the API's shape.

@@ -43,7 +43,7 @@ enum Memory {
         defer { pending.unlock() }
         guard !scheduled, trim != nil else { return }
         scheduled = true
-        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + 1) {
+        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + 0.5) {
             pending.lock()
             scheduled = false
             pending.unlock()

@@ -12,21 +12,40 @@ extension ContactStore {
     static let contactColumnsWithCard = contactColumns + ", c.vcard"
 
     static func readContact(_ s: Statement, withCard: Bool = false) -> Contact {
-        var c = Contact(name: s.text(4))
-        c.id = s.text(1)
-        c.uid = s.text(2)
-        c.revision = s.int(3)
-        c.favorite = s.int64(5) != 0
-        c.createdAt = s.int64(6)
-        c.updatedAt = s.int64(7)
-        s.withBytes(8) { StoredBody.decode($0, into: &c) }
-        if let g = s.optionalText(9), !g.isEmpty {
-            c.groups = Self.sortedGroupNames(g.split(separator: "\u{1F}").map(String.init))
+        RawRow(s, withCard: withCard).contact()
+    }
+
+    /// A contact's row as stored, before its JSON columns are decoded: export reads rows in
+    /// order and decodes them on all cores.
+    struct RawRow: @unchecked Sendable {
+        var contact0: Contact
+        var body: [UInt8]
+        var groups: String?
+        var card: [UInt8]?
+
+        init(_ s: Statement, withCard: Bool) {
+            var c = Contact(name: s.text(4))
+            c.id = s.text(1)
+            c.uid = s.text(2)
+            c.revision = s.int(3)
+            c.favorite = s.int64(5) != 0
+            c.createdAt = s.int64(6)
+            c.updatedAt = s.int64(7)
+            contact0 = c
+            body = s.withBytes(8) { [UInt8]($0) }
+            groups = s.optionalText(9)
+            card = withCard && s.optionalText(10) != nil ? s.withBytes(10) { [UInt8]($0) } : nil
         }
-        if withCard, s.optionalText(10) != nil {
-            c.vcardProperties = s.withBytes(10) { StoredProperties.decode($0) }
+
+        func contact() -> Contact {
+            var c = contact0
+            body.withUnsafeBytes { StoredBody.decode($0, into: &c) }
+            if let g = groups, !g.isEmpty {
+                c.groups = ContactStore.sortedGroupNames(g.split(separator: "\u{1F}").map(String.init))
+            }
+            if let card { c.vcardProperties = card.withUnsafeBytes { StoredProperties.decode($0) } }
+            return c
         }
-        return c
     }
 
     static func sortedGroupNames(_ names: [String]) -> [String] {

@@ -186,18 +186,7 @@ final class SearchIndex: @unchecked Sendable {
                     text: base, slots: slots, needles: patterns.filter { !$0.isEmpty }.map(Needle.init), favoritesOnly: favoritesOnly,
                     members: members)
                 // A large index is scanned in parts on all cores; the parts come back in order.
-                let parts = slots.count >= Self.parallelScanMinimum ? Self.scanParts : 1
-                if parts == 1 {
-                    matches = scan.run(0..<slots.count)
-                    return
-                }
-                let results = ScanResults(parts)
-                let count = slots.count
-                let step = (count + parts - 1) / parts
-                DispatchQueue.concurrentPerform(iterations: parts) { part in
-                    results.store(scan.run((part * step)..<min(count, (part + 1) * step)), at: part)
-                }
-                matches = results.joined()
+                matches = Parallel.chunks(slots.count, minimum: Self.parallelScanMinimum) { scan.run($0) }.flatMap { $0 }
             }
         }
         let total = matches.count
@@ -222,7 +211,6 @@ final class SearchIndex: @unchecked Sendable {
 
     /// Below this many contacts one thread scans faster than several can be started.
     static let parallelScanMinimum = 20_000
-    static let scanParts = max(1, min(8, ProcessInfo.processInfo.activeProcessorCount))
 
     /// One search's view of the index. The caller holds the read lock for as long as any
     /// part of the scan runs, so the pointers stay valid and unchanged.
@@ -293,14 +281,6 @@ final class SearchIndex: @unchecked Sendable {
                 }
             }
         }
-    }
-
-    /// Each part of a parallel scan writes only its own slot.
-    private final class ScanResults: @unchecked Sendable {
-        private var parts: [[Int]]
-        init(_ n: Int) { parts = Array(repeating: [], count: n) }
-        func store(_ found: [Int], at part: Int) { parts[part] = found }
-        func joined() -> [Int] { parts.flatMap { $0 } }
     }
 
     /// A needle prepared for the scan: which of its bytes to look for first. `memchr` is
