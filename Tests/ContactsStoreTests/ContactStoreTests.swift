@@ -123,3 +123,37 @@ final class ContactStoreTests: StoreTestCase {
         }
     }
 }
+
+/// `contact(id:)` answers from memory after the first read: never with something older than
+/// the store.
+final class ContactCacheTests: StoreTestCase {
+    func testARereadContactIsNeverStale() throws {
+        let c = try add("Kate Bell", groups: ["Work"])
+        XCTAssertEqual(try store.contact(id: c.id).groups, ["Work"])
+        _ = try store.update(id: c.id) { $0.title = "Producer" }
+        XCTAssertEqual(try store.contact(id: c.id).title, "Producer")
+        _ = try store.renameGroup("Work", to: "Office")
+        XCTAssertEqual(try store.contact(id: c.id).groups, ["Office"])
+        _ = try store.removeMembers("Office", contactIDs: [c.id])
+        XCTAssertEqual(try store.contact(id: c.id).groups, [])
+        _ = try store.createGroup(name: "Family")
+        _ = try store.addMembers("Family", contactIDs: [c.id])
+        XCTAssertEqual(try store.contact(id: c.id).groups, ["Family"])
+        try store.deleteGroup("Family")
+        XCTAssertEqual(try store.contact(id: c.id).groups, [])
+        _ = try store.setFavorite(id: c.id, true)
+        XCTAssertTrue(try store.contact(id: c.id).favorite)
+        let revision = try store.contact(id: c.id).revision
+        _ = try store.importContacts([ImportItem(contact: { var x = try! store.contact(id: c.id); x.note = "imported"; return x }(), carriesGroups: false, carriesFavorite: false)])
+        XCTAssertEqual(try store.contact(id: c.id).note, "imported")
+        XCTAssertEqual(try store.contact(id: c.id).revision, revision + 1)
+        let backup = dir + "/backup.sqlite3"
+        try store.backup(to: backup)
+        _ = try store.update(id: c.id) { $0.note = "after the backup" }
+        XCTAssertEqual(try store.contact(id: c.id).note, "after the backup")
+        try store.restore(from: backup)
+        XCTAssertEqual(try store.contact(id: c.id).note, "imported", "a restore replaces what was read before it")
+        _ = try store.delete(ids: [c.id])
+        XCTAssertThrowsError(try store.contact(id: c.id))
+    }
+}

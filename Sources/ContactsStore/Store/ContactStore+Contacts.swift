@@ -57,10 +57,14 @@ extension ContactStore {
     // MARK: Reading
 
     public func contact(id: String) throws -> Contact {
-        try read { db in
+        if let c = cache.get(id) { return c }
+        let generation = cache.currentGeneration
+        let c = try read { db in
             guard let c = try Self.fetch(db, id: id) else { throw StoreError.notFound(kind: "contact", id: id) }
             return c
         }
+        cache.put(c, readAt: generation)
+        return c
     }
 
     static func fetch(_ db: Database, id: String, withCard: Bool = false) throws -> Contact? {

@@ -20,6 +20,8 @@ public final class ContactStore: @unchecked Sendable {
     private var changeHandler: ChangeHandler?
     private var photoRemovalHandler: (@Sendable (String) -> Void)?
     let searchIndex = SearchIndex()
+    /// Contacts read recently (`contact(id:)`), dropped when a write touches them.
+    let cache = ContactCache(capacity: 8192)
     /// The photo files, in `photos/` beside the database.
     let photos: PhotoStore
     /// While a backup copies photos, none is removed; what was released waits here.
@@ -102,6 +104,7 @@ public final class ContactStore: @unchecked Sendable {
         // The photos the old contents had and the new ones do not.
         _ = try? sweepPhotos()
         searchIndex.reset()
+        cache.invalidate(nil)
         if let changeHandler { changeHandler([], []) }
     }
 
@@ -197,6 +200,10 @@ public final class ContactStore: @unchecked Sendable {
             }
         }
         searchIndex.apply(upserts: log.indexUpserts, deletes: log.indexDeletes)
+        if !log.isEmpty {
+            // A group's change reaches its members' group lists: then everything goes.
+            cache.invalidate(log.groups.isEmpty ? log.contacts.map(\.id) + log.indexRefresh : nil)
+        }
         releasePhotos(log.releasedPhotos)
         if !log.isEmpty, let changeHandler { changeHandler(log.contacts, log.groups) }
         return result
