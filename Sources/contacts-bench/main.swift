@@ -174,6 +174,12 @@ if !importOnly && !searchOnly { do {
         figures["daemonRSSMiB"] = rss
         figures["daemonRSSRightAfterExportMiB"] = rssBusy
         figures["daemonPeakRSSMiB"] = peak
+        if let pause = ProcessInfo.processInfo.environment["BENCH_PAUSE"].flatMap(Double.init) {
+            // For a look at the daemon's memory (/proc/PID/smaps) before it stops.
+            print("daemon pid \(pid) (socket \(daemon.socket)); pausing \(pause) s")
+            fflush(nil)
+            usleep(UInt32(pause * 1_000_000))
+        }
         if let id = ids.first {
             let p = try ServiceBench.photos(socket: daemon.socket, id: id)
             rows.append(("setPhoto, 12 MP JPEG (checked, first 256 px thumbnail)", String(format: "%.0f ms", p.set * 1000)))

@@ -10,6 +10,14 @@ final class RPCServerTests: XCTestCase {
     var socketPath: String { dir + "/test.sock" }
     var server: RPCServer?
     let sessions = SessionList()
+    let largeMessages = Counter()
+
+    final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var n = 0
+        func add() { lock.lock(); n += 1; lock.unlock() }
+        var value: Int { lock.lock(); defer { lock.unlock() }; return n }
+    }
 
     final class SessionList: @unchecked Sendable {
         let lock = NSLock()
@@ -57,7 +65,8 @@ final class RPCServerTests: XCTestCase {
         var config = RPCServerConfiguration()
         configure(&config)
         let fd = try UnixSocket.listen(path: socketPath)
-        let server = RPCServer(engine: engine, listenFD: fd, configuration: config) { _, _ in }
+        let largeMessages = self.largeMessages
+        let server = RPCServer(engine: engine, listenFD: fd, configuration: config, log: { _, _ in }, afterLargeMessage: { largeMessages.add() })
         try server.start()
         self.server = server
     }
@@ -169,5 +178,17 @@ final class RPCServerTests: XCTestCase {
         XCTAssertThrowsError(try UnixSocket.listen(path: long)) { e in
             XCTAssertTrue("\(e)".contains("at most 107"))
         }
+    }
+
+    func testTheServerSaysWhenALargeReplyHasGoneOut() throws {
+        try start()
+        let c = try RPCClient(path: socketPath)
+        _ = try c.call("echo", ["v": "small"])
+        XCTAssertEqual(largeMessages.value, 0)
+        let big = String(repeating: "y", count: 3 << 20)
+        XCTAssertEqual(try c.call("echo", ["v": .string(big)]).stringValue?.count, big.count)
+        let deadline = Date().addingTimeInterval(5)
+        while largeMessages.value == 0 && Date() < deadline { usleep(10_000) }
+        XCTAssertEqual(largeMessages.value, 1, "once the 3 MiB reply was sent, and not for the small one")
     }
 }

@@ -116,7 +116,9 @@ public final class Daemon: @unchecked Sendable {
             mapError: ErrorMapping.rpcError)
 
         let listenFD = try openListener()
-        let server = RPCServer(engine: engine, listenFD: listenFD, configuration: serverConfiguration(settings), log: log.rpcLogger)
+        let server = RPCServer(
+            engine: engine, listenFD: listenFD, configuration: serverConfiguration(settings), log: log.rpcLogger,
+            afterLargeMessage: { Memory.releaseSoon() })
         try server.start()
         self.server = server
         let watcher = InboxWatcher(inbox: inboxPath, importer: Importer(store: store, log: log), bus: bus, log: log)

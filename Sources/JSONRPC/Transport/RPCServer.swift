@@ -55,12 +55,21 @@ public final class RPCServer: @unchecked Sendable {
     private var acceptThreadDone = false
     private var wakePipe: [Int32] = [-1, -1]
 
+    /// Called after a message of `largeMessageBytes` or more has gone out (its buffers are
+    /// about to be freed): the daemon gives memory back then.
+    let afterLargeMessage: (@Sendable () -> Void)?
+    static let largeMessageBytes = 1 << 20
+
     /// `listenFD` must be a listening stream socket; the server owns it from now on.
-    public init(engine: RPCEngine, listenFD: Int32, configuration: RPCServerConfiguration = RPCServerConfiguration(), log: @escaping Logger) {
+    public init(
+        engine: RPCEngine, listenFD: Int32, configuration: RPCServerConfiguration = RPCServerConfiguration(), log: @escaping Logger,
+        afterLargeMessage: (@Sendable () -> Void)? = nil
+    ) {
         self.engine = engine
         self.listenFD = listenFD
         self.currentConfig = configuration
         self.log = log
+        self.afterLargeMessage = afterLargeMessage
     }
 
     public var connectionCount: Int {
@@ -309,6 +318,7 @@ final class ServerConnection: RPCSession, @unchecked Sendable {
             // Wake the writer only when it has work: a needless wake-up per request costs more
             // than the rest of a small request.
             if !outbox.isEmpty { cond.broadcast() }
+            if sent >= RPCServer.largeMessageBytes && sent == line.count { server.afterLargeMessage?() }
             return true
         }
         outboxBytes += line.count
@@ -342,6 +352,7 @@ final class ServerConnection: RPCSession, @unchecked Sendable {
             let ok = batch.withUnsafeBytes { buffer in (try? UnixSocket.sendAll(fd, buffer)) != nil }
             // A large reply (an export) must not stay with the connection as spare capacity.
             if batch.capacity > 1 << 20 { batch = [] }
+            if ok && total >= RPCServer.largeMessageBytes { server.afterLargeMessage?() }
             cond.lock()
             sending = false
             outboxBytes -= total
