@@ -32,6 +32,27 @@ enum LogicalLines {
         return out
     }
 
+    /// How many line ends `physical` counts in `range` (CRLF and CR CR LF count once).
+    static func lineEnds(_ b: [UInt8], _ range: Range<Int>) -> Int {
+        var n = 0
+        var i = range.lowerBound
+        while i < range.upperBound {
+            let c = b[i]
+            if c == 0x0A || c == 0x0D {
+                n += 1
+                if c == 0x0D {
+                    if i + 1 < b.count && b[i + 1] == 0x0A {
+                        i += 1
+                    } else if i + 2 < b.count && b[i + 1] == 0x0D && b[i + 2] == 0x0A {
+                        i += 2
+                    }
+                }
+            }
+            i += 1
+        }
+        return n
+    }
+
     static func split(_ b: [UInt8]) -> [Line] {
         var out: [Line] = []
         var current: Line?

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 
 /// A tolerant reader of vCard 2.1, 3.0 and 4.0 as real producers write them.
@@ -17,7 +18,83 @@ public enum VCardParser {
     public static func parse(_ text: String) -> Result { parse(Array(text.utf8)) }
 
     public static func parse(_ data: [UInt8]) -> Result {
+        parse(data, parts: ProcessInfo.processInfo.activeProcessorCount, minimumBytes: 1 << 20)
+    }
+
+    /// A large file is cut between cards (after an END:VCARD line at the top level, before a
+    /// BEGIN:VCARD line) into `parts` pieces parsed on all cores; their cards, issues and line
+    /// numbers are joined as if the file had been read in one go.
+    static func parse(_ data: [UInt8], parts: Int, minimumBytes: Int) -> Result {
         let bytes = TextDecoding.normalizeFileEncoding(data)
+        let cuts = bytes.count < minimumBytes || parts < 2 ? [] : cardBoundaries(bytes, parts: min(parts, 8))
+        if cuts.isEmpty { return parseNormalized(bytes) }
+        let bounds = [0] + cuts + [bytes.count]
+        final class Pieces: @unchecked Sendable {
+            var results: [Result?]
+            init(_ n: Int) { results = Array(repeating: nil, count: n) }
+        }
+        let pieces = Pieces(bounds.count - 1)
+        DispatchQueue.concurrentPerform(iterations: bounds.count - 1) { i in
+            pieces.results[i] = parseNormalized(Array(bytes[bounds[i]..<bounds[i + 1]]))  // each piece writes only its own slot
+        }
+        var joined = Result(cards: [], issues: [])
+        var lineOffset = 0
+        for i in pieces.results.indices {
+            guard var piece = pieces.results[i] else { continue }
+            pieces.results[i] = nil  // so that the piece's cards are changed in place, not copied
+            let cardOffset = joined.cards.count
+            if lineOffset > 0 {
+                for k in piece.cards.indices {
+                    piece.cards[k].line += lineOffset
+                    for j in piece.cards[k].properties.indices { piece.cards[k].properties[j].line += lineOffset }
+                }
+                for k in piece.issues.indices {
+                    piece.issues[k].line += lineOffset
+                    piece.issues[k].card = piece.issues[k].card.map { $0 + cardOffset }
+                }
+            }
+            joined.cards.append(contentsOf: piece.cards)
+            joined.issues.append(contentsOf: piece.issues)
+            // Every cut follows a line end, so the piece's lines all end inside it.
+            lineOffset += LogicalLines.lineEnds(bytes, bounds[i]..<bounds[i + 1])
+        }
+        return joined
+    }
+
+    /// Offsets where a BEGIN:VCARD line starts right after an END:VCARD line that closed a
+    /// card, one near each of `parts - 1` evenly spaced targets. A file where a card begins
+    /// inside another (nested AGENT cards, cards without END) gets no cuts: there, where a card
+    /// ends is the parser's judgement alone.
+    static func cardBoundaries(_ b: [UInt8], parts: Int) -> [Int] {
+        let begin = Array("BEGIN:VCARD".utf8), endMarker = Array("END:VCARD".utf8)
+        var cuts: [Int] = []
+        var inCard = false
+        var previousClosedACard = false
+        var start = 0
+        var target = b.count / parts
+        while start < b.count {
+            var end = start
+            while end < b.count && b[end] != 0x0A { end += 1 }
+            if isMarker(b, start, end, begin) {
+                if inCard { return [] }
+                if previousClosedACard && start >= target && cuts.count < parts - 1 {
+                    cuts.append(start)
+                    target = b.count / parts * (cuts.count + 1)
+                }
+                inCard = true
+                previousClosedACard = false
+            } else if isMarker(b, start, end, endMarker) {
+                previousClosedACard = inCard
+                inCard = false
+            } else {
+                previousClosedACard = false
+            }
+            start = end + 1
+        }
+        return cuts
+    }
+
+    static func parseNormalized(_ bytes: [UInt8]) -> Result {
         var issues: [VCardIssue] = []
         let logical = LogicalLines.split(bytes)
         var cards: [VCard] = []
@@ -130,6 +207,19 @@ public enum VCardParser {
         // The outer card goes on only if a property or its END follows.
         guard i < lines.count else { return nil }
         return i
+    }
+
+    /// Whether `b[start..<end]` is the marker line (any case), trailing blanks and CRs aside.
+    static func isMarker(_ b: [UInt8], _ start: Int, _ end: Int, _ marker: [UInt8]) -> Bool {
+        guard end - start >= marker.count else { return false }
+        // The marker is upper case; only letters are folded.
+        for k in 0..<marker.count where LogicalLines.upper(b[start + k]) != marker[k] { return false }
+        var i = start + marker.count
+        while i < end {
+            guard b[i] == 0x20 || b[i] == 0x09 || b[i] == 0x0D else { return false }
+            i += 1
+        }
+        return true
     }
 
     static func isMarker(_ b: [UInt8], _ marker: String) -> Bool {

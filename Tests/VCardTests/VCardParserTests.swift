@@ -1,4 +1,4 @@
-import VCard
+@testable import VCard
 import XCTest
 
 final class VCardParserTests: XCTestCase {
@@ -120,5 +120,44 @@ final class VCardWriterTests: XCTestCase {
         let back = VCardParser.parse(v4).cards[0].first("PHOTO")
         let v3 = VCardWriter.write([VCard(properties: [back!])], version: .v3)
         XCTAssertTrue(v3.contains("PHOTO;ENCODING=b;TYPE=JPEG:/9j/AAAA"), v3)
+    }
+}
+
+/// A large file is parsed in pieces on all cores: the result must be the one-piece result.
+final class ParallelParseTests: XCTestCase {
+    func cards(_ count: Int, quirks: Bool) -> [UInt8] {
+        var text = "junk before\r\n"
+        for i in 0..<count {
+            switch i % 4 {
+            case 0: text += "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Person \(i)\r\nNOTE:folded\r\n  line \(i)\r\nEND:VCARD\r\n"
+            case 1: text += "begin:vcard\nversion:2.1\nN:Last;First\nTEL;CELL:555\nnot a property \(i)\nend:vcard\n"
+            case 2: text += "BEGIN:VCARD\r\r\nVERSION:4.0\r\r\nFN:CRCRLF \(i)\r\r\nEND:VCARD\r\r\nEND:VCARD\r\n"
+            default:
+                text += quirks
+                    ? "BEGIN:VCARD\r\nVERSION:2.1\r\nFN:Agent \(i)\r\nAGENT:\r\nBEGIN:VCARD\r\nFN:Inner\r\nEND:VCARD\r\nEND:VCARD\r\nBEGIN:VCARD\nFN:No end \(i)\n"
+                    : "\r\nBEGIN:VCARD\nVERSION:3.0\nPHOTO;ENCODING=b;TYPE=JPEG:/9j/4AAQ\nEND:VCARD\n"
+            }
+        }
+        text += "BEGIN:VCARD\r\nFN:Last one\r\nEND:VCARD\r\ntrailing junk\r\n"
+        return Array(text.utf8)
+    }
+
+    func testPiecesJoinIntoExactlyTheWholeFileResult() {
+        let bytes = cards(300, quirks: false)
+        let whole = VCardParser.parse(bytes, parts: 1, minimumBytes: 0)
+        XCTAssertGreaterThan(whole.cards.count, 300)
+        XCTAssertFalse(whole.issues.isEmpty, "stray END and junk lines are reported")
+        for parts in [2, 3, 7] {
+            XCTAssertEqual(VCardParser.cardBoundaries(bytes, parts: parts).count, parts - 1)
+            let pieces = VCardParser.parse(bytes, parts: parts, minimumBytes: 0)
+            XCTAssertEqual(pieces.cards, whole.cards, "\(parts) parts")
+            XCTAssertEqual(pieces.issues, whole.issues, "\(parts) parts")
+        }
+    }
+
+    func testNestedOrUnterminatedCardsAreNotCut() {
+        let bytes = cards(300, quirks: true)
+        XCTAssertEqual(VCardParser.cardBoundaries(bytes, parts: 4), [])
+        XCTAssertEqual(VCardParser.parse(bytes, parts: 4, minimumBytes: 0).issues, VCardParser.parse(bytes, parts: 1, minimumBytes: 0).issues)
     }
 }
