@@ -16,14 +16,7 @@ enum LogicalLines {
             if c == 0x0A || c == 0x0D {
                 out.append((b[start..<i], n))
                 n += 1
-                // CRLF, and the CR CR LF some Windows tools write, are one line end.
-                if c == 0x0D {
-                    if i + 1 < b.count && b[i + 1] == 0x0A {
-                        i += 1
-                    } else if i + 2 < b.count && b[i + 1] == 0x0D && b[i + 2] == 0x0A {
-                        i += 2
-                    }
-                }
+                i = terminatorEnd(b, i)
                 start = i + 1
             }
             i += 1
@@ -32,7 +25,16 @@ enum LogicalLines {
         return out
     }
 
-    /// How many line ends `physical` counts in `range` (CRLF and CR CR LF count once).
+    /// At the CR or LF at `i`: where that line end's last byte is. CRLF, and the CR CR LF some
+    /// Windows tools write, are one line end.
+    @inline(__always) static func terminatorEnd(_ b: [UInt8], _ i: Int) -> Int {
+        guard b[i] == 0x0D else { return i }
+        if i + 1 < b.count && b[i + 1] == 0x0A { return i + 1 }
+        if i + 2 < b.count && b[i + 1] == 0x0D && b[i + 2] == 0x0A { return i + 2 }
+        return i
+    }
+
+    /// How many line ends `physical` counts in `range`.
     static func lineEnds(_ b: [UInt8], _ range: Range<Int>) -> Int {
         var n = 0
         var i = range.lowerBound
@@ -40,13 +42,7 @@ enum LogicalLines {
             let c = b[i]
             if c == 0x0A || c == 0x0D {
                 n += 1
-                if c == 0x0D {
-                    if i + 1 < b.count && b[i + 1] == 0x0A {
-                        i += 1
-                    } else if i + 2 < b.count && b[i + 1] == 0x0D && b[i + 2] == 0x0A {
-                        i += 2
-                    }
-                }
+                i = terminatorEnd(b, i)
             }
             i += 1
         }
