@@ -112,6 +112,9 @@ public final class ContactStore: @unchecked Sendable {
     /// the background once it is ready).
     public func warmUp() throws {
         try read { db in try searchIndex.loadIfNeeded(db) }
+        // Folding a query builds its tables on first use (tens of milliseconds, through ICU):
+        // better now than in someone's first search.
+        _ = SearchDocument.patterns(for: "Zoë Łukasz 张三 +1 (555)")
     }
 
     /// Closes the store; later calls fail with `unavailable`.
