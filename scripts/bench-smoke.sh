@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Runs contacts-bench on a small corpus with the debug build, to prove that every figure it
+# reports can still be measured. It measures nothing worth quoting: use `make bench` for that.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+swift build --product contacts-bench >/dev/null
+swift build --product contactsd >/dev/null
+swift build --product contactsctl >/dev/null
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+"$(swift build --show-bin-path)/contacts-bench" --contacts 1000 --json "$out"
+python3 - "$out" <<'PY'
+import json, sys
+figures = json.load(open(sys.argv[1]))
+wanted = ["storeInsertSeconds", "search.word.p50", "search.CJK.p99", "importStoreSeconds", "dropFolderImportSeconds",
+          "getSequentialPerSecond", "getPipelinedPerSecond", "exportSeconds", "queryEmailMs", "daemonRSSMiB", "readyMs",
+          "setPhoto12MPMs", "thumbnailColdMs", "thumbnailCachedP50Ms"]
+missing = [k for k in wanted if not isinstance(figures.get(k), (int, float)) or figures[k] <= 0]
+if missing:
+    sys.exit("bench smoke run: no figure for " + ", ".join(missing))
+print("bench smoke run: %d figures" % len(figures))
+PY
