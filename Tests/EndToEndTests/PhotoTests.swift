@@ -47,14 +47,14 @@ final class PhotoTests: DaemonTestCase {
 
     func testASetPhotoIsStoredByContentAndItsThumbnailIsMadeOnceThenServedFromTheCache() throws {
         let id = try create("Kate Bell")
-        let jpeg = try Images.synthesize(width: 1200, height: 900)
+        let jpeg = try Images.synthesize(width: 640, height: 480)
         let contact = try setPhoto(id, jpeg)
         let photo = contact["photo"]
         let hash = "sha256:" + SHA256.hex(jpeg)
         XCTAssertEqual(photo?["hash"]?.stringValue, hash)
         XCTAssertEqual(photo?["mimeType"]?.stringValue, "image/jpeg")
-        XCTAssertEqual(photo?["width"]?.intValue, 1200)
-        XCTAssertEqual(photo?["height"]?.intValue, 900)
+        XCTAssertEqual(photo?["width"]?.intValue, 640)
+        XCTAssertEqual(photo?["height"]?.intValue, 480)
         XCTAssertEqual(contact["revision"]?.intValue, 2)
 
         XCTAssertEqual(read(photoFile(hash)), jpeg, "the original bytes, stored under their hash")
