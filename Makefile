@@ -12,8 +12,13 @@ CONFIG ?= release
 SWIFT ?= swift
 
 BUILD_DIR = $(shell $(SWIFT) build -c $(CONFIG) --show-bin-path 2>/dev/null)
+# Completion and mail clients start contactsctl on every keystroke. A release contactsctl
+# links the Swift runtime and Foundation statically (in a build directory of its own, since
+# the flag applies to everything built with it): it then starts in about half the time.
+STATIC_DIR = .build-static
+CTL_DIR = $(if $(filter release,$(CONFIG)),$(STATIC_DIR)/release,$(BUILD_DIR))
 
-.PHONY: all build test install uninstall bench verify-units completions clean
+.PHONY: all build static-client test install uninstall bench verify-units completions clean
 
 all: build
 
@@ -21,20 +26,24 @@ build:
 	scripts/install-deps.sh
 	$(SWIFT) build -c $(CONFIG) --product contactsd
 	$(SWIFT) build -c $(CONFIG) --product contactsctl
+	$(if $(filter release,$(CONFIG)),$(MAKE) --no-print-directory static-client)
+
+static-client:
+	$(SWIFT) build -c release --product contactsctl -Xswiftc -static-stdlib --scratch-path $(STATIC_DIR)
 
 test:
 	scripts/test.sh
 
-# The bench drives the release contactsd and contactsctl beside it.
-bench:
+# The bench drives the release contactsd beside it, and the contactsctl that is installed.
+bench: static-client
 	$(SWIFT) build -c release --product contactsd
 	$(SWIFT) build -c release --product contactsctl
 	$(SWIFT) build -c release --product contacts-bench
-	$$($(SWIFT) build -c release --show-bin-path)/contacts-bench $(BENCH_ARGS)
+	CONTACTS_BENCH_CTL=$(STATIC_DIR)/release/contactsctl $$($(SWIFT) build -c release --show-bin-path)/contacts-bench $(BENCH_ARGS)
 
 install: build
 	install -d -m 0755 $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR)
-	install -m 0755 $(BUILD_DIR)/contactsd $(BUILD_DIR)/contactsctl $(DESTDIR)$(BINDIR)/
+	install -m 0755 $(BUILD_DIR)/contactsd $(CTL_DIR)/contactsctl $(DESTDIR)$(BINDIR)/
 	sed 's|%h/.local/bin|$(BINDIR)|' systemd/contactsd.service > $(DESTDIR)$(UNITDIR)/contactsd.service
 	install -m 0644 systemd/contactsd.socket $(DESTDIR)$(UNITDIR)/contactsd.socket
 	chmod 0644 $(DESTDIR)$(UNITDIR)/contactsd.service

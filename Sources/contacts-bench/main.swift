@@ -159,7 +159,9 @@ if !importOnly && !searchOnly { do {
         figures["exportSeconds"] = tExport
         var env = ProcessInfo.processInfo.environment
         env["CONTACTSD_SOCKET"] = daemon.socket
-        let ctl = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("contactsctl").path
+        // The installed client (`make bench` names it), else the one built beside the bench.
+        let ctl = ProcessInfo.processInfo.environment["CONTACTS_BENCH_CTL"]
+            ?? URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("contactsctl").path
         let q = ServiceBench.commandMillis(ctl, ["query-email", "smith"], environment: env, runs: 20)
         rows.append(("contactsctl query-email (best of 20)", String(format: "%.1f ms", q)))
         figures["queryEmailMs"] = q

@@ -112,9 +112,10 @@ public final class ContactStore: @unchecked Sendable {
     /// the background once it is ready).
     public func warmUp() throws {
         try read { db in try searchIndex.loadIfNeeded(db) }
-        // Folding a query builds its tables on first use (tens of milliseconds, through ICU):
-        // better now than in someone's first search.
-        _ = SearchDocument.patterns(for: "Zoë Łukasz 张三 +1 (555)")
+        // A first search pays for what is made on first use (folding tables through ICU, the
+        // scan's threads, prepared statements): tens of milliseconds, better spent now than in
+        // someone's first search.
+        for text in ["Zoë Łukasz 张三 +1 (555)", "warm up"] { _ = try query(ContactQuery(text: text, limit: 50)) }
     }
 
     /// Closes the store; later calls fail with `unavailable`.
