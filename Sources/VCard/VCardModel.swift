@@ -109,14 +109,28 @@ public struct VCard: Sendable, Equatable {
 
 /// Something wrong in a vCard file: which card (from 0), which line, and why.
 public struct VCardIssue: Sendable, Equatable, CustomStringConvertible {
+    /// What went wrong, for programs; `message` says it for people.
+    public enum Kind: Sendable, Equatable {
+        /// A line that is not a property, or a property outside any card, was skipped.
+        case skippedLine
+        /// A card had no END:VCARD and ended where the next began (nothing of it was lost).
+        case cardEndedByNextCard
+        /// The file ended inside a card.
+        case lastCardUnterminated
+        /// END:VCARD with no card open.
+        case strayEnd
+    }
+
     public var card: Int?
     public var line: Int
     public var message: String
+    public var kind: Kind
 
-    public init(card: Int?, line: Int, message: String) {
+    public init(card: Int?, line: Int, message: String, kind: Kind = .skippedLine) {
         self.card = card
         self.line = line
         self.message = message
+        self.kind = kind
     }
 
     public var description: String {

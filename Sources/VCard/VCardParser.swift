@@ -156,7 +156,7 @@ public enum VCardParser {
                         index = end
                         continue
                     }
-                    issues.append(VCardIssue(card: cards.count, line: l.line, message: "a card without END:VCARD ends where the next begins"))
+                    issues.append(VCardIssue(card: cards.count, line: l.line, message: "a card without END:VCARD ends where the next begins", kind: .cardEndedByNextCard))
                     finish()
                 }
                 current = []
@@ -165,7 +165,7 @@ public enum VCardParser {
             }
             if prop.name == "END" && prop.valueUpper == "VCARD" {
                 if current == nil {
-                    issues.append(VCardIssue(card: nil, line: l.line, message: "END:VCARD without BEGIN:VCARD"))
+                    issues.append(VCardIssue(card: nil, line: l.line, message: "END:VCARD without BEGIN:VCARD", kind: .strayEnd))
                 }
                 finish()
                 continue
@@ -177,7 +177,7 @@ public enum VCardParser {
             current?.append(prop)
         }
         if current != nil {
-            issues.append(VCardIssue(card: cards.count, line: cardLine, message: "the last card has no END:VCARD"))
+            issues.append(VCardIssue(card: cards.count, line: cardLine, message: "the last card has no END:VCARD", kind: .lastCardUnterminated))
             finish()
         }
         return Result(cards: cards, issues: issues)

@@ -50,8 +50,14 @@ final class VCardParserTests: XCTestCase {
             """
         let r = parse(text)
         XCTAssertEqual(r.cards.map { $0.first("FN")?.text }, ["First", "Second"])
-        XCTAssertTrue(r.issues.contains { $0.line == 5 && $0.message.contains("without END") }, "\(r.issues)")
-        XCTAssertTrue(r.issues.contains { $0.line == 4 }, "\(r.issues)")
+        XCTAssertTrue(r.issues.contains { $0.line == 5 && $0.message.contains("without END") && $0.kind == .cardEndedByNextCard }, "\(r.issues)")
+        XCTAssertTrue(r.issues.contains { $0.line == 4 && $0.kind == .skippedLine }, "\(r.issues)")
+    }
+
+    func testEachKindOfBrokenStructureIsNamed() {
+        let r = parse("END:VCARD\nBEGIN:VCARD\nFN:Open to the end\n")
+        XCTAssertEqual(r.issues.map(\.kind), [.strayEnd, .lastCardUnterminated])
+        XCTAssertEqual(r.issues.map(\.line), [1, 2])
     }
 
     func testBase64PhotoBlocksEndingAtABlankLine() {

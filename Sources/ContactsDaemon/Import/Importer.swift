@@ -72,7 +72,8 @@ struct Importer {
         let parsed = VCardParser.parse(bytes)
         let t1 = Date()
         var report = ImportReport()
-        report.warnings = parsed.issues.filter { $0.card == nil || !$0.message.contains("without END") }
+        // A card ended by the next one lost nothing: not worth a warning.
+        report.warnings = parsed.issues.filter { $0.card == nil || $0.kind != .cardEndedByNextCard }
         var groupCards: [(name: String, members: [String])] = []
         // Mapping cards to contacts is independent per card: spread it over the cores.
         let mapped = Self.mapInParallel(parsed.cards)
