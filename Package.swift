@@ -26,7 +26,7 @@ let package = Package(
         // The SQLite store: the only module that touches SQLite.
         .target(name: "ContactsStore", dependencies: ["ContactsCore", "VCard", "CSQLite"]),
         // Photo bytes to a checked header and to cached thumbnails: the only module that touches libvips.
-        .target(name: "Thumbnails", dependencies: ["VipsShim"]),
+        .target(name: "Thumbnails", dependencies: ["VipsShim", "ContactsCore"]),
         // Wires store, RPC, systemd and configuration into the service.
         .target(name: "ContactsDaemon", dependencies: ["ContactsStore", "Thumbnails", "ContactsCore", "VCard", "JSONRPC", "JSONCore", "CSystemd"]),
         // The command-line client's logic; links neither SQLite nor image libraries.

@@ -1,7 +1,7 @@
 import Glibc
 
-/// The two ways contactsd and contactsctl write files: all of a buffer to a descriptor, and a
-/// whole file that either appears complete or not at all.
+/// How contactsd and contactsctl write files (all of a buffer to a descriptor; a whole file
+/// that appears complete or not at all) and read the files clients and photos name.
 public enum FileIO {
     /// Why a file could not be written.
     public struct WriteError: Error, Sendable, CustomStringConvertible {
@@ -47,5 +47,46 @@ public enum FileIO {
             unlink(tmp)
             throw WriteError(path: path, code: code)
         }
+    }
+
+    /// Why a file could not be read.
+    public struct ReadError: Error, Sendable, CustomStringConvertible {
+        public var description: String
+        /// The file is over the size limit.
+        public var isTooLarge = false
+    }
+
+    /// Reads a regular file safely: no symlink followed at the last step, no FIFO or device
+    /// opened for reading (it could block forever), a bounded size.
+    public static func readRegularFile(_ path: String, limit: Int) throws(ReadError) -> [UInt8] {
+        guard path.hasPrefix("/") else { throw ReadError(description: "'\(path)' is not an absolute path") }
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
+            let e = errno
+            if e == ELOOP { throw ReadError(description: "\(path) is a symbolic link; give the file it points to") }
+            throw ReadError(description: "cannot open \(path): \(String(cString: strerror(e)))")
+        }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw ReadError(description: "cannot read \(path): \(String(cString: strerror(errno)))") }
+        switch st.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw ReadError(description: "\(path) is a directory, not a file")
+        default: throw ReadError(description: "\(path) is not a regular file")
+        }
+        guard Int(st.st_size) <= limit else {
+            throw ReadError(description: "\(path) is \(st.st_size) bytes; files over \(limit) bytes are refused", isTooLarge: true)
+        }
+        var out = [UInt8](repeating: 0, count: Int(st.st_size))
+        var offset = 0
+        while offset < out.count {
+            // offset < count here, so the buffer is not empty and has a base address.
+            let n = out.withUnsafeMutableBytes { read(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 { throw ReadError(description: "cannot read \(path): \(String(cString: strerror(errno)))") }
+            if n == 0 { break }
+            offset += n
+        }
+        return Array(out[0..<offset])
     }
 }

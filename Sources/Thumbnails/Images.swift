@@ -26,11 +26,9 @@ public enum ImageFormat: String, Sendable, CaseIterable {
     }
 
     /// The format the bytes announce, or nil for anything else.
-    public static func sniff<C: Collection<UInt8>>(_ bytes: C) -> ImageFormat? where C.Index == Int {
+    public static func sniff(_ bytes: [UInt8]) -> ImageFormat? {
         func at(_ offset: Int, _ magic: [UInt8]) -> Bool {
-            guard bytes.count >= offset + magic.count else { return false }
-            let start = bytes.startIndex + offset
-            return bytes[start..<start + magic.count].elementsEqual(magic)
+            bytes.count >= offset + magic.count && bytes[offset..<offset + magic.count].elementsEqual(magic)
         }
         if at(0, [0xFF, 0xD8, 0xFF]) { return .jpeg }
         if at(0, [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
@@ -38,8 +36,7 @@ public enum ImageFormat: String, Sendable, CaseIterable {
         if at(0, Array("RIFF".utf8)) && at(8, Array("WEBPVP8".utf8)) { return .webp }
         // ISO base media: a `ftyp` box whose major brand is one of HEIF's.
         if at(4, Array("ftyp".utf8)), bytes.count >= 12 {
-            let s = bytes.startIndex + 8
-            let brand = String(decoding: bytes[s..<s + 4], as: UTF8.self)
+            let brand = String(decoding: bytes[8..<12], as: UTF8.self)
             if ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1", "avif"].contains(brand) { return .heic }
         }
         return nil

@@ -1,4 +1,6 @@
+import ContactsCore
 import Dispatch
+import Foundation
 import Glibc
 
 /// A thumbnail on disk.
@@ -56,21 +58,15 @@ public final class ThumbnailCache: Sendable {
             decoders.signal()
             throw error
         }
-        try Self.makeDirectory(directory)
-        try Self.write(path, made.jpeg)
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileIO.writeAtomically(path, made.jpeg, sync: false)
         return CachedThumbnail(path: path, width: made.width, height: made.height)
     }
 
     /// Removes every thumbnail of a photo (when the photo itself is gone).
     public func purge(hash: String) {
-        guard let hex = Self.hex(of: hash), let dir = opendir(directory) else { return }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name.hasPrefix(hex + "-") { names.append(name) }
-        }
-        for name in names { unlink(directory + "/" + name) }
+        guard let hex = Self.hex(of: hash), let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        for name in names where name.hasPrefix(hex + "-") { unlink(directory + "/" + name) }
     }
 
     static func hex(of hash: String) -> String? {
@@ -89,49 +85,6 @@ public final class ThumbnailCache: Sendable {
         guard n > 0 else { return nil }
         return Array(buffer[0..<n])
     }
-
-    static func makeDirectory(_ path: String) throws {
-        var partial = ""
-        for component in path.split(separator: "/") {
-            partial += "/" + component
-            if mkdir(partial, 0o700) != 0 && errno != EEXIST {
-                throw ImageError.unsupported("cannot create \(partial): \(String(cString: strerror(errno)))")
-            }
-        }
-    }
-
-    static func write(_ path: String, _ bytes: [UInt8]) throws {
-        let tmp = path + ".tmp-\(getpid())-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
-        let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw CacheError(path: path, errno: errno) }
-        var ok = true
-        bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let n = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 {
-                    ok = false
-                    return
-                }
-                offset += n
-            }
-        }
-        let err = errno
-        close(fd)
-        guard ok, rename(tmp, path) == 0 else {
-            let e = ok ? errno : err
-            unlink(tmp)
-            throw CacheError(path: path, errno: e)
-        }
-    }
-}
-
-/// A thumbnail that could not be written to the cache.
-public struct CacheError: Error, Sendable, CustomStringConvertible {
-    public var path: String
-    public var errno: Int32
-    public var description: String { "cannot write the thumbnail \(path): \(String(cString: strerror(errno)))" }
 }
 
 /// Reads a JPEG's pixel size from its frame header, without decoding.

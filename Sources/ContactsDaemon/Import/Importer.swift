@@ -185,45 +185,4 @@ struct Importer {
             }
         }
     }
-
-    /// Why a path given by a client cannot be read.
-    struct PathError: Error, CustomStringConvertible {
-        var description: String
-        /// The file is over the size limit (-32004 rather than -32003).
-        var isTooLarge = false
-    }
-
-    /// Reads a regular file safely: no symlink followed at the last step, no FIFO or device
-    /// opened for reading (it could block forever), a bounded size.
-    static func readRegularFile(_ path: String, limit: Int = maxFileBytes) throws -> [UInt8] {
-        guard path.hasPrefix("/") else { throw PathError(description: "'\(path)' is not an absolute path") }
-        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else {
-            let e = errno
-            if e == ELOOP { throw PathError(description: "\(path) is a symbolic link; give the file it points to") }
-            throw PathError(description: "cannot open \(path): \(String(cString: strerror(e)))")
-        }
-        defer { close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0 else { throw PathError(description: "cannot read \(path): \(String(cString: strerror(errno)))") }
-        switch st.st_mode & S_IFMT {
-        case S_IFREG: break
-        case S_IFDIR: throw PathError(description: "\(path) is a directory, not a file")
-        default: throw PathError(description: "\(path) is not a regular file")
-        }
-        guard Int(st.st_size) <= limit else {
-            throw PathError(description: "\(path) is \(st.st_size) bytes; files over \(limit) bytes are refused", isTooLarge: true)
-        }
-        var out = [UInt8](repeating: 0, count: Int(st.st_size))
-        var offset = 0
-        while offset < out.count {
-            // offset < count here, so the buffer is not empty and has a base address.
-            let n = out.withUnsafeMutableBytes { read(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 && errno == EINTR { continue }
-            if n < 0 { throw PathError(description: "cannot read \(path): \(String(cString: strerror(errno)))") }
-            if n == 0 { break }
-            offset += n
-        }
-        return Array(out[0..<offset])
-    }
 }

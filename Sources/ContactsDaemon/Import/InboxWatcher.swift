@@ -179,7 +179,7 @@ final class InboxWatcher: @unchecked Sendable {
         }
         var report: ImportReport
         do {
-            let bytes = try Importer.readRegularFile(path, limit: Importer.maxFileBytes)
+            let bytes = try FileIO.readRegularFile(path, limit: Importer.maxFileBytes)
             if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
                 report = ImportReport()
                 report.errors.append(.init(index: 0, line: nil, message: "the file is empty"))
@@ -189,7 +189,7 @@ final class InboxWatcher: @unchecked Sendable {
                     report.errors.append(.init(index: 0, line: 1, message: "no vCard found (no BEGIN:VCARD line)"))
                 }
             }
-        } catch let e as Importer.PathError {
+        } catch let e as FileIO.ReadError {
             report = ImportReport()
             report.errors.append(.init(index: 0, line: nil, message: e.description))
         } catch StoreError.cancelled {

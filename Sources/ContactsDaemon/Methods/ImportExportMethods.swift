@@ -97,8 +97,8 @@ enum ImportExportMethods {
                 let path = try call.params.string("path")
                 let bytes: [UInt8]
                 do {
-                    bytes = try Importer.readRegularFile(path)
-                } catch let e as Importer.PathError {
+                    bytes = try FileIO.readRegularFile(path, limit: Importer.maxFileBytes)
+                } catch let e as FileIO.ReadError {
                     let code: RPCError.Code = e.isTooLarge ? .tooLarge : .invalidData
                     throw RPCError(code, e.description, data: ["path": .string(path)])
                 }

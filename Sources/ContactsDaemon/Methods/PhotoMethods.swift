@@ -126,8 +126,8 @@ enum PhotoMethods {
                 case (false, true):
                     let path = try call.params.string("path")
                     do {
-                        bytes = try Importer.readRegularFile(path, limit: limits.maxBytes)
-                    } catch let e as Importer.PathError {
+                        bytes = try FileIO.readRegularFile(path, limit: limits.maxBytes)
+                    } catch let e as FileIO.ReadError {
                         throw RPCError(e.isTooLarge ? .tooLarge : .invalidData, e.description, data: ["path": .string(path)])
                     }
                 default:

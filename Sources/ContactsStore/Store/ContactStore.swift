@@ -206,7 +206,7 @@ public final class ContactStore: @unchecked Sendable {
         searchIndex.apply(upserts: log.indexUpserts, deletes: log.indexDeletes)
         if !log.isEmpty {
             // A group's change reaches its members' group lists: then everything goes.
-            cache.invalidate(log.groups.isEmpty ? log.contacts.map(\.id) + log.indexRefresh : nil)
+            cache.invalidate(log.groups.isEmpty ? log.contacts.map(\.id) : nil)
         }
         releasePhotos(log.releasedPhotos)
         if !log.isEmpty, let changeHandler { changeHandler(log.contacts, log.groups) }

@@ -1,5 +1,6 @@
 import CSQLite
 import ContactsCore
+import Foundation
 import Glibc
 
 /// Photo files named by their content: `photos/ab/<sha256 hex>` beside the database. A photo
@@ -69,20 +70,7 @@ struct PhotoStore {
 
     func read(_ hash: String) -> [UInt8]? {
         guard let path = path(hash) else { return nil }
-        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
-        var out = [UInt8](repeating: 0, count: Int(st.st_size))
-        var offset = 0
-        while offset < out.count {
-            let n = out.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return nil }
-            offset += n
-        }
-        return out
+        return try? FileIO.readRegularFile(path, limit: .max)
     }
 
     func contains(_ hash: String) -> Bool {
@@ -112,14 +100,7 @@ struct PhotoStore {
     }
 
     static func list(_ dir: String) -> [String] {
-        guard let d = opendir(dir) else { return [] }
-        defer { closedir(d) }
-        var names: [String] = []
-        while let entry = readdir(d) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names
+        (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
     }
 
     static func syncDirectory(_ dir: String) throws(FileError) {
