@@ -22,10 +22,19 @@ public enum Parallel {
         return results.values()
     }
 
-    /// One slot per part; each part writes only its own.
+    /// One slot per part; each part writes only its own. The slots live in one fixed buffer
+    /// (writing through a Swift array from several threads would be a race on the array
+    /// itself, even at different indices).
     private final class Slots<T>: @unchecked Sendable {
-        private var slots: [T?]
-        init(_ n: Int) { slots = Array(repeating: nil, count: n) }
+        private let slots: UnsafeMutableBufferPointer<T?>
+        init(_ n: Int) {
+            slots = .allocate(capacity: n)
+            slots.initialize(repeating: nil)
+        }
+        deinit {
+            slots.deinitialize()
+            slots.deallocate()
+        }
         func store(_ value: T, at i: Int) { slots[i] = value }
         func values() -> [T] { slots.map { $0! } }
     }

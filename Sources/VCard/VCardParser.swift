@@ -29,19 +29,22 @@ public enum VCardParser {
         let cuts = bytes.count < minimumBytes || parts < 2 ? [] : cardBoundaries(bytes, parts: min(parts, 8))
         if cuts.isEmpty { return parseNormalized(bytes) }
         let bounds = [0] + cuts + [bytes.count]
-        final class Pieces: @unchecked Sendable {
-            var results: [Result?]
-            init(_ n: Int) { results = Array(repeating: nil, count: n) }
+        // Each piece writes only its own slot of a fixed buffer (not of a Swift array, which
+        // several threads may not modify at once even at different indices).
+        nonisolated(unsafe) let pieces = UnsafeMutableBufferPointer<Result?>.allocate(capacity: bounds.count - 1)
+        pieces.initialize(repeating: nil)
+        defer {
+            pieces.deinitialize()
+            pieces.deallocate()
         }
-        let pieces = Pieces(bounds.count - 1)
         DispatchQueue.concurrentPerform(iterations: bounds.count - 1) { i in
-            pieces.results[i] = parseNormalized(Array(bytes[bounds[i]..<bounds[i + 1]]))  // each piece writes only its own slot
+            pieces[i] = parseNormalized(Array(bytes[bounds[i]..<bounds[i + 1]]))
         }
         var joined = Result(cards: [], issues: [])
         var lineOffset = 0
-        for i in pieces.results.indices {
-            guard var piece = pieces.results[i] else { continue }
-            pieces.results[i] = nil  // so that the piece's cards are changed in place, not copied
+        for i in pieces.indices {
+            guard var piece = pieces[i] else { continue }
+            pieces[i] = nil  // so that the piece's cards are changed in place, not copied
             let cardOffset = joined.cards.count
             if lineOffset > 0 {
                 for k in piece.cards.indices {

@@ -119,16 +119,17 @@ public final class Daemon: @unchecked Sendable {
         let server = RPCServer(
             engine: engine, listenFD: listenFD, configuration: serverConfiguration(settings), log: log.rpcLogger,
             afterLargeMessage: { Memory.releaseSoon() })
-        try server.start()
-        self.server = server
         let watcher = InboxWatcher(inbox: inboxPath, importer: Importer(store: store, log: log), bus: bus, log: log)
         watcher.onProcessed = { [weak self] line in
             guard let self else { return }
             Systemd.status("\(statusLine()); \(line)")
         }
+        // Both are set before the first request can arrive: handlers read them from other threads.
+        self.server = server
+        inbox = watcher
+        try server.start()
         try makeDirectory(inboxPath)
         try watcher.start()
-        inbox = watcher
         startWatchdog()
         let counts = (try? store.counts()) ?? (contacts: 0, groups: 0)
         log.info("serving \(counts.contacts) contacts from \(databasePath) on \(socketPath); inbox \(inboxPath)")

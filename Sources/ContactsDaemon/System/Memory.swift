@@ -11,8 +11,8 @@ import Glibc
 enum Memory {
     private typealias Trim = @convention(c) (Int) -> Int32
     private typealias Option = @convention(c) (Int32, Int32) -> Int32
-    nonisolated(unsafe) private static let trim: Trim? = symbol("malloc_trim")
-    nonisolated(unsafe) private static let option: Option? = symbol("mallopt")
+    private static let trim: Trim? = symbol("malloc_trim")
+    private static let option: Option? = symbol("mallopt")
 
     private static func symbol<T>(_ name: String) -> T? {
         guard let s = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else { return nil }
