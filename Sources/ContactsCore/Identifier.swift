@@ -1,17 +1,26 @@
-/// Random (version 4) UUIDs from the system's random source, without opening a device file.
+import Foundation
+import Glibc
+
+/// Identifiers for contacts and groups.
 public enum Identifier {
-    /// An uppercase UUID string, the form contact and group ids take.
+    /// An uppercase UUID string, the form contact and group ids take: version 7 (RFC 9562),
+    /// so ids made later sort later. A store's index of ids then grows at its end instead of
+    /// at random places, which keeps large imports fast. Ids made in the same millisecond are
+    /// ordered by a counter that starts at a random point; the last 62 bits are random.
     public static func make() -> String {
         var g = SystemRandomNumberGenerator()
-        var bytes = [UInt8](repeating: 0, count: 16)
         let a = g.next() as UInt64, b = g.next() as UInt64
+        var bytes = [UInt8](repeating: 0, count: 16)
         for i in 0..<8 {
             bytes[i] = UInt8(truncatingIfNeeded: a >> (8 * i))
             bytes[8 + i] = UInt8(truncatingIfNeeded: b >> (8 * i))
         }
-        bytes[6] = (bytes[6] & 0x0F) | 0x40
+        let (millis, sequence) = clock.next(randomStart: UInt16(bytes[6] & 0x07) << 8 | UInt16(bytes[7]))
+        for i in 0..<6 { bytes[i] = UInt8(truncatingIfNeeded: millis >> (8 * (5 - i))) }
+        bytes[6] = 0x70 | UInt8(sequence >> 8)
+        bytes[7] = UInt8(truncatingIfNeeded: sequence)
         bytes[8] = (bytes[8] & 0x3F) | 0x80
-        let hex: [UInt8] = Array("0123456789ABCDEF".utf8)
+        let hex = Array("0123456789ABCDEF".utf8)
         var out: [UInt8] = []
         out.reserveCapacity(36)
         for (i, byte) in bytes.enumerated() {
@@ -20,5 +29,36 @@ public enum Identifier {
             out.append(hex[Int(byte & 0xF)])
         }
         return String(decoding: out, as: UTF8.self)
+    }
+
+    private static let clock = Clock()
+
+    /// The time and 12-bit sequence of the last id made in this process.
+    private final class Clock: @unchecked Sendable {
+        private let lock = NSLock()
+        private var lastMillis: UInt64 = 0
+        private var sequence: UInt16 = 0
+
+        /// The next (time, sequence): a later millisecond restarts the sequence at
+        /// `randomStart` (below 2048, so that it has room to count up); within the same
+        /// millisecond, or if the clock went back, the sequence counts on, and when it runs
+        /// out the time moves one millisecond ahead.
+        func next(randomStart: UInt16) -> (UInt64, UInt16) {
+            var ts = timespec()
+            clock_gettime(CLOCK_REALTIME, &ts)
+            let now = UInt64(max(0, ts.tv_sec)) * 1000 + UInt64(max(0, ts.tv_nsec)) / 1_000_000
+            lock.lock()
+            defer { lock.unlock() }
+            if now > lastMillis {
+                lastMillis = now
+                sequence = randomStart
+            } else if sequence < 0xFFF {
+                sequence += 1
+            } else {
+                lastMillis += 1
+                sequence = randomStart
+            }
+            return (lastMillis, sequence)
+        }
     }
 }

@@ -46,6 +46,33 @@ public struct JSONWriter {
         }
     }
 
+    // Pieces for writers that produce a known shape directly, without building a JSONValue.
+
+    /// Writes punctuation or other text that is already JSON (`{`, `],`, `null`).
+    public mutating func writeRaw(_ s: StaticString) { appendASCII(s) }
+
+    /// Writes `"key":`, preceded by a comma unless it is the first member (`first` says so,
+    /// and is cleared).
+    public mutating func writeKey(_ key: StaticString, first: inout Bool) {
+        if !first { bytes.append(UInt8(ascii: ",")) }
+        first = false
+        bytes.append(UInt8(ascii: "\""))
+        appendASCII(key)
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+    }
+
+    /// Writes a string, or `null` for nil.
+    public mutating func writeString(_ s: String?) {
+        if let s { writeString(s) } else { appendASCII("null") }
+    }
+
+    /// Writes an integer, or `null` for nil.
+    public mutating func writeInt(_ v: Int?) {
+        guard let v else { return appendASCII("null") }
+        appendString(raw: String(v))
+    }
+
     private mutating func appendASCII(_ s: StaticString) {
         bytes.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
     }

@@ -90,6 +90,38 @@ final class ContactStoreTests: StoreTestCase {
         XCTAssertEqual(box.events.count, 4, "a failed write reports nothing")
     }
 
+    func testALargeImportWithAUIDTwiceStoresTheLaterCardAndReportsOneChangeEach() throws {
+        final class Box: @unchecked Sendable {
+            var changes: [ContactChange] = []
+        }
+        let box = Box()
+        store.setChangeHandler { contacts, _ in box.changes += contacts }
+        // Enough items for the row text to be made ahead in blocks, with the repeat in a later block.
+        var items = (0..<5000).map { i in
+            var c = Contact(name: "Person \(i)")
+            c.uid = "uid-\(i)"
+            c.emails = [LabeledValue(value: "p\(i)@example.com", label: "home")]
+            return ImportItem(contact: c, carriesGroups: false, carriesFavorite: false)
+        }
+        var again = Contact(name: "Renamed Seventeen")
+        again.uid = "uid-17"
+        items.append(ImportItem(contact: again, carriesGroups: false, carriesFavorite: false))
+        let outcomes = try store.importContacts(items)
+        XCTAssertEqual(outcomes.count, 5001)
+        guard case .created(let id17) = outcomes[17], case .updated(let updatedID) = outcomes[5000] else {
+            return XCTFail("\(outcomes[17]), \(outcomes[5000])")
+        }
+        XCTAssertEqual(updatedID, id17)
+        XCTAssertEqual(try store.contact(id: id17).name, "Renamed Seventeen")
+        XCTAssertEqual(try store.contact(id: id17).revision, 2)
+        XCTAssertEqual(box.changes.count, 5000, "one change a contact")
+        XCTAssertEqual(box.changes.filter { $0.id == id17 }.map(\.kind), [.created])
+        XCTAssertEqual(box.changes.filter { $0.id == id17 }.map(\.revision), [2])
+        XCTAssertEqual(try search("renamed seventeen"), ["Renamed Seventeen"])
+        XCTAssertEqual(try search("p4999@example"), ["Person 4999"])
+        XCTAssertEqual(try store.counts().contacts, 5000)
+    }
+
     func testReopening_keepsEverything() throws {
         let c = try add("Zoë Ångström", phones: ["+47 22 33 44 55"], groups: ["Family"], favorite: true)
         store.close()

@@ -104,7 +104,23 @@ extension ContactStore {
     }
 
     /// Inserts one new contact; the caller holds the write transaction.
-    static func insert(_ db: Database, _ contact: Contact, log: inout ChangeLog, uidChecked: Bool = false) throws -> Contact {
+    /// What a contact's row holds besides its identity, worked out from the contact alone; an
+    /// import works these out for all its contacts on every core before its transaction.
+    struct RowText: Sendable {
+        var search: String
+        var sortKey: String
+        var body: String
+        var vcard: String?
+
+        init(_ c: Contact) {
+            search = SearchDocument.text(for: c)
+            sortKey = SearchFolding.sortKey(folded: String(search.prefix { $0 != "\n" }))
+            body = StoredBody.encode(c)
+            vcard = StoredProperties.encode(c.vcardProperties)
+        }
+    }
+
+    static func insert(_ db: Database, _ contact: Contact, log: inout ChangeLog, uidChecked: Bool = false, row: RowText? = nil) throws -> Contact {
         var c = contact
         try validate(c)
         let now = Timestamp.now()
@@ -116,20 +132,20 @@ extension ContactStore {
         c.revision = 1
         c.createdAt = now
         c.updatedAt = now
-        let search = SearchDocument.text(for: c)
-        let sortKey = SearchFolding.sortKey(folded: String(search.prefix { $0 != "\n" }))
+        // The row's text does not depend on the id, uid or times just assigned.
+        let row = row ?? RowText(c)
+        let search = row.search, sortKey = row.sortKey
         try db.prepare("""
             INSERT INTO contacts (id, uid, revision, name, sort_key, favorite, created_at, updated_at, body, search, vcard, photo_hash)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """
         ).run([
             .text(c.id), .text(c.uid), .int(1), .text(c.name), .text(sortKey), .int(c.favorite ? 1 : 0), .int(now), .int(now),
-            .text(StoredBody.encode(c)), .text(search), StoredProperties.encode(c.vcardProperties).map { .text($0) } ?? .null,
-            c.photo?.hash.map { .text($0) } ?? .null,
+            .text(row.body), .text(search), row.vcard.map { .text($0) } ?? .null, c.photo?.hash.map { .text($0) } ?? .null,
         ])
         let rowid = sqlite3LastInsertRowid(db)
         if !c.groups.isEmpty { c.groups = try setMemberships(db, contactRowid: rowid, names: c.groups, log: &log, isNew: true) }
-        log.contact(c.id, .created, 1)
+        log.created(c.id)
         log.indexUpserts.append(
             SearchIndex.Entry(
                 rowid: rowid, id: c.id, sortKey: sortKey, name: c.name, text: search, favorite: c.favorite, createdAt: now, updatedAt: now))

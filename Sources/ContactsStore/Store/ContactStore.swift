@@ -297,7 +297,20 @@ struct ChangeLog {
     var releasedPhotos: Set<String> = []
     var isEmpty: Bool { contacts.isEmpty && groups.isEmpty }
 
+    /// How many of `contacts` `positions` covers.
+    private var positioned = 0
+
+    /// A contact just inserted with a fresh id, which no earlier entry can name. (An import of
+    /// many new contacts then builds no table of positions at all.)
+    mutating func created(_ id: String) {
+        contacts.append(ContactChange(id: id, kind: .created, revision: 1))
+    }
+
     mutating func contact(_ id: String, _ kind: ContactChange.Kind, _ revision: Int) {
+        while positioned < contacts.count {
+            positions[contacts[positioned].id] = positioned
+            positioned += 1
+        }
         if let i = positions[id] {
             contacts[i].revision = revision
             if contacts[i].kind == .created && kind == .updated { return }
@@ -305,6 +318,7 @@ struct ChangeLog {
         } else {
             positions[id] = contacts.count
             contacts.append(ContactChange(id: id, kind: kind, revision: revision))
+            positioned += 1
         }
     }
 }

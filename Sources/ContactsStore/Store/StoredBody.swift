@@ -4,20 +4,93 @@ import VCard
 
 /// The typed fields kept in a contact's `body` column as JSON; the rest have their own columns.
 enum StoredBody {
+    /// The body as JSON text, written directly (this runs for every contact of an import).
     static func encode(_ c: Contact) -> String {
-        var o = JSONObject()
-        if let n = c.structuredName { o["structuredName"] = n.json }
-        if let v = c.nickname { o["nickname"] = .string(v) }
-        if !c.phones.isEmpty { o["phones"] = .array(c.phones.map(\.json)) }
-        if !c.emails.isEmpty { o["emails"] = .array(c.emails.map(\.json)) }
-        if !c.addresses.isEmpty { o["addresses"] = .array(c.addresses.map(\.json)) }
-        if let v = c.organization { o["organization"] = .string(v) }
-        if let v = c.title { o["title"] = .string(v) }
-        if let v = c.birthday { o["birthday"] = .string(v) }
-        if let v = c.note { o["note"] = .string(v) }
-        if !c.urls.isEmpty { o["urls"] = .array(c.urls.map(\.json)) }
-        if let p = c.photo { o["photo"] = p.json }
-        return JSONWriter.string(.object(o))
+        var w = JSONWriter(capacity: 512)
+        var first = true
+        w.writeRaw("{")
+        if let n = c.structuredName {
+            w.writeKey("structuredName", first: &first)
+            writeObject([("family", n.family), ("given", n.given), ("additional", n.additional), ("prefix", n.prefix), ("suffix", n.suffix)], &w)
+        }
+        if let v = c.nickname {
+            w.writeKey("nickname", first: &first)
+            w.writeString(v)
+        }
+        if !c.phones.isEmpty {
+            w.writeKey("phones", first: &first)
+            writeLabeled(c.phones, &w)
+        }
+        if !c.emails.isEmpty {
+            w.writeKey("emails", first: &first)
+            writeLabeled(c.emails, &w)
+        }
+        if !c.addresses.isEmpty {
+            w.writeKey("addresses", first: &first)
+            w.writeRaw("[")
+            for (i, a) in c.addresses.enumerated() {
+                if i > 0 { w.writeRaw(",") }
+                var members: [(StaticString, String?)] = [
+                    ("street", a.street), ("locality", a.locality), ("region", a.region), ("postalCode", a.postalCode),
+                    ("country", a.country), ("label", a.label),
+                ]
+                if !a.poBox.isEmpty { members.append(("poBox", a.poBox)) }
+                if !a.extended.isEmpty { members.append(("extended", a.extended)) }
+                writeObject(members, &w)
+            }
+            w.writeRaw("]")
+        }
+        for (key, value) in [("organization", c.organization), ("title", c.title), ("birthday", c.birthday), ("note", c.note)] as [(StaticString, String?)] {
+            guard let value else { continue }
+            w.writeKey(key, first: &first)
+            w.writeString(value)
+        }
+        if !c.urls.isEmpty {
+            w.writeKey("urls", first: &first)
+            writeLabeled(c.urls, &w)
+        }
+        if let p = c.photo {
+            w.writeKey("photo", first: &first)
+            var f = true
+            w.writeRaw("{")
+            switch p {
+            case .stored(let hash, let mimeType, let width, let height):
+                w.writeKey("hash", first: &f)
+                w.writeString(hash)
+                w.writeKey("mimeType", first: &f)
+                w.writeString(mimeType)
+                w.writeKey("width", first: &f)
+                w.writeInt(width)
+                w.writeKey("height", first: &f)
+                w.writeInt(height)
+            case .url(let url):
+                w.writeKey("url", first: &f)
+                w.writeString(url)
+            }
+            w.writeRaw("}")
+        }
+        w.writeRaw("}")
+        return String(decoding: w.bytes, as: UTF8.self)
+    }
+
+    /// An object of string members, in this order (nil as null).
+    private static func writeObject(_ members: [(StaticString, String?)], _ w: inout JSONWriter) {
+        var first = true
+        w.writeRaw("{")
+        for (key, value) in members {
+            w.writeKey(key, first: &first)
+            w.writeString(value)
+        }
+        w.writeRaw("}")
+    }
+
+    private static func writeLabeled(_ list: [LabeledValue], _ w: inout JSONWriter) {
+        w.writeRaw("[")
+        for (i, v) in list.enumerated() {
+            if i > 0 { w.writeRaw(",") }
+            writeObject([("value", v.value), ("label", v.label)], &w)
+        }
+        w.writeRaw("]")
     }
 
     /// Fills `contact` from a stored body. The store wrote it, so shapes are trusted, but a
@@ -83,20 +156,57 @@ enum StoredBody {
 enum StoredProperties {
     static func encode(_ props: [VCardProperty]?) -> String? {
         guard let props else { return nil }
-        let list: [JSONValue] = props.map { p in
-            var o = JSONObject()
-            if let g = p.group { o["g"] = .string(g) }
-            o["n"] = .string(p.name)
+        var w = JSONWriter(capacity: 64 + props.count * 64)
+        w.writeRaw("[")
+        for (i, p) in props.enumerated() {
+            if i > 0 { w.writeRaw(",") }
+            var f = true
+            w.writeRaw("{")
+            if let g = p.group {
+                w.writeKey("g", first: &f)
+                w.writeString(g)
+            }
+            w.writeKey("n", first: &f)
+            w.writeString(p.name)
             if !p.parameters.isEmpty {
-                o["p"] = .array(p.parameters.map { .array([$0.name.map(JSONValue.string) ?? .null, .array($0.values.map(JSONValue.string))]) })
+                w.writeKey("p", first: &f)
+                w.writeRaw("[")
+                for (j, parameter) in p.parameters.enumerated() {
+                    if j > 0 { w.writeRaw(",") }
+                    w.writeRaw("[")
+                    w.writeString(parameter.name)
+                    w.writeRaw(",")
+                    writeStrings(parameter.values, &w)
+                    w.writeRaw("]")
+                }
+                w.writeRaw("]")
             }
             switch p.value {
-            case .raw(let r): o["r"] = .string(r)
-            case .text(let c): o["t"] = .array(c.map { .array($0.map(JSONValue.string)) })
+            case .raw(let r):
+                w.writeKey("r", first: &f)
+                w.writeString(r)
+            case .text(let components):
+                w.writeKey("t", first: &f)
+                w.writeRaw("[")
+                for (j, c) in components.enumerated() {
+                    if j > 0 { w.writeRaw(",") }
+                    writeStrings(c, &w)
+                }
+                w.writeRaw("]")
             }
-            return .object(o)
+            w.writeRaw("}")
         }
-        return JSONWriter.string(.array(list))
+        w.writeRaw("]")
+        return String(decoding: w.bytes, as: UTF8.self)
+    }
+
+    private static func writeStrings(_ list: [String], _ w: inout JSONWriter) {
+        w.writeRaw("[")
+        for (i, s) in list.enumerated() {
+            if i > 0 { w.writeRaw(",") }
+            w.writeString(s)
+        }
+        w.writeRaw("]")
     }
 
     static func decode(_ bytes: UnsafeRawBufferPointer) -> [VCardProperty]? {
