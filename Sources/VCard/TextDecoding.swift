@@ -42,6 +42,23 @@ enum TextDecoding {
     }
 
     /// Quoted-printable to bytes (soft breaks are already joined). A stray '=' stays as it is.
+    /// `s` without whitespace (base64 data folded over lines). Bytes when it is ASCII, as
+    /// base64 is: filtering characters costs far more on a photo of a few hundred kilobytes.
+    static func removingWhitespace(_ s: String) -> String {
+        var s = s
+        enum Outcome { case unchanged, filtered([UInt8]), notASCII }
+        let outcome: Outcome = s.withUTF8 { utf8 in
+            guard !utf8.contains(where: { $0 >= 0x80 }) else { return .notASCII }
+            guard utf8.contains(where: { $0 == 0x20 || (0x09...0x0D).contains($0) }) else { return .unchanged }
+            return .filtered(utf8.filter { $0 != 0x20 && !(0x09...0x0D).contains($0) })
+        }
+        switch outcome {
+        case .unchanged: return s
+        case .filtered(let bytes): return String(decoding: bytes, as: UTF8.self)
+        case .notASCII: return s.filter { !$0.isWhitespace }
+        }
+    }
+
     static func quotedPrintable(_ b: [UInt8]) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(b.count)

@@ -381,7 +381,7 @@ struct RawProperty {
             || text.hasPrefix("data:")
         let decoded: VCardValue
         if raw {
-            let trimmed = isBase64 ? text.filter { !$0.isWhitespace } : text
+            let trimmed = isBase64 ? TextDecoding.removingWhitespace(text) : text
             // Google escapes ':' and ',' in URLs; nothing else should be touched.
             decoded = .raw(isBase64 || text.hasPrefix("data:") ? trimmed : TextEscaping.unescapeURI(trimmed))
         } else {

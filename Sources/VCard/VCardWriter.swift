@@ -51,7 +51,7 @@ public enum VCardWriter {
             if version == .v3 {
                 params.append(VCardParameter("ENCODING", ["b"]))
             } else {
-                let data = p.value.joined.filter { !$0.isWhitespace }
+                let data = TextDecoding.removingWhitespace(p.value.joined)
                 p.value = .raw("data:\(mediaType ?? sniffedType(data) ?? "application/octet-stream");base64,\(data)")
             }
         } else if version == .v3, case .raw(let r) = p.value, r.hasPrefix("data:"), let comma = r.firstIndex(of: ","),

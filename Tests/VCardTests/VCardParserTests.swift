@@ -167,3 +167,18 @@ final class ParallelParseTests: XCTestCase {
         XCTAssertEqual(VCardParser.parse(bytes, parts: 4, minimumBytes: 0).issues, VCardParser.parse(bytes, parts: 1, minimumBytes: 0).issues)
     }
 }
+
+final class WhitespaceRemovalTests: XCTestCase {
+    func testBase64LosesItsFoldingWhitespaceAndNothingElse() {
+        XCTAssertEqual(TextDecoding.removingWhitespace("QUJD\r\n  REVG\tR0g=\u{0B}\u{0C}"), "QUJDREVGR0g=")
+        XCTAssertEqual(TextDecoding.removingWhitespace("QUJDREVG"), "QUJDREVG")
+        XCTAssertEqual(TextDecoding.removingWhitespace(""), "")
+        // Text that is not ASCII goes through the character filter (no-break space included).
+        XCTAssertEqual(TextDecoding.removingWhitespace("é a\u{A0}b"), "éab")
+    }
+
+    func testAFoldedBase64PhotoParsesToItsDataAlone() {
+        let text = "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:A\r\nPHOTO;ENCODING=b;TYPE=JPEG:/9j/4AAQ\r\n SkZJRg\r\n ==\r\nEND:VCARD\r\n"
+        XCTAssertEqual(VCardParser.parse(text).cards.first?.first("PHOTO")?.value, .raw("/9j/4AAQSkZJRg=="))
+    }
+}
