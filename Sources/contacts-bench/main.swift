@@ -39,9 +39,11 @@ let tGen = now() - t0
 let importOnly = ProcessInfo.processInfo.environment["BENCH_IMPORT_ONLY"] != nil
 // Only the store-level figures (search and list), for profiling them.
 let searchOnly = ProcessInfo.processInfo.environment["BENCH_SEARCH_ONLY"] != nil
+// Only the drop-folder import of a real contactsd, for profiling it.
+let dropOnly = ProcessInfo.processInfo.environment["BENCH_DROP_ONLY"] != nil
 let store = try ContactStore(path: dir + "/contacts.sqlite3")
 let t1 = now()
-var i = importOnly ? contacts.count : 0
+var i = importOnly || dropOnly ? contacts.count : 0
 while i < contacts.count {
     try store.create(Array(contacts[i..<min(i + 10_000, contacts.count)]))
     i += 10_000
@@ -66,7 +68,7 @@ let classes: [(String, [String])] = [
     ("two characters", ["an", "zo", "ch"]),
     ("CJK", ["张", "小龙", "山田"]),
 ]
-for (name, queries) in importOnly ? [] : classes {
+for (name, queries) in importOnly || dropOnly ? [] : classes {
     var samples: [Double] = []
     for _ in 0..<(searchOnly ? 200 : 20) {
         for q in queries {
@@ -92,7 +94,7 @@ list.sort()
 rows.append(("list first 50 p50", String(format: "%.2f ms", list[list.count / 2])))
 
 // The import pipeline in process, phase by phase, on the same corpus as vCard 3.0.
-if !searchOnly { do {
+if !searchOnly && !dropOnly { do {
     var text = ""
     for c in contacts { VCardWriter.write(VCard(properties: VCardMapping.properties(for: c)), version: .v3, into: &text) }
     let bytes = Array(text.utf8)
@@ -143,6 +145,7 @@ if !searchOnly { do {
 // The same corpus through the drop folder of a real contactsd, as one vCard 3.0 file.
 if !importOnly && !searchOnly { do {
     let (seconds, bytes) = try measureDropFolderImport(contacts, scratch: dir) { daemon in
+        if dropOnly { return }
         let c = try RPCClient(path: daemon.socket)
         let ids = (try c.call("contacts.query", ["limit": 5000]))["contacts"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? []
         let calls = min(20_000, max(1000, count / 5))
