@@ -39,3 +39,78 @@ public enum Parallel {
         func values() -> [T] { slots.map { $0! } }
     }
 }
+
+/// Work items `0..<count` made on worker threads at most `window` items ahead of the one
+/// consumer, which takes the results in order. What is made ahead is bounded, so a long stream
+/// of work (an import of a million cards) never holds more than a window of results.
+public final class OrderedPipeline<T>: @unchecked Sendable {
+    private let condition = NSCondition()
+    private let count: Int
+    private let window: Int
+    private let produce: @Sendable (Int) -> T
+    private var made: [Int: T] = [:]
+    private var nextToStart = 0
+    private var nextToTake = 0
+    private var stopped = false
+
+    /// With no workers, each item is made by `next()` on the consumer's own thread.
+    public init(count: Int, window: Int, workers: Int, name: String = "pipeline", produce: @escaping @Sendable (Int) -> T) {
+        self.count = count
+        self.window = max(1, window)
+        self.produce = produce
+        workersExpected = workers > 0
+        for _ in 0..<min(workers, count) {
+            let t = Thread { [self] in work() }
+            t.name = name
+            t.start()
+        }
+    }
+
+    private let workersExpected: Bool
+
+    private func work() {
+        condition.lock()
+        while !stopped && nextToStart < count {
+            if nextToStart >= nextToTake + window {
+                condition.wait()
+                continue
+            }
+            let i = nextToStart
+            nextToStart += 1
+            condition.unlock()
+            let result = produce(i)
+            condition.lock()
+            made[i] = result
+            condition.broadcast()
+        }
+        condition.unlock()
+    }
+
+    /// The next result in order, waiting for it; nil after the last.
+    public func next() -> T? {
+        condition.lock()
+        defer { condition.unlock() }
+        guard nextToTake < count else { return nil }
+        if !workersExpected {
+            let i = nextToTake
+            nextToTake += 1
+            condition.unlock()
+            defer { condition.lock() }
+            return produce(i)
+        }
+        while made[nextToTake] == nil { condition.wait() }
+        let result = made.removeValue(forKey: nextToTake)
+        nextToTake += 1
+        condition.broadcast()
+        return result
+    }
+
+    /// Starts nothing more (the consumer stopped early); work under way finishes and is dropped.
+    public func cancel() {
+        condition.lock()
+        stopped = true
+        made.removeAll()
+        condition.broadcast()
+        condition.unlock()
+    }
+}

@@ -21,56 +21,88 @@ public enum VCardParser {
         parse(data, parts: ProcessInfo.processInfo.activeProcessorCount, minimumBytes: 1 << 20)
     }
 
-    /// A large file is cut between cards (after an END:VCARD line at the top level, before a
-    /// BEGIN:VCARD line) into `parts` pieces parsed on all cores; their cards, issues and line
-    /// numbers are joined as if the file had been read in one go.
+    /// A large file is cut between cards into `parts` pieces parsed on all cores; their cards,
+    /// issues and line numbers are joined as if the file had been read in one go.
     static func parse(_ data: [UInt8], parts: Int, minimumBytes: Int) -> Result {
-        let bytes = TextDecoding.normalizeFileEncoding(data)
-        let cuts = bytes.count < minimumBytes || parts < 2 ? [] : cardBoundaries(bytes, parts: min(parts, 8))
-        if cuts.isEmpty { return parseNormalized(bytes) }
-        let bounds = [0] + cuts + [bytes.count]
+        let file = Pieces(data, parts: data.count < minimumBytes ? 1 : min(parts, 8))
+        if file.count == 1 { return file.parse(0) }
         // Each piece writes only its own slot of a fixed buffer (not of a Swift array, which
         // several threads may not modify at once even at different indices).
-        nonisolated(unsafe) let pieces = UnsafeMutableBufferPointer<Result?>.allocate(capacity: bounds.count - 1)
+        nonisolated(unsafe) let pieces = UnsafeMutableBufferPointer<Result?>.allocate(capacity: file.count)
         pieces.initialize(repeating: nil)
         defer {
             pieces.deinitialize()
             pieces.deallocate()
         }
-        DispatchQueue.concurrentPerform(iterations: bounds.count - 1) { i in
-            pieces[i] = parseNormalized(Array(bytes[bounds[i]..<bounds[i + 1]]))
-        }
+        DispatchQueue.concurrentPerform(iterations: file.count) { i in pieces[i] = file.parse(i) }
         var joined = Result(cards: [], issues: [])
-        var lineOffset = 0
         for i in pieces.indices {
             guard var piece = pieces[i] else { continue }
-            pieces[i] = nil  // so that the piece's cards are changed in place, not copied
+            pieces[i] = nil  // so that the piece's issues are changed in place, not copied
             let cardOffset = joined.cards.count
+            for k in piece.issues.indices { piece.issues[k].card = piece.issues[k].card.map { $0 + cardOffset } }
+            joined.cards.append(contentsOf: piece.cards)
+            joined.issues.append(contentsOf: piece.issues)
+        }
+        return joined
+    }
+
+    /// A file cut between cards (after an END:VCARD line at the top level, before a
+    /// BEGIN:VCARD line), to be parsed piece by piece, in any order or at once. A piece's
+    /// line numbers count from the start of the file; the card numbers of its issues count
+    /// from the piece's first card.
+    public struct Pieces: Sendable {
+        /// The file's text, as UTF-8 with a BOM or UTF-16 undone.
+        let bytes: [UInt8]
+        let bounds: [Int]
+        let lineOffsets: [Int]
+        /// How many BEGIN:VCARD lines the file has: about how many cards it holds.
+        public let estimatedCards: Int
+
+        /// Cuts `data` into pieces of about `pieceBytes` each.
+        public init(_ data: [UInt8], pieceBytes: Int) {
+            self.init(data, parts: max(1, data.count / max(1, pieceBytes)))
+        }
+
+        init(_ data: [UInt8], parts: Int) {
+            bytes = TextDecoding.normalizeFileEncoding(data)
+            let (cuts, begins) = VCardParser.cardBoundaries(bytes, parts: max(1, parts))
+            bounds = [0] + cuts + [bytes.count]
+            var offsets = [0]
+            for i in 0..<(bounds.count - 2) {
+                // Every cut follows a line end, so a piece's lines all end inside it.
+                offsets.append(offsets[i] + LogicalLines.lineEnds(bytes, bounds[i]..<bounds[i + 1]))
+            }
+            lineOffsets = offsets
+            estimatedCards = begins
+        }
+
+        public var count: Int { bounds.count - 1 }
+
+        /// Piece `i`, parsed.
+        public func parse(_ i: Int) -> Result {
+            var piece = VCardParser.parseNormalized(i == 0 && count == 1 ? bytes : Array(bytes[bounds[i]..<bounds[i + 1]]))
+            let lineOffset = lineOffsets[i]
             if lineOffset > 0 {
                 for k in piece.cards.indices {
                     piece.cards[k].line += lineOffset
                     for j in piece.cards[k].properties.indices { piece.cards[k].properties[j].line += lineOffset }
                 }
-                for k in piece.issues.indices {
-                    piece.issues[k].line += lineOffset
-                    piece.issues[k].card = piece.issues[k].card.map { $0 + cardOffset }
-                }
+                for k in piece.issues.indices { piece.issues[k].line += lineOffset }
             }
-            joined.cards.append(contentsOf: piece.cards)
-            joined.issues.append(contentsOf: piece.issues)
-            // Every cut follows a line end, so the piece's lines all end inside it.
-            lineOffset += LogicalLines.lineEnds(bytes, bounds[i]..<bounds[i + 1])
+            return piece
         }
-        return joined
     }
 
     /// Offsets where a BEGIN:VCARD line starts right after an END:VCARD line that closed a
     /// card, one near each of `parts - 1` evenly spaced targets. A file where a card begins
     /// inside another (nested AGENT cards, cards without END) gets no cuts: there, where a card
     /// ends is the parser's judgement alone.
-    static func cardBoundaries(_ b: [UInt8], parts: Int) -> [Int] {
+    static func cardBoundaries(_ b: [UInt8], parts: Int) -> (cuts: [Int], begins: Int) {
         let begin = Array("BEGIN:VCARD".utf8), endMarker = Array("END:VCARD".utf8)
         var cuts: [Int] = []
+        var nested = false
+        var begins = 0
         var inCard = false
         var previousClosedACard = false
         var start = 0
@@ -79,8 +111,9 @@ public enum VCardParser {
             var end = start
             while end < b.count && b[end] != 0x0A { end += 1 }
             if isMarker(b, start, end, begin) {
-                if inCard { return [] }
-                if previousClosedACard && start >= target && cuts.count < parts - 1 {
+                begins += 1
+                if inCard { nested = true }
+                if !nested && previousClosedACard && start >= target && cuts.count < parts - 1 {
                     cuts.append(start)
                     target = b.count / parts * (cuts.count + 1)
                 }
@@ -94,7 +127,7 @@ public enum VCardParser {
             }
             start = end + 1
         }
-        return cuts
+        return (nested ? [] : cuts, begins)
     }
 
     static func parseNormalized(_ bytes: [UInt8]) -> Result {

@@ -85,6 +85,30 @@ final class InboxTests: DaemonTestCase {
         XCTAssertEqual(try daemon.client().call("daemon.status")["contacts"], 2, "the good cards were imported")
     }
 
+    func testALargeFileReadInPiecesReportsCardsAndLinesOfTheWholeFile() throws {
+        // About 1 MiB: read in several pieces, each parsed while the one before is stored.
+        var text = ""
+        let pad = String(repeating: "x", count: 80)
+        for i in 0..<7000 {
+            text += "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:u-\(i)\r\nFN:Person \(i)\r\nNOTE:\(pad)\r\nEND:VCARD\r\n"
+            if i == 4999 { text += "a stray line\r\n" }  // line 30001
+        }
+        text += "BEGIN:VCARD\r\nVERSION:3.0\r\nNOTE:no name here\r\nEND:VCARD\r\n"  // card 7001, line 42002
+        text += "BEGIN:VCARD\r\nVERSION:4.0\r\nKIND:group\r\nFN:Last two\r\nMEMBER:u-6998\r\nMEMBER:u-6999\r\nEND:VCARD\r\n"
+        XCTAssertGreaterThan(text.utf8.count, 1 << 20)
+        try write("large.vcf", text)
+        XCTAssertTrue(waitFor(inbox + "/failed/large.vcf.error.txt"))
+        let report = try String(contentsOfFile: inbox + "/failed/large.vcf.error.txt", encoding: .utf8)
+        XCTAssertTrue(report.contains("7000 created, 0 updated, 0 unchanged, 1 failed"), report)
+        XCTAssertTrue(report.contains("card 7001, line 42002: the card has no name"), report)
+        XCTAssertTrue(report.contains("line 30001:"), report)
+        let c = try daemon.client()
+        XCTAssertEqual(try c.call("daemon.status")["contacts"], 7000)
+        let group = try c.call("contacts.query", ["text": "person 6999"])["contacts"]?.arrayValue?.first?["groups"]
+        XCTAssertEqual(group, ["Last two"])
+        XCTAssertEqual(try c.call("contacts.query", ["text": "person 3500"])["contacts"]?.arrayValue?.first?["uid"], "u-3500")
+    }
+
     func testAnEmptyFileFailsWithAReport() throws {
         try write("empty.vcf", "")
         XCTAssertTrue(waitFor(inbox + "/failed/empty.vcf.error.txt"))

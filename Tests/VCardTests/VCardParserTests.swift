@@ -154,16 +154,30 @@ final class ParallelParseTests: XCTestCase {
         XCTAssertGreaterThan(whole.cards.count, 300)
         XCTAssertFalse(whole.issues.isEmpty, "stray END and junk lines are reported")
         for parts in [2, 3, 7] {
-            XCTAssertEqual(VCardParser.cardBoundaries(bytes, parts: parts).count, parts - 1)
+            XCTAssertEqual(VCardParser.cardBoundaries(bytes, parts: parts).cuts.count, parts - 1)
             let pieces = VCardParser.parse(bytes, parts: parts, minimumBytes: 0)
             XCTAssertEqual(pieces.cards, whole.cards, "\(parts) parts")
             XCTAssertEqual(pieces.issues, whole.issues, "\(parts) parts")
         }
     }
 
+    func testPiecesReadInAnyOrderGiveFileLinesAndTheFileIsCounted() {
+        let bytes = cards(300, quirks: false)
+        let whole = VCardParser.parse(bytes, parts: 1, minimumBytes: 0)
+        let file = VCardParser.Pieces(bytes, pieceBytes: 1000)
+        XCTAssertGreaterThan(file.count, 5)
+        let begins = String(decoding: bytes, as: UTF8.self).lowercased().components(separatedBy: "begin:vcard").count - 1
+        XCTAssertEqual(file.estimatedCards, begins)
+        var byPiece = [VCardParser.Result?](repeating: nil, count: file.count)
+        for i in (0..<file.count).reversed() { byPiece[i] = file.parse(i) }
+        XCTAssertEqual(byPiece.flatMap { $0!.cards }, whole.cards)
+        XCTAssertEqual(byPiece.flatMap { $0!.issues.map(\.line) }, whole.issues.map(\.line))
+        XCTAssertEqual(VCardParser.Pieces(bytes, pieceBytes: 1 << 30).count, 1)
+    }
+
     func testNestedOrUnterminatedCardsAreNotCut() {
         let bytes = cards(300, quirks: true)
-        XCTAssertEqual(VCardParser.cardBoundaries(bytes, parts: 4), [])
+        XCTAssertEqual(VCardParser.cardBoundaries(bytes, parts: 4).cuts, [])
         XCTAssertEqual(VCardParser.parse(bytes, parts: 4, minimumBytes: 0).issues, VCardParser.parse(bytes, parts: 1, minimumBytes: 0).issues)
     }
 }

@@ -67,51 +67,47 @@ struct Importer {
     static let maxFileBytes = 256 << 20
 
     /// Imports vCard bytes (any dialect and encoding).
+    ///
+    /// The file is cut between cards into pieces of about 256 KiB. Worker threads parse each
+    /// piece, map its cards to contacts and work out their rows, a few pieces ahead of the
+    /// one transaction that stores them in order: the cores parse while SQLite writes, and an
+    /// import holds only a few pieces' cards at once, however large the file.
     func importVCard(_ bytes: [UInt8], progress: ((Int, Int) -> Void)? = nil) throws -> ImportReport {
         let t0 = Date()
-        let parsed = VCardParser.parse(bytes)
-        let t1 = Date()
-        var report = ImportReport()
-        // A card ended by the next one lost nothing: not worth a warning.
-        report.warnings = parsed.issues.filter { $0.card == nil || $0.kind != .cardEndedByNextCard }
-        var groupCards: [(name: String, members: [String])] = []
-        // Mapping cards to contacts is independent per card: spread it over the cores.
-        let mapped = Self.mapInParallel(parsed.cards)
-        var items: [ImportItem] = []
-        items.reserveCapacity(parsed.cards.count)
-        for (i, card) in parsed.cards.enumerated() {
-            let kind = (card.first("KIND") ?? card.first("X-ADDRESSBOOKSERVER-KIND"))?.text.lowercased()
-            if kind == "group" {
-                let name = card.first("FN")?.text.trimmingWhitespace() ?? ""
-                guard !name.isEmpty else {
-                    report.errors.append(.init(index: i, line: card.line, message: "a group card without a name (FN)"))
-                    continue
-                }
-                let members = (card.all("MEMBER") + card.all("X-ADDRESSBOOKSERVER-MEMBER")).map { $0.text.trimmingWhitespace() }
-                groupCards.append((name, members))
-                continue
-            }
-            switch mapped[i] {
-            case .success(let m):
-                items.append(
-                    ImportItem(
-                        contact: m.contact, carriesGroups: card.first("CATEGORIES") != nil,
-                        carriesFavorite: card.first("X-CONTACTSD-FAVORITE") != nil, photo: m.photo))
-            case .failure(let error):
-                report.errors.append(.init(index: i, line: error.line, message: error.message))
-            }
+        let file = VCardParser.Pieces(bytes, pieceBytes: Self.pieceBytes)
+        let workers = file.count == 1 ? 0 : max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
+        let pipeline = OrderedPipeline(count: file.count, window: 2 * max(1, workers), workers: workers, name: "import") { i in
+            Self.readPiece(file.parse(i))
         }
-        let total = items.count
-        let t2 = Date()
+        defer { pipeline.cancel() }
+        var report = ImportReport()
+        var groupCards: [(name: String, members: [String])] = []
+        var cardOffset = 0
+        var waiting = 0.0
+        let total = file.estimatedCards
         if isCancelled?() == true { throw StoreError.cancelled }
-        let outcomes = try store.importContacts(items, progress: { done in progress?(done, total) }, isCancelled: isCancelled)
-        let t3 = Date()
+        let outcomes = try store.importContacts(
+            batches: {
+                let w = Date()
+                guard let piece = pipeline.next() else { return nil }
+                waiting += Date().timeIntervalSince(w)
+                // A card ended by the next one lost nothing: not worth a warning.
+                for var issue in piece.issues where issue.card == nil || issue.kind != .cardEndedByNextCard {
+                    issue.card = issue.card.map { $0 + cardOffset }
+                    report.warnings.append(issue)
+                }
+                for e in piece.errors { report.errors.append(.init(index: e.index + cardOffset, line: e.line, message: e.message)) }
+                groupCards += piece.groups
+                cardOffset += piece.cards
+                return piece.prepared
+            }, bulk: total > 1000, progress: { done in progress?(done, max(total, done)) }, isCancelled: isCancelled)
+        let t1 = Date()
         log?.debug(
             String(
-                format: "import of %d cards: parse %.0f ms, map %.0f ms, store %.0f ms", parsed.cards.count, t1.timeIntervalSince(t0) * 1000,
-                t2.timeIntervalSince(t1) * 1000, t3.timeIntervalSince(t2) * 1000))
+                format: "import of %d cards in %d pieces: %.0f ms (%.0f ms of it waiting for parsed cards)", cardOffset, file.count,
+                t1.timeIntervalSince(t0) * 1000, waiting * 1000))
         count(outcomes, into: &report)
-        if parsed.cards.count > 1000 { Memory.releaseSoon() }
+        if cardOffset > 1000 { Memory.releaseSoon() }
         for g in groupCards {
             do {
                 try store.importGroup(name: g.name, memberUIDs: g.members)
@@ -121,6 +117,48 @@ struct Importer {
             }
         }
         return report
+    }
+
+    static let pieceBytes = 256 << 10
+
+    /// One piece of a file, read: its contacts ready to store, and what else it held.
+    struct Piece: Sendable {
+        var prepared: PreparedImport
+        /// How many cards the piece held (contacts, groups and failures).
+        var cards: Int
+        var errors: [ImportReport.Failure]
+        var issues: [VCardIssue]
+        var groups: [(name: String, members: [String])]
+    }
+
+    static func readPiece(_ parsed: VCardParser.Result) -> Piece {
+        var items: [ImportItem] = []
+        items.reserveCapacity(parsed.cards.count)
+        var errors: [ImportReport.Failure] = []
+        var groups: [(name: String, members: [String])] = []
+        for (i, card) in parsed.cards.enumerated() {
+            let kind = (card.first("KIND") ?? card.first("X-ADDRESSBOOKSERVER-KIND"))?.text.lowercased()
+            if kind == "group" {
+                let name = card.first("FN")?.text.trimmingWhitespace() ?? ""
+                guard !name.isEmpty else {
+                    errors.append(.init(index: i, line: card.line, message: "a group card without a name (FN)"))
+                    continue
+                }
+                let members = (card.all("MEMBER") + card.all("X-ADDRESSBOOKSERVER-MEMBER")).map { $0.text.trimmingWhitespace() }
+                groups.append((name, members))
+                continue
+            }
+            do {
+                let m = try map(card)
+                items.append(
+                    ImportItem(
+                        contact: m.contact, carriesGroups: card.first("CATEGORIES") != nil,
+                        carriesFavorite: card.first("X-CONTACTSD-FAVORITE") != nil, photo: m.photo))
+            } catch {
+                errors.append(.init(index: i, line: error.line, message: error.message))
+            }
+        }
+        return Piece(prepared: ContactStore.prepare(items), cards: parsed.cards.count, errors: errors, issues: parsed.issues, groups: groups)
     }
 
     /// A card as a contact, with its photo's bytes taken out to be stored by content.
@@ -142,12 +180,6 @@ struct Importer {
         }
         c.photo = photo.reference
         return MappedCard(contact: c, photo: photo)
-    }
-
-    static func mapInParallel(_ cards: [VCard]) -> [Result<MappedCard, VCardMapping.CardError>] {
-        Parallel.chunks(cards.count, minimum: 512) { range in
-            cards[range].map { card in Result { () throws(VCardMapping.CardError) in try map(card) } }
-        }.flatMap { $0 }
     }
 
     /// Imports a JSON array of contacts in the API's shape.

@@ -1,4 +1,3 @@
-import Dispatch
 import ContactsCore
 import VCard
 
@@ -20,6 +19,12 @@ public struct ImportItem: Sendable {
     }
 }
 
+/// Import items with what their rows will hold, made by `ContactStore.prepare`.
+public struct PreparedImport: Sendable {
+    public let items: [ImportItem]
+    let rows: [ContactStore.RowText]
+}
+
 /// What importing one item did.
 public enum ImportOutcome: Sendable, Equatable {
     case created(id: String)
@@ -28,6 +33,12 @@ public enum ImportOutcome: Sendable, Equatable {
 }
 
 extension ContactStore {
+    /// Items made ready for `importContacts(batches:)`: what their rows will hold is worked
+    /// out from the contacts alone, on whichever thread calls this, ahead of the transaction.
+    public static func prepare(_ items: [ImportItem]) -> PreparedImport {
+        PreparedImport(items: items, rows: items.map { RowText($0.contact) })
+    }
+
     /// Imports contacts in one transaction. A UID already stored updates that contact (the
     /// later one wins, replacing its values); a contact identical to the stored one is
     /// left alone and reported unchanged. Either every item lands or none does.
@@ -36,49 +47,64 @@ extension ContactStore {
     public func importContacts(
         _ items: [ImportItem], progress: ((Int) -> Void)? = nil, isCancelled: (() -> Bool)? = nil
     ) throws -> [ImportOutcome] {
-        try write(bulk: items.count > 1000) { db, log in
+        // Blocks of rows are made on another thread, one block ahead of the inserts.
+        let block = 2048
+        let pipeline = OrderedPipeline(
+            count: (items.count + block - 1) / block, window: 2, workers: items.count >= 2 * block ? 1 : 0, name: "import-rows"
+        ) { b in Self.prepare(Array(items[(b * block)..<min(items.count, (b + 1) * block)])) }
+        defer { pipeline.cancel() }
+        return try importContacts(batches: { pipeline.next() }, bulk: items.count > 1000, progress: progress, isCancelled: isCancelled)
+    }
+
+    /// Imports what `next` hands out until it says nil, in one transaction, as
+    /// `importContacts(_:)` does; the batches can be made while earlier ones are inserted.
+    /// An error thrown by `next` rolls everything back.
+    public func importContacts(
+        batches next: () throws -> PreparedImport?, bulk: Bool = true, progress: ((Int) -> Void)? = nil, isCancelled: (() -> Bool)? = nil
+    ) throws -> [ImportOutcome] {
+        try write(bulk: bulk) { db, log in
             var outcomes: [ImportOutcome] = []
-            outcomes.reserveCapacity(items.count)
             // Photo files are written unsynced and synced once, before the commit refers to them.
             var wrotePhotos = false
-            // What each new row holds is worked out on the other cores, a block ahead of the
-            // inserts, so that this thread spends its time in SQLite.
-            let rows = RowTextPipeline(items, enabled: items.count >= 2 * RowTextPipeline.blockSize)
-            for (n, item) in items.enumerated() {
-                let row = rows.next(n)
-                if let p = progress, n % 1000 == 999 { p(n + 1) }
-                if n % 500 == 499, isCancelled?() == true { throw StoreError.cancelled }
-                if let photo = item.photo, try photos.put(photo.hash, photo.bytes, sync: false) { wrotePhotos = true }
-                var incoming = item.contact
-                // Most imported cards are new: a cheap index probe before reading a whole row.
-                var known = false
-                if !incoming.uid.isEmpty { known = try db.scalarInt("SELECT rowid FROM contacts WHERE uid = ?", [.text(incoming.uid)]) != 0 }
-                guard known, let existing = try Self.fetch(db, uid: incoming.uid) else {
-                    outcomes.append(.created(id: try Self.insert(db, incoming, log: &log, uidChecked: !incoming.uid.isEmpty, row: row).id))
-                    continue
+            var n = 0
+            while let batch = try next() {
+                outcomes.reserveCapacity(outcomes.count + batch.items.count)
+                for (k, item) in batch.items.enumerated() {
+                    defer { n += 1 }
+                    if let p = progress, n % 1000 == 999 { p(n + 1) }
+                    if n % 500 == 499, isCancelled?() == true { throw StoreError.cancelled }
+                    if let photo = item.photo, try photos.put(photo.hash, photo.bytes, sync: false) { wrotePhotos = true }
+                    outcomes.append(try Self.importOne(db, item, row: batch.rows[k], log: &log))
                 }
-                incoming.id = existing.id
-                incoming.revision = existing.revision
-                incoming.createdAt = existing.createdAt
-                incoming.updatedAt = existing.updatedAt
-                if !item.carriesGroups { incoming.groups = existing.groups }
-                if !item.carriesFavorite { incoming.favorite = existing.favorite }
-                if incoming.vcardProperties == nil {
-                    // JSON carries only typed fields: the card's other properties stay.
-                    incoming.vcardProperties = existing.vcardProperties
-                    if incoming.photo == nil { incoming.photo = existing.photo }
-                }
-                if Self.sameContent(incoming, existing) {
-                    outcomes.append(.unchanged(id: existing.id))
-                    continue
-                }
-                try Self.validate(incoming)
-                try Self.rewrite(db, &incoming, previous: existing, log: &log)
-                outcomes.append(.updated(id: existing.id))
             }
             if wrotePhotos { try photos.syncAll() }
             return outcomes
         }
+    }
+
+    private static func importOne(_ db: Database, _ item: ImportItem, row: RowText, log: inout ChangeLog) throws -> ImportOutcome {
+        var incoming = item.contact
+        // Most imported cards are new: a cheap index probe before reading a whole row.
+        var known = false
+        if !incoming.uid.isEmpty { known = try db.scalarInt("SELECT rowid FROM contacts WHERE uid = ?", [.text(incoming.uid)]) != 0 }
+        guard known, let existing = try fetch(db, uid: incoming.uid) else {
+            return .created(id: try insert(db, incoming, log: &log, uidChecked: !incoming.uid.isEmpty, row: row).id)
+        }
+        incoming.id = existing.id
+        incoming.revision = existing.revision
+        incoming.createdAt = existing.createdAt
+        incoming.updatedAt = existing.updatedAt
+        if !item.carriesGroups { incoming.groups = existing.groups }
+        if !item.carriesFavorite { incoming.favorite = existing.favorite }
+        if incoming.vcardProperties == nil {
+            // JSON carries only typed fields: the card's other properties stay.
+            incoming.vcardProperties = existing.vcardProperties
+            if incoming.photo == nil { incoming.photo = existing.photo }
+        }
+        if sameContent(incoming, existing) { return .unchanged(id: existing.id) }
+        try validate(incoming)
+        try rewrite(db, &incoming, previous: existing, log: &log)
+        return .updated(id: existing.id)
     }
 
     /// Whether two contacts say the same thing: equal typed fields, and the same vCard once
@@ -111,50 +137,6 @@ extension ContactStore {
             var rows: [RawRow] = []
             while try s.step() { rows.append(RawRow(s, withCard: true)) }
             return Self.decode(rows)
-        }
-    }
-}
-
-/// The row text of an import's contacts, made in blocks on all cores while the inserts of the
-/// block before run.
-final class RowTextPipeline: @unchecked Sendable {
-    static let blockSize = 2048
-    private let items: [ImportItem]
-    private let enabled: Bool
-    private var current: [ContactStore.RowText] = []
-    private var currentBlock = -1
-    private var ahead: DispatchGroup?
-    private var aheadRows: [ContactStore.RowText] = []
-
-    init(_ items: [ImportItem], enabled: Bool) {
-        self.items = items
-        self.enabled = enabled
-        if enabled { start(block: 0) }
-    }
-
-    /// The row text of item `n`; items are asked for in order.
-    func next(_ n: Int) -> ContactStore.RowText? {
-        guard enabled else { return nil }
-        let block = n / Self.blockSize
-        if block != currentBlock {
-            ahead?.wait()
-            current = aheadRows
-            aheadRows = []
-            currentBlock = block
-            if (block + 1) * Self.blockSize < items.count { start(block: block + 1) } else { ahead = nil }
-        }
-        return current[n - block * Self.blockSize]
-    }
-
-    private func start(block: Int) {
-        let range = (block * Self.blockSize)..<min(items.count, (block + 1) * Self.blockSize)
-        let group = DispatchGroup()
-        ahead = group
-        DispatchQueue.global().async(group: group) { [self] in
-            let items = self.items
-            aheadRows = Parallel.chunks(range.count, minimum: 256) { r in
-                r.map { ContactStore.RowText(items[range.lowerBound + $0].contact) }
-            }.flatMap { $0 }
         }
     }
 }
