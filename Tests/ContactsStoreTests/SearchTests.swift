@@ -149,8 +149,18 @@ final class SearchScanTests: StoreTestCase {
                 _ = try store.update(id: id) { $0.name = word() + " " + word() }
             }
         }
+        // A large batch (the index is rebuilt), then a group change that moves its members'
+        // timestamps (their index entries are read again).
+        ids += try store.create((0..<300).map { _ in contact() }).map(\.id)
+        let group = try store.createGroup(name: "Scanned")
+        usleep(5_000)  // the members' new timestamps are later than every other
+        _ = try store.addMembers(group.id, contactIDs: Array(ids.prefix(40)))
         let everyone = try store.exportContacts(ids: nil)
         XCTAssertEqual(everyone.count, ids.count)
+        var byUpdate = ContactQuery(limit: 40)
+        byUpdate.sort = [ContactQuery.Sort(.updatedAt, ascending: false)]
+        let newest = try store.query(byUpdate).contacts
+        XCTAssertEqual(Set(newest.map(\.id)), Set(ids.prefix(40)), "the index knows the members' new timestamps")
         for q in ["a", "b", "n", "ab", "ba", "nn", "aba", "bab", "a b", "ab@", "+1 5", "xyz", "abna", "b.ex"] {
             for favoritesOnly in [false, true] {
                 let patterns = SearchDocument.patterns(for: q)

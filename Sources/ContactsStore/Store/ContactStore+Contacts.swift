@@ -235,7 +235,7 @@ extension ContactStore {
             try s.bind([.int(now), .int(rowid)])
             if try s.step() {
                 log.contact(s.text(0), .updated, s.int(1))
-                log.indexRefresh.insert(s.text(0))
+                log.indexRefresh.insert(rowid)
             }
             s.reset()
         }
@@ -263,7 +263,7 @@ extension ContactStore {
                 s.reset()
                 try db.prepare("DELETE FROM contacts WHERE rowid = ?").run([.int(rowid)])
                 log.contact(id, .deleted, revision + 1)
-                log.indexDeletes.insert(id)
+                log.indexDeletes.insert(rowid)
                 deleted.append(id)
             }
             return (deleted, missing)

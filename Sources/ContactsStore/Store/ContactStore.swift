@@ -195,9 +195,9 @@ public final class ContactStore: @unchecked Sendable {
         }
         if !log.indexRefresh.isEmpty {
             // Contacts touched by a group change: their timestamps moved.
-            for id in log.indexRefresh where !log.indexDeletes.contains(id) {
-                guard let s = try? writer.prepare("SELECT \(SearchIndex.selectColumns) FROM contacts WHERE id = ?"),
-                    (try? s.bind([.text(id)])) != nil, (try? s.step()) == true
+            for rowid in log.indexRefresh where !log.indexDeletes.contains(rowid) {
+                guard let s = try? writer.prepare("SELECT \(SearchIndex.selectColumns) FROM contacts WHERE rowid = ?"),
+                    (try? s.bind([.int(rowid)])) != nil, (try? s.step()) == true
                 else { continue }
                 log.indexUpserts.append(SearchIndex.entry(s))
                 s.reset()
@@ -291,8 +291,10 @@ struct ChangeLog {
     private var positions: [String: Int] = [:]
     /// What the search index must learn once the transaction commits.
     var indexUpserts: [SearchIndex.Entry] = []
-    var indexDeletes: Set<String> = []
-    var indexRefresh: Set<String> = []
+    /// Rowids of contacts deleted, and of contacts whose row changed outside the typed path
+    /// (a group change moved their timestamps).
+    var indexDeletes: Set<Int64> = []
+    var indexRefresh: Set<Int64> = []
     /// Photos a contact stopped referring to: removed after the commit if nobody else does.
     var releasedPhotos: Set<String> = []
     var isEmpty: Bool { contacts.isEmpty && groups.isEmpty }

@@ -38,23 +38,30 @@ final class SearchIndex: @unchecked Sendable {
         }
     }
 
-    /// What the scan reads for each contact, without reference counting: the text lives in
-    /// one shared buffer.
+    /// What the index keeps for each contact, without reference counting: its text and key
+    /// live in two shared buffers. (A hundred thousand small arrays and strings would be
+    /// scattered over the heap among whatever else was allocated meanwhile, and pin its pages
+    /// long after an import freed everything around them.)
     private struct Slot {
         var rowid: Int64
-        var textStart: Int
-        var textCount: Int
         var createdAt: Int64
         var updatedAt: Int64
+        var textStart: Int
+        var keyStart: Int
+        var textCount: Int32
+        var keyCount: Int32
         var favorite: Bool
+
+        var textEnd: Int { textStart + Int(textCount) }
     }
 
     private var lock = pthread_rwlock_t()
-    /// In name order, with `keys` and `ids` alongside.
+    /// In name order.
     private var slots: [Slot] = []
-    private var keys: [[UInt8]] = []
-    private var ids: [String] = []
     private var textBuffer: [UInt8] = []
+    /// `sort_key NUL name NUL id` of each slot: the id is what follows the last NUL.
+    private var keyBuffer: [UInt8] = []
+    /// Bytes of the buffers that no slot refers to any more.
     private var garbage = 0
     private(set) var isLoaded = false
 
@@ -94,78 +101,87 @@ final class SearchIndex: @unchecked Sendable {
         pthread_rwlock_unlock(&lock)
     }
 
+    /// Appends the entry's text and key to the buffers; returns its slot.
     private func makeSlot(_ e: Entry) -> Slot {
-        let start = textBuffer.count
+        let textStart = textBuffer.count, keyStart = keyBuffer.count
         textBuffer.append(contentsOf: e.text)
-        return Slot(rowid: e.rowid, textStart: start, textCount: e.text.count, createdAt: e.createdAt, updatedAt: e.updatedAt, favorite: e.favorite)
+        keyBuffer.append(contentsOf: e.key)
+        return Slot(
+            rowid: e.rowid, createdAt: e.createdAt, updatedAt: e.updatedAt, textStart: textStart, keyStart: keyStart,
+            textCount: Int32(e.text.count), keyCount: Int32(e.key.count), favorite: e.favorite)
     }
 
     private func rebuild(_ all: [Entry], alreadySorted: Bool = false) {
         let sorted = alreadySorted ? all : all.sorted { Self.less($0.key, $1.key) }
         textBuffer = []
+        keyBuffer = []
+        slots = []
         textBuffer.reserveCapacity(sorted.reduce(0) { $0 + $1.text.count })
-        slots = sorted.map(makeSlot)
-        keys = sorted.map(\.key)
-        ids = sorted.map(\.id)
+        keyBuffer.reserveCapacity(sorted.reduce(0) { $0 + $1.key.count })
+        slots.reserveCapacity(sorted.count)
+        for e in sorted { slots.append(makeSlot(e)) }
         garbage = 0
     }
 
     private func currentEntries() -> [Entry] {
-        slots.indices.map { i in
-            var e = Entry(rowid: slots[i].rowid, id: ids[i], sortKey: "", name: "", text: "", favorite: slots[i].favorite,
-                createdAt: slots[i].createdAt, updatedAt: slots[i].updatedAt)
-            e.key = keys[i]
-            e.text = Array(textBuffer[slots[i].textStart..<(slots[i].textStart + slots[i].textCount)])
+        slots.map { slot in
+            let key = Array(keyBuffer[slot.keyStart..<(slot.keyStart + Int(slot.keyCount))])
+            let id = String(decoding: key[((key.lastIndex(of: 0) ?? -1) + 1)...], as: UTF8.self)
+            var e = Entry(rowid: slot.rowid, id: id, sortKey: "", name: "", text: "", favorite: slot.favorite,
+                createdAt: slot.createdAt, updatedAt: slot.updatedAt)
+            e.key = key
+            e.text = Array(textBuffer[slot.textStart..<(slot.textStart + Int(slot.textCount))])
             return e
         }
+    }
+
+    /// Whether slot `i`'s key sorts before `key`.
+    private func slotKey(_ i: Int, isLessThan key: [UInt8]) -> Bool {
+        let slot = slots[i]
+        let r = keyBuffer.withUnsafeBytes { k in
+            key.withUnsafeBytes { y in memcmp(k.baseAddress! + slot.keyStart, y.baseAddress!, min(Int(slot.keyCount), y.count)) }
+        }
+        return r == 0 ? Int(slot.keyCount) < key.count : r < 0
     }
 
     /// Forgets everything; the next search loads the index again.
     func reset() {
         pthread_rwlock_wrlock(&lock)
         slots = []
-        keys = []
-        ids = []
         textBuffer = []
+        keyBuffer = []
         garbage = 0
         isLoaded = false
         pthread_rwlock_unlock(&lock)
     }
 
-    /// Replaces or adds entries and removes others, keeping name order.
-    func apply(upserts: [Entry], deletes: Set<String>) {
+    /// Replaces or adds entries and removes the contacts of `deletes` (rowids), keeping name
+    /// order.
+    func apply(upserts: [Entry], deletes: Set<Int64>) {
         if upserts.isEmpty && deletes.isEmpty { return }
         pthread_rwlock_wrlock(&lock)
         defer { pthread_rwlock_unlock(&lock) }
         guard isLoaded else { return }  // loaded later from the database as it is then
-        let gone = deletes.union(upserts.map(\.id))
+        let gone = deletes.union(upserts.map(\.rowid))
         if upserts.count + deletes.count > 256 {
-            rebuild(currentEntries().filter { !gone.contains($0.id) } + upserts)
+            rebuild(currentEntries().filter { !gone.contains($0.rowid) } + upserts)
             return
         }
-        var i = 0
-        while i < ids.count {
-            if gone.contains(ids[i]) {
-                garbage += slots[i].textCount
-                slots.remove(at: i)
-                keys.remove(at: i)
-                ids.remove(at: i)
-            } else {
-                i += 1
-            }
+        slots.removeAll { slot in
+            guard gone.contains(slot.rowid) else { return false }
+            garbage += Int(slot.textCount) + Int(slot.keyCount)
+            return true
         }
         for e in upserts {
             var lo = 0
-            var hi = keys.count
+            var hi = slots.count
             while lo < hi {
                 let mid = (lo + hi) / 2
-                if Self.less(keys[mid], e.key) { lo = mid + 1 } else { hi = mid }
+                if slotKey(mid, isLessThan: e.key) { lo = mid + 1 } else { hi = mid }
             }
             slots.insert(makeSlot(e), at: lo)
-            keys.insert(e.key, at: lo)
-            ids.insert(e.id, at: lo)
         }
-        if garbage > 1 << 20 && garbage > textBuffer.count / 2 { rebuild(currentEntries()) }
+        if garbage > 1 << 20 && garbage > (textBuffer.count + keyBuffer.count) / 2 { rebuild(currentEntries(), alreadySorted: true) }
     }
 
     enum Order {
@@ -234,7 +250,7 @@ final class SearchIndex: @unchecked Sendable {
             var i = range.lowerBound
             while i < range.upperBound {
                 var j = i + 1
-                while j < range.upperBound && slots[j].textStart == slots[j - 1].textStart + slots[j - 1].textCount { j += 1 }
+                while j < range.upperBound && slots[j].textStart == slots[j - 1].textEnd { j += 1 }
                 for n in needles { mark(n, in: i..<j, marks: &marks, base: range.lowerBound) }
                 i = j
             }
@@ -253,7 +269,7 @@ final class SearchIndex: @unchecked Sendable {
         func mark(_ needle: Needle, in run: Range<Int>, marks: inout [Bool], base: Int) {
             let count = needle.bytes.count
             let k = needle.anchor
-            let runEnd = slots[run.upperBound - 1].textStart + slots[run.upperBound - 1].textCount
+            let runEnd = slots[run.upperBound - 1].textEnd
             let lastAnchor = runEnd - count + k
             needle.bytes.withUnsafeBytes { n in
                 let np = n.baseAddress!
@@ -263,12 +279,12 @@ final class SearchIndex: @unchecked Sendable {
                 while pos <= lastAnchor {
                     guard let p = memchr(text + pos, anchorByte, lastAnchor - pos + 1) else { return }
                     let matchStart = text.distance(to: p) - k
-                    while slots[cursor].textStart + slots[cursor].textCount <= matchStart {
+                    while slots[cursor].textEnd <= matchStart {
                         cursor += 1
                         if cursor == run.upperBound { return }
                     }
                     let s = slots[cursor]
-                    if matchStart >= s.textStart && matchStart + count <= s.textStart + s.textCount
+                    if matchStart >= s.textStart && matchStart + count <= s.textEnd
                         && (count == 1 || memcmp(text + matchStart, np, count) == 0)
                     {
                         marks[cursor - base] = true
