@@ -24,7 +24,9 @@ let package = Package(
         // The contact model, its JSON shapes, validation, vCard mapping and search normalisation.
         .target(name: "ContactsCore", dependencies: ["JSONCore", "VCard"]),
         // The SQLite store: the only module that touches SQLite.
-        .target(name: "ContactsStore", dependencies: ["ContactsCore", "VCard", "CSQLite"]),
+        .target(name: "ContactsStore", dependencies: ["ContactsCore", "VCard", "CSQLite", "ScanKernel"]),
+        // The search scan's inner loop: finding a pair of bytes sixteen positions at a time.
+        .target(name: "ScanKernel"),
         // Photo bytes to a checked header and to cached thumbnails: the only module that touches libvips.
         .target(name: "Thumbnails", dependencies: ["VipsShim", "ContactsCore"]),
         // Wires store, RPC, systemd and configuration into the service.
@@ -41,7 +43,7 @@ let package = Package(
         .testTarget(name: "VCardTests", dependencies: ["VCard"]),
         .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "JSONCore"]),
         .testTarget(name: "ContactsCoreTests", dependencies: ["ContactsCore", "JSONCore", "VCard"]),
-        .testTarget(name: "ContactsStoreTests", dependencies: ["ContactsStore", "ContactsCore", "VCard"]),
+        .testTarget(name: "ContactsStoreTests", dependencies: ["ContactsStore", "ContactsCore", "VCard", "ScanKernel"]),
         // Helpers shared by the test targets (hostile images).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "ThumbnailsTests", dependencies: ["Thumbnails", "TestSupport"]),

@@ -1,6 +1,7 @@
 import ContactsCore
 import Foundation
 import Glibc
+import ScanKernel
 
 /// An in-memory copy of what substring search needs: each contact's folded search text, its
 /// sort position and its filter fields, kept in name order.
@@ -268,24 +269,40 @@ final class SearchIndex: @unchecked Sendable {
         /// in one contact's text and ends in the next is no match.
         func mark(_ needle: Needle, in run: Range<Int>, marks: inout [Bool], base: Int) {
             let count = needle.bytes.count
-            let k = needle.anchor
+            // Where the scan's stop sits in the needle: its rarest pair of bytes, or its one byte.
+            let k = count >= 2 ? needle.pair : needle.anchor
             let runEnd = slots[run.upperBound - 1].textEnd
             let lastAnchor = runEnd - count + k
             needle.bytes.withUnsafeBytes { n in
                 let np = n.baseAddress!
                 let anchorByte = Int32(n[k])
+                let first = n[0], last = n[count - 1]
                 var cursor = run.lowerBound
                 var pos = slots[cursor].textStart + k
+                let bytes = text.assumingMemoryBound(to: UInt8.self)
                 while pos <= lastAnchor {
-                    guard let p = memchr(text + pos, anchorByte, lastAnchor - pos + 1) else { return }
-                    let matchStart = text.distance(to: p) - k
+                    let found: Int
+                    if count >= 2 {
+                        let r = scan_find_pair(bytes + pos, lastAnchor - pos + 2, n[k], n[k + 1])
+                        if r < 0 { return }
+                        found = pos + r
+                    } else {
+                        guard let p = memchr(text + pos, anchorByte, lastAnchor - pos + 1) else { return }
+                        found = text.distance(to: p)
+                    }
+                    let matchStart = found - k
                     while slots[cursor].textEnd <= matchStart {
                         cursor += 1
                         if cursor == run.upperBound { return }
                     }
                     let s = slots[cursor]
+                    // The needle's first and last bytes are compared before a call to memcmp:
+                    // most candidates fail there.
                     if matchStart >= s.textStart && matchStart + count <= s.textEnd
-                        && (count == 1 || memcmp(text + matchStart, np, count) == 0)
+                        && (count == 1
+                            || (text.load(fromByteOffset: matchStart, as: UInt8.self) == first
+                                && text.load(fromByteOffset: matchStart + count - 1, as: UInt8.self) == last
+                                && (count == 2 || memcmp(text + matchStart, np, count) == 0)))
                     {
                         marks[cursor - base] = true
                         cursor += 1
@@ -305,12 +322,18 @@ final class SearchIndex: @unchecked Sendable {
     struct Needle: @unchecked Sendable {
         let bytes: [UInt8]
         let anchor: Int
+        /// Where its rarest pair of adjacent bytes starts (needles of two bytes or more).
+        let pair: Int
 
         init(_ bytes: [UInt8]) {
             self.bytes = bytes
             var best = 0
             for i in bytes.indices where Needle.commonness(bytes[i]) < Needle.commonness(bytes[best]) { best = i }
             anchor = best
+            var bestPair = 0
+            func pairCommonness(_ i: Int) -> Int { Needle.commonness(bytes[i]) * Needle.commonness(bytes[i + 1]) }
+            for i in 0..<max(0, bytes.count - 1) where pairCommonness(i) < pairCommonness(bestPair) { bestPair = i }
+            pair = bestPair
         }
 
         /// How often a byte turns up in folded contact text (names, addresses, digits), roughly:
