@@ -64,7 +64,8 @@ struct Importer {
     /// Asked between stages and during the store's transaction: a shutdown stops an import
     /// (rolled back, so its file is imported whole at the next start).
     var isCancelled: (@Sendable () -> Bool)?
-    static let maxFileBytes = 256 << 20
+    /// An import reads its file whole; what it parses from it is held a few pieces at a time.
+    static let maxFileBytes = 1 << 30
 
     /// Imports vCard bytes (any dialect and encoding).
     ///
@@ -100,7 +101,7 @@ struct Importer {
                 groupCards += piece.groups
                 cardOffset += piece.cards
                 return piece.prepared
-            }, bulk: total > 1000, progress: { done in progress?(done, max(total, done)) }, isCancelled: isCancelled)
+            }, expectedCount: total, progress: { done in progress?(done, max(total, done)) }, isCancelled: isCancelled)
         let t1 = Date()
         log?.debug(
             String(

@@ -53,16 +53,29 @@ extension ContactStore {
             count: (items.count + block - 1) / block, window: 2, workers: items.count >= 2 * block ? 1 : 0, name: "import-rows"
         ) { b in Self.prepare(Array(items[(b * block)..<min(items.count, (b + 1) * block)])) }
         defer { pipeline.cancel() }
-        return try importContacts(batches: { pipeline.next() }, bulk: items.count > 1000, progress: progress, isCancelled: isCancelled)
+        return try importContacts(
+            batches: { pipeline.next() }, expectedCount: items.count, progress: progress, isCancelled: isCancelled)
     }
+
+    /// From how many contacts on an import drops the ordering indexes and makes them again at
+    /// its end (when it also brings at least as many contacts as the store holds).
+    static let indexRebuildMinimum = 20_000
 
     /// Imports what `next` hands out until it says nil, in one transaction, as
     /// `importContacts(_:)` does; the batches can be made while earlier ones are inserted.
-    /// An error thrown by `next` rolls everything back.
+    /// An error thrown by `next` rolls everything back. `expectedCount`, about how many items
+    /// will come, chooses how the transaction goes about a large import.
     public func importContacts(
-        batches next: () throws -> PreparedImport?, bulk: Bool = true, progress: ((Int) -> Void)? = nil, isCancelled: (() -> Bool)? = nil
+        batches next: () throws -> PreparedImport?, expectedCount: Int, progress: ((Int) -> Void)? = nil, isCancelled: (() -> Bool)? = nil
     ) throws -> [ImportOutcome] {
-        try write(bulk: bulk) { db, log in
+        try write(bulk: expectedCount > 1000) { db, log in
+            var rebuildIndexes = false
+            if expectedCount >= Self.indexRebuildMinimum {
+                rebuildIndexes = Int(try db.scalarInt("SELECT count(*) FROM contacts")) <= expectedCount
+            }
+            if rebuildIndexes {
+                for index in Migrations.orderIndexes { try db.execute("DROP INDEX \(index.name)") }
+            }
             var outcomes: [ImportOutcome] = []
             // Photo files are written unsynced and synced once, before the commit refers to them.
             var wrotePhotos = false
@@ -76,6 +89,9 @@ extension ContactStore {
                     if let photo = item.photo, try photos.put(photo.hash, photo.bytes, sync: false) { wrotePhotos = true }
                     outcomes.append(try Self.importOne(db, item, row: batch.rows[k], log: &log))
                 }
+            }
+            if rebuildIndexes {
+                for index in Migrations.orderIndexes { try db.execute(index.create) }
             }
             if wrotePhotos { try photos.syncAll() }
             return outcomes

@@ -1,0 +1,44 @@
+import ContactsCore
+import Foundation
+import XCTest
+
+@testable import ContactsStore
+
+/// A large import drops the ordering indexes and makes them again within its transaction.
+final class LargeImportTests: StoreTestCase {
+    func orderIndexes() throws -> [String] {
+        let db = try Database(path: databasePath, readOnly: true)
+        let s = try db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name IN ('contacts_by_sort_key', 'contacts_by_created', 'contacts_by_updated') ORDER BY name")
+        var names: [String] = []
+        while try s.step() { names.append(s.text(0)) }
+        return names
+    }
+
+    func items(_ n: Int, from start: Int = 0) -> [ImportItem] {
+        (start..<(start + n)).map { i in
+            var c = Contact(name: "Person \(String(format: "%06d", n + start - 1 - i))")
+            c.uid = "uid-\(i)"
+            return ImportItem(contact: c, carriesGroups: false, carriesFavorite: false)
+        }
+    }
+
+    func testTheOrderingIndexesAreThereAfterALargeImportAndAfterOneRolledBack() throws {
+        let all = ["contacts_by_created", "contacts_by_sort_key", "contacts_by_updated"]
+        XCTAssertEqual(try orderIndexes(), all)
+        var asked = 0
+        XCTAssertThrowsError(try store.importContacts(items(ContactStore.indexRebuildMinimum), isCancelled: { asked += 1; return asked > 3 }))
+        XCTAssertEqual(try orderIndexes(), all, "a rolled-back import leaves the indexes as they were")
+        XCTAssertEqual(try store.counts().contacts, 0)
+        _ = try store.importContacts(items(ContactStore.indexRebuildMinimum))
+        XCTAssertEqual(try orderIndexes(), all)
+        // Lists in name order come from the sort-key index while the search index is not loaded.
+        let first = try store.query(ContactQuery(limit: 3)).contacts.map(\.name)
+        XCTAssertEqual(first, ["Person 000000", "Person 000001", "Person 000002"])
+        // The planner uses the index (no temporary sort) for that list.
+        let db = try Database(path: databasePath, readOnly: true)
+        let plan = try db.prepare("EXPLAIN QUERY PLAN SELECT id FROM contacts ORDER BY sort_key, name, id LIMIT 3")
+        var steps: [String] = []
+        while try plan.step() { steps.append(plan.text(3)) }
+        XCTAssertTrue(steps.contains { $0.contains("contacts_by_sort_key") }, "\(steps)")
+    }
+}
