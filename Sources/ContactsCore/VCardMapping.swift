@@ -177,6 +177,30 @@ public enum VCardMapping {
         return photo
     }
 
+    /// `detachPhoto` for a contact that `contact(from:)` has just made: its photo is the card's
+    /// first PHOTO with a value, already decoded and hashed once there, so that property is
+    /// decoded again but not hashed again (an import does this for every card with a photo).
+    public static func detachCardPhoto(_ c: inout Contact) -> PhotoData? {
+        guard let hash = c.photo?.hash, var props = c.vcardProperties else { return nil }
+        guard
+            let source = props.firstIndex(where: { p in
+                guard p.name == "PHOTO" else { return false }
+                if storedPhoto(p) != nil { return true }
+                if case .raw(let r) = p.value { return !r.isEmpty }
+                return false
+            }),
+            case .raw = props[source].value, let data = PhotoData.decode(props[source])
+        else { return nil }
+        props[source] = storedPhotoProperty(hash: hash, mimeType: data.mimeType, keeping: props[source].parameters)
+        // A later PHOTO with the same bytes goes the same way, as in `detachPhoto`.
+        for i in props.indices where i > source && props[i].name == "PHOTO" {
+            guard case .raw = props[i].value, let other = PhotoData.decode(props[i]), other.bytes == data.bytes else { continue }
+            props[i] = storedPhotoProperty(hash: hash, mimeType: other.mimeType, keeping: props[i].parameters)
+        }
+        c.vcardProperties = props
+        return data
+    }
+
     /// A PHOTO whose bytes are in the photo store. Its value is structured text, which a
     /// parsed PHOTO never is, so no card can pass one off as a reference.
     static func storedPhotoProperty(hash: String, mimeType: String, keeping parameters: [VCardParameter] = []) -> VCardProperty {

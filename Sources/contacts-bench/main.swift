@@ -106,7 +106,7 @@ if !searchOnly && !dropOnly { do {
     var photos: [PhotoUpload?] = []
     let mapped = parsed.cards.compactMap { card -> Contact? in
         guard var c = try? VCardMapping.contact(from: card) else { return nil }
-        photos.append(VCardMapping.detachPhoto(&c).map { PhotoUpload(bytes: $0.bytes, mimeType: $0.mimeType) })
+        photos.append(VCardMapping.detachCardPhoto(&c).map { PhotoUpload(bytes: $0.bytes, mimeType: $0.mimeType) })
         return c
     }
     let tMap = now() - tm

@@ -170,8 +170,8 @@ struct Importer {
 
     static func map(_ card: VCard) throws(VCardMapping.CardError) -> MappedCard {
         var c = try VCardMapping.contact(from: card)
-        guard let data = VCardMapping.detachPhoto(&c) else { return MappedCard(contact: c, photo: nil) }
-        // detachPhoto matched the bytes to the contact's photo by this very hash.
+        guard let data = VCardMapping.detachCardPhoto(&c) else { return MappedCard(contact: c, photo: nil) }
+        // The contact's photo reference was made from these very bytes.
         var photo = PhotoUpload(bytes: data.bytes, mimeType: data.mimeType, hash: c.photo?.hash)
         // Kept whatever it is (nothing imported is lost); its size is known when its header reads.
         if let info = try? Images.inspect(data.bytes, limits: ImageLimits(maxBytes: .max, maxPixels: .max)) {
