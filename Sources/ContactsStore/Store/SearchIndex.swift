@@ -91,12 +91,28 @@ final class SearchIndex: @unchecked Sendable {
         pthread_rwlock_unlock(&lock)
         if loaded { return }
         let s = try db.prepare("SELECT \(Self.selectColumns) FROM contacts ORDER BY sort_key, name, id")
-        var fresh: [Entry] = []
-        while try s.step() { fresh.append(Self.entry(s)) }
+        // SQLite's BINARY collation compares bytes as `less` does, so the rows come sorted:
+        // they go straight into the buffers, with no per-contact arrays on the way.
+        var fresh: [Slot] = [], texts: [UInt8] = [], keys: [UInt8] = []
+        while try s.step() {
+            let textStart = texts.count, keyStart = keys.count
+            s.withBytes(4) { texts.append(contentsOf: $0) }
+            s.withBytes(2) { keys.append(contentsOf: $0) }
+            keys.append(0)
+            s.withBytes(3) { keys.append(contentsOf: $0) }
+            keys.append(0)
+            s.withBytes(1) { keys.append(contentsOf: $0) }
+            fresh.append(
+                Slot(
+                    rowid: s.int64(0), createdAt: s.int64(6), updatedAt: s.int64(7), textStart: textStart, keyStart: keyStart,
+                    textCount: Int32(texts.count - textStart), keyCount: Int32(keys.count - keyStart), favorite: s.int64(5) != 0))
+        }
         pthread_rwlock_wrlock(&lock)
         if !isLoaded {
-            // SQLite's BINARY collation compares bytes as `less` does, so the rows come sorted.
-            rebuild(fresh, alreadySorted: true)
+            slots = fresh
+            textBuffer = texts
+            keyBuffer = keys
+            garbage = 0
             isLoaded = true
         }
         pthread_rwlock_unlock(&lock)
