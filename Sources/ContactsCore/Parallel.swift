@@ -52,6 +52,8 @@ public final class OrderedPipeline<T>: @unchecked Sendable {
     private var nextToStart = 0
     private var nextToTake = 0
     private var stopped = false
+    /// Whether worker threads make the items (else `next()` does).
+    private let workersExpected: Bool
 
     /// With no workers, each item is made by `next()` on the consumer's own thread.
     public init(count: Int, window: Int, workers: Int, name: String = "pipeline", produce: @escaping @Sendable (Int) -> T) {
@@ -65,8 +67,6 @@ public final class OrderedPipeline<T>: @unchecked Sendable {
             t.start()
         }
     }
-
-    private let workersExpected: Bool
 
     private func work() {
         condition.lock()

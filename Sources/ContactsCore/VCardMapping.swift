@@ -165,40 +165,36 @@ public enum VCardMapping {
     /// Takes the bytes of the contact's photo out of its card: that PHOTO keeps its place and
     /// its other parameters, and names its content instead of carrying it. Returns the photo,
     /// to be stored by content. (Any further PHOTO stays in the card as it came.)
-    public static func detachPhoto(_ c: inout Contact) -> PhotoData? {
-        guard let hash = c.photo?.hash, var props = c.vcardProperties else { return nil }
-        var photo: PhotoData?
-        for i in props.indices where props[i].name == "PHOTO" {
-            guard case .raw = props[i].value, let data = PhotoData.decode(props[i]), data.hash == hash else { continue }
-            props[i] = storedPhotoProperty(hash: hash, mimeType: data.mimeType, keeping: props[i].parameters)
-            photo = data
-        }
-        c.vcardProperties = props
-        return photo
-    }
+    public static func detachPhoto(_ c: inout Contact) -> PhotoData? { detach(&c, source: nil) }
 
     /// `detachPhoto` for a contact that `contact(from:)` has just made: its photo is the card's
     /// first PHOTO with a value, already decoded and hashed once there, so that property is
     /// decoded again but not hashed again (an import does this for every card with a photo).
     public static func detachCardPhoto(_ c: inout Contact) -> PhotoData? {
+        let source = c.vcardProperties?.firstIndex { p in
+            guard p.name == "PHOTO" else { return false }
+            if storedPhoto(p) != nil { return true }
+            if case .raw(let r) = p.value { return !r.isEmpty }
+            return false
+        }
+        return detach(&c, source: source ?? -1)
+    }
+
+    /// Replaces each PHOTO that holds the contact's photo. The first is the one at `source`
+    /// when the caller knows it, else the first whose bytes have the photo's hash; later ones
+    /// match by their bytes.
+    private static func detach(_ c: inout Contact, source: Int?) -> PhotoData? {
         guard let hash = c.photo?.hash, var props = c.vcardProperties else { return nil }
-        guard
-            let source = props.firstIndex(where: { p in
-                guard p.name == "PHOTO" else { return false }
-                if storedPhoto(p) != nil { return true }
-                if case .raw(let r) = p.value { return !r.isEmpty }
-                return false
-            }),
-            case .raw = props[source].value, let data = PhotoData.decode(props[source])
-        else { return nil }
-        props[source] = storedPhotoProperty(hash: hash, mimeType: data.mimeType, keeping: props[source].parameters)
-        // A later PHOTO with the same bytes goes the same way, as in `detachPhoto`.
-        for i in props.indices where i > source && props[i].name == "PHOTO" {
-            guard case .raw = props[i].value, let other = PhotoData.decode(props[i]), other.bytes == data.bytes else { continue }
-            props[i] = storedPhotoProperty(hash: hash, mimeType: other.mimeType, keeping: props[i].parameters)
+        var photo: PhotoData?
+        for i in props.indices where props[i].name == "PHOTO" {
+            guard case .raw = props[i].value, let data = PhotoData.decode(props[i]) else { continue }
+            let matches = photo.map { $0.bytes == data.bytes } ?? source.map { $0 == i } ?? (data.hash == hash)
+            guard matches else { continue }
+            props[i] = storedPhotoProperty(hash: hash, mimeType: data.mimeType, keeping: props[i].parameters)
+            photo = photo ?? data
         }
         c.vcardProperties = props
-        return data
+        return photo
     }
 
     /// A PHOTO whose bytes are in the photo store. Its value is structured text, which a

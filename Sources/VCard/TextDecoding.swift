@@ -41,7 +41,6 @@ enum TextDecoding {
         }
     }
 
-    /// Quoted-printable to bytes (soft breaks are already joined). A stray '=' stays as it is.
     /// `s` without whitespace (base64 data folded over lines). Bytes when it is ASCII, as
     /// base64 is: filtering characters costs far more on a photo of a few hundred kilobytes.
     static func removingWhitespace(_ s: String) -> String {
@@ -59,6 +58,7 @@ enum TextDecoding {
         }
     }
 
+    /// Quoted-printable to bytes (soft breaks are already joined). A stray '=' stays as it is.
     static func quotedPrintable(_ b: [UInt8]) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(b.count)

@@ -74,6 +74,7 @@ struct Importer {
     /// one transaction that stores them in order: the cores parse while SQLite writes, and an
     /// import holds only a few pieces' cards at once, however large the file.
     func importVCard(_ bytes: [UInt8], progress: ((Int, Int) -> Void)? = nil) throws -> ImportReport {
+        if isCancelled?() == true { throw StoreError.cancelled }
         let t0 = Date()
         let file = VCardParser.Pieces(bytes, pieceBytes: Self.pieceBytes)
         let workers = file.count == 1 ? 0 : max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
@@ -86,7 +87,6 @@ struct Importer {
         var cardOffset = 0
         var waiting = 0.0
         let total = file.estimatedCards
-        if isCancelled?() == true { throw StoreError.cancelled }
         let outcomes = try store.importContacts(
             batches: {
                 let w = Date()

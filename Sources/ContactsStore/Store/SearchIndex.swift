@@ -15,7 +15,6 @@ import ScanKernel
 final class SearchIndex: @unchecked Sendable {
     struct Entry {
         var rowid: Int64
-        var id: String
         /// `sort_key NUL name NUL id`: the order of `ORDER BY sort_key, name, id`.
         var key: [UInt8]
         var text: [UInt8]
@@ -24,15 +23,18 @@ final class SearchIndex: @unchecked Sendable {
         var updatedAt: Int64
 
         init(rowid: Int64, id: String, sortKey: String, name: String, text: String, favorite: Bool, createdAt: Int64, updatedAt: Int64) {
-            self.rowid = rowid
-            self.id = id
             var k = Array(sortKey.utf8)
             k.append(0)
             k.append(contentsOf: name.utf8)
             k.append(0)
             k.append(contentsOf: id.utf8)
-            self.key = k
-            self.text = Array(text.utf8)
+            self.init(rowid: rowid, key: k, text: Array(text.utf8), favorite: favorite, createdAt: createdAt, updatedAt: updatedAt)
+        }
+
+        init(rowid: Int64, key: [UInt8], text: [UInt8], favorite: Bool, createdAt: Int64, updatedAt: Int64) {
+            self.rowid = rowid
+            self.key = key
+            self.text = text
             self.favorite = favorite
             self.createdAt = createdAt
             self.updatedAt = updatedAt
@@ -142,23 +144,19 @@ final class SearchIndex: @unchecked Sendable {
 
     private func currentEntries() -> [Entry] {
         slots.map { slot in
-            let key = Array(keyBuffer[slot.keyStart..<(slot.keyStart + Int(slot.keyCount))])
-            let id = String(decoding: key[((key.lastIndex(of: 0) ?? -1) + 1)...], as: UTF8.self)
-            var e = Entry(rowid: slot.rowid, id: id, sortKey: "", name: "", text: "", favorite: slot.favorite,
-                createdAt: slot.createdAt, updatedAt: slot.updatedAt)
-            e.key = key
-            e.text = Array(textBuffer[slot.textStart..<(slot.textStart + Int(slot.textCount))])
-            return e
+            Entry(
+                rowid: slot.rowid, key: Array(keyBuffer[slot.keyStart..<(slot.keyStart + Int(slot.keyCount))]),
+                text: Array(textBuffer[slot.textStart..<slot.textEnd]), favorite: slot.favorite, createdAt: slot.createdAt,
+                updatedAt: slot.updatedAt)
         }
     }
 
     /// Whether slot `i`'s key sorts before `key`.
     private func slotKey(_ i: Int, isLessThan key: [UInt8]) -> Bool {
         let slot = slots[i]
-        let r = keyBuffer.withUnsafeBytes { k in
-            key.withUnsafeBytes { y in memcmp(k.baseAddress! + slot.keyStart, y.baseAddress!, min(Int(slot.keyCount), y.count)) }
+        return keyBuffer.withUnsafeBytes { k in
+            key.withUnsafeBytes { y in Self.less(UnsafeRawBufferPointer(rebasing: k[slot.keyStart..<(slot.keyStart + Int(slot.keyCount))]), y) }
         }
-        return r == 0 ? Int(slot.keyCount) < key.count : r < 0
     }
 
     /// Forgets everything; the next search loads the index again.
@@ -285,8 +283,8 @@ final class SearchIndex: @unchecked Sendable {
         /// in one contact's text and ends in the next is no match.
         func mark(_ needle: Needle, in run: Range<Int>, marks: inout [Bool], base: Int) {
             let count = needle.bytes.count
-            // Where the scan's stop sits in the needle: its rarest pair of bytes, or its one byte.
-            let k = count >= 2 ? needle.pair : needle.anchor
+            // Where the scan's stop sits in the needle: its rarest pair of bytes (0 for one byte).
+            let k = needle.pair
             let runEnd = slots[run.upperBound - 1].textEnd
             let lastAnchor = runEnd - count + k
             needle.bytes.withUnsafeBytes { n in
@@ -332,20 +330,16 @@ final class SearchIndex: @unchecked Sendable {
         }
     }
 
-    /// A needle prepared for the scan: which of its bytes to look for first. `memchr` is
-    /// fast, but a byte that occurs everywhere (the `a` of "appleseed") stops it on every
-    /// contact; the needle's rarest byte in contact text rarely does.
+    /// A needle prepared for the scan: which of its pairs of bytes to look for first. A byte
+    /// that occurs everywhere (the `a` of "appleseed", any digit) would stop the scan on every
+    /// contact; the needle's rarest pair in contact text rarely does.
     struct Needle: @unchecked Sendable {
         let bytes: [UInt8]
-        let anchor: Int
-        /// Where its rarest pair of adjacent bytes starts (needles of two bytes or more).
+        /// Where its rarest pair of adjacent bytes starts (0 for a needle of one byte).
         let pair: Int
 
         init(_ bytes: [UInt8]) {
             self.bytes = bytes
-            var best = 0
-            for i in bytes.indices where Needle.commonness(bytes[i]) < Needle.commonness(bytes[best]) { best = i }
-            anchor = best
             var bestPair = 0
             func pairCommonness(_ i: Int) -> Int { Needle.commonness(bytes[i]) * Needle.commonness(bytes[i + 1]) }
             for i in 0..<max(0, bytes.count - 1) where pairCommonness(i) < pairCommonness(bestPair) { bestPair = i }
@@ -370,12 +364,13 @@ final class SearchIndex: @unchecked Sendable {
     }
 
     static func less(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        let r = a.withUnsafeBytes { x in
-            b.withUnsafeBytes { y in
-                // Keys always hold two NUL separators, so neither buffer is empty.
-                memcmp(x.baseAddress!, y.baseAddress!, min(x.count, y.count))
-            }
-        }
-        return r == 0 ? a.count < b.count : r < 0
+        a.withUnsafeBytes { x in b.withUnsafeBytes { y in less(x, y) } }
+    }
+
+    /// The order of keys: their bytes, then the shorter first (SQLite's BINARY collation).
+    /// Keys always hold two NUL separators, so neither is empty.
+    static func less(_ x: UnsafeRawBufferPointer, _ y: UnsafeRawBufferPointer) -> Bool {
+        let r = memcmp(x.baseAddress!, y.baseAddress!, min(x.count, y.count))
+        return r == 0 ? x.count < y.count : r < 0
     }
 }
