@@ -12,7 +12,7 @@ trap 'rm -f "$out"' EXIT
 python3 - "$out" <<'PY'
 import json, sys
 figures = json.load(open(sys.argv[1]))
-wanted = ["storeInsertSeconds", "search.word.p50", "search.CJK.p99", "importStoreSeconds", "dropFolderImportSeconds",
+wanted = ["storeInsertSeconds", "storeSearch.word.p50", "search.word.p50", "search.CJK.p99", "importCallSeconds", "importStoreSeconds", "dropFolderImportSeconds",
           "getSequentialPerSecond", "getPipelinedPerSecond", "exportSeconds", "queryEmailMs", "daemonRSSMiB", "readyMs",
           "setPhoto12MPMs", "thumbnailColdMs", "thumbnailCachedP50Ms"]
 missing = [k for k in wanted if not isinstance(figures.get(k), (int, float)) or figures[k] <= 0]

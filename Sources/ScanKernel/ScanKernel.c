@@ -1,29 +1,171 @@
 #include "ScanKernel.h"
 
+#include <string.h>
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
 
-long scan_find_pair(const unsigned char *text, size_t length, unsigned char first, unsigned char second)
+/* Bytes with a feature bit of their own: folded contact text is mostly these. */
+static const char exactBytes[] = "abcdefghijklmnopqrstuvwxyz0123456789 @.-_+'";
+enum { exactCount = sizeof exactBytes - 1, byteBits = 64, pairBits = 192 };
+
+/* The feature bit of each byte value. */
+static unsigned char byteBit[256];
+/* Whether a byte's bit is its own. */
+static bool byteBitIsExact[256];
+
+static inline unsigned pair_bit(unsigned char a, unsigned char b)
 {
-    size_t i = 0;
-    if (length < 2)
-        return -1;
+    uint32_t h = ((uint32_t)a << 8 | b) * 2654435761u;
+    return byteBits + (h >> 16) % pairBits;
+}
+
+void scan_features(const unsigned char *text, size_t length, ScanFeatures *out)
+{
+    uint64_t *features = out->bits;
+    features[0] = features[1] = features[2] = features[3] = 0;
+    for (size_t i = 0; i < length; i++) {
+        unsigned bit = byteBit[text[i]];
+        features[bit >> 6] |= 1ull << (bit & 63);
+        if (i + 1 < length) {
+            bit = pair_bit(text[i], text[i + 1]);
+            features[bit >> 6] |= 1ull << (bit & 63);
+        }
+    }
+}
+
+/* What the scan looks for first: the needle's rarest pair of adjacent bytes, and its last
+ * byte (for needles of three bytes or more). Checking the last byte too turns away almost
+ * every place where only the pair occurs: digits of phone numbers, common letter pairs. */
+typedef struct Probe {
+    long pair;
+    long length;
+    unsigned char p0, p1, final;
+} Probe;
+
+/* The first place from `s` on, at most `last`, where a match could start, found many
+ * positions a step while the bytes a step reads lie below `end`; -1 when there is none that
+ * way, with *resume where the rest must be looked at one position at a time. */
+typedef long (*CandidateFinder)(const unsigned char *text, long s, long last, long end, const Probe *p, long *resume);
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+
+/* Thirty-two positions a step. */
+__attribute__((target("avx2"))) static long candidate_avx2(const unsigned char *text, long s, long last, long end, const Probe *p,
+                                                            long *resume)
+{
+    const __m256i a = _mm256_set1_epi8((char)p->p0);
+    const __m256i b = _mm256_set1_epi8((char)p->p1);
+    const __m256i z = _mm256_set1_epi8((char)p->final);
+    /* Positions s .. s + 31 read up to text[s + length + 30]. */
+    for (; s <= last && s + p->length + 31 <= end; s += 32) {
+        __m256i eq = _mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)(text + s + p->pair)), a);
+        if (p->length >= 2)
+            eq = _mm256_and_si256(eq, _mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)(text + s + p->pair + 1)), b));
+        if (p->length >= 3)
+            eq = _mm256_and_si256(eq, _mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)(text + s + p->length - 1)), z));
+        unsigned mask = (unsigned)_mm256_movemask_epi8(eq);
+        if (mask) {
+            long c = s + __builtin_ctz(mask);
+            return c <= last ? c : -2;
+        }
+    }
+    *resume = s;
+    return -1;
+}
+#endif
+
+/* Sixteen positions a step (SSE2, which every x86-64 has). */
+static long candidate_sse2(const unsigned char *text, long s, long last, long end, const Probe *p, long *resume)
+{
 #if defined(__SSE2__)
-    const __m128i a = _mm_set1_epi8((char)first);
-    const __m128i b = _mm_set1_epi8((char)second);
-    /* Each step reads text[i .. i + 16], so it needs 17 bytes. */
-    for (; i + 17 <= length; i += 16) {
-        __m128i x = _mm_loadu_si128((const __m128i *)(text + i));
-        __m128i y = _mm_loadu_si128((const __m128i *)(text + i + 1));
-        int mask = _mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(x, a), _mm_cmpeq_epi8(y, b)));
-        if (mask)
-            return (long)(i + (size_t)__builtin_ctz((unsigned)mask));
+    const __m128i a = _mm_set1_epi8((char)p->p0);
+    const __m128i b = _mm_set1_epi8((char)p->p1);
+    const __m128i z = _mm_set1_epi8((char)p->final);
+    for (; s <= last && s + p->length + 15 <= end; s += 16) {
+        __m128i eq = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(text + s + p->pair)), a);
+        if (p->length >= 2)
+            eq = _mm_and_si128(eq, _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(text + s + p->pair + 1)), b));
+        if (p->length >= 3)
+            eq = _mm_and_si128(eq, _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(text + s + p->length - 1)), z));
+        unsigned mask = (unsigned)_mm_movemask_epi8(eq);
+        if (mask) {
+            long c = s + __builtin_ctz(mask);
+            return c <= last ? c : -2;
+        }
     }
 #endif
-    for (; i + 1 < length; i++) {
-        if (text[i] == first && text[i + 1] == second)
-            return (long)i;
+    *resume = s;
+    return -1;
+}
+
+/* Chosen once, when the program is loaded, before any thread can scan. */
+static CandidateFinder find = candidate_sse2;
+
+__attribute__((constructor)) static void scan_kernel_setup(void)
+{
+    for (int b = 0; b < 256; b++)
+        byteBit[b] = (unsigned char)(exactCount + (unsigned)b * 7u % (byteBits - exactCount));
+    for (int i = 0; i < exactCount; i++) {
+        byteBit[(unsigned char)exactBytes[i]] = (unsigned char)i;
+        byteBitIsExact[(unsigned char)exactBytes[i]] = true;
+    }
+#if defined(__x86_64__)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2"))
+        find = candidate_avx2;
+#endif
+}
+
+/* The first position from `s` on, at most `last`, where a match could start, or -1. */
+static inline long next_candidate(const unsigned char *text, long s, long last, long end, const Probe *p)
+{
+    long resume = s;
+    long c = find(text, s, last, end, p, &resume);
+    if (c >= 0 || c == -2)
+        return c < 0 ? -1 : c;
+    for (s = resume; s <= last; s++) {
+        if (text[s + p->pair] == p->p0 && (p->length < 2 || text[s + p->pair + 1] == p->p1)
+            && (p->length < 3 || text[s + p->length - 1] == p->final))
+            return s;
     }
     return -1;
+}
+
+void scan_mark(const unsigned char *text, size_t textLength, const ScanSlot *slots, const ScanFeatures *features, size_t count,
+               const unsigned char *needle, size_t length, size_t pair, unsigned char *marks)
+{
+    if (length == 0 || pair >= length || (length >= 2 && pair + 1 >= length))
+        return;
+    ScanFeatures needleFeatures;
+    scan_features(needle, length, &needleFeatures);
+    const uint64_t *want = needleFeatures.bits;
+    const bool exact = length == 1 && byteBitIsExact[needle[0]];
+    const long len = (long)length;
+    const Probe probe = {(long)pair, len, needle[pair], length >= 2 ? needle[pair + 1] : 0, needle[length - 1]};
+    const unsigned char first = needle[0];
+    for (size_t i = 0; i < count; i++) {
+        const uint64_t *has = features[i].bits;
+        if (marks[i] || (has[0] & want[0]) != want[0] || (has[1] & want[1]) != want[1] || (has[2] & want[2]) != want[2]
+            || (has[3] & want[3]) != want[3])
+            continue;
+        if (exact) {
+            marks[i] = 1;
+            continue;
+        }
+        const ScanSlot *slot = &slots[i];
+        const long last = slot->textStart + slot->textCount - len;
+        for (long s = slot->textStart; s <= last;) {
+            long c = next_candidate(text, s, last, (long)textLength, &probe);
+            if (c < 0)
+                break;
+            if (text[c] == first && (len <= 3 || memcmp(text + c, needle, length) == 0)) {
+                marks[i] = 1;
+                break;
+            }
+            s = c + 1;
+        }
+    }
 }

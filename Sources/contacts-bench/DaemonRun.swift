@@ -73,11 +73,34 @@ final class DaemonRun {
 /// Seconds to READY=1 when the daemon was started again on the imported store.
 nonisolated(unsafe) var readyAfterImport: Double?
 
-/// Imports a generated vCard 3.0 file through the drop folder; returns seconds.
-func measureDropFolderImport(_ contacts: [Contact], scratch: String, then: ((DaemonRun) throws -> Void)? = nil) throws -> (seconds: Double, bytes: Int) {
+/// The contacts as one vCard 3.0 text.
+func vCard3(_ contacts: [Contact]) -> String {
     var text = ""
     text.reserveCapacity(contacts.count * 300)
     for c in contacts { VCardWriter.write(VCard(properties: VCardMapping.properties(for: c)), version: .v3, into: &text) }
+    return text
+}
+
+/// Imports a generated vCard 3.0 file with `contacts.import {path}` into a fresh daemon;
+/// returns the seconds the call took.
+func measureImportCall(_ contacts: [Contact], scratch: String) throws -> Double {
+    let daemon = try DaemonRun(home: scratch + "/call")
+    defer { daemon.stop() }
+    let file = scratch + "/call/corpus.vcf"
+    try vCard3(contacts).write(toFile: file, atomically: false, encoding: .utf8)
+    let c = try RPCClient(path: daemon.socket)
+    let start = Date()
+    let report = try c.call("contacts.import", ["path": .string(file)])
+    let seconds = Date().timeIntervalSince(start)
+    guard report["created"]?.intValue == contacts.count else {
+        throw NSError(domain: "bench", code: 3, userInfo: [NSLocalizedDescriptionKey: "contacts.import created \(report["created"]?.intValue ?? -1) of \(contacts.count)"])
+    }
+    return seconds
+}
+
+/// Imports a generated vCard 3.0 file through the drop folder; returns seconds.
+func measureDropFolderImport(_ contacts: [Contact], scratch: String, then: ((DaemonRun) throws -> Void)? = nil) throws -> (seconds: Double, bytes: Int) {
+    let text = vCard3(contacts)
     let daemon = try DaemonRun(home: scratch + "/drop")
     defer { daemon.stop() }
     let staging = scratch + "/drop/staging.vcf"

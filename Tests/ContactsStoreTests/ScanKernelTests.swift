@@ -1,41 +1,107 @@
 import ScanKernel
 import XCTest
 
-final class ScanKernelTests: XCTestCase {
-    /// What a plain loop finds.
-    func reference(_ text: [UInt8], _ a: UInt8, _ b: UInt8) -> Int {
-        guard text.count >= 2 else { return -1 }
-        for i in 0..<(text.count - 1) where text[i] == a && text[i + 1] == b { return i }
-        return -1
-    }
+final class ScanMarkTests: XCTestCase {
+    /// Texts laid end to end, as the search index keeps them, each slot with its features.
+    struct Layout {
+        var text: [UInt8] = []
+        var slots: [ScanSlot] = []
+        var features: [ScanFeatures] = []
 
-    func find(_ text: [UInt8], _ a: UInt8, _ b: UInt8) -> Int {
-        text.withUnsafeBufferPointer { scan_find_pair($0.baseAddress, $0.count, a, b) }
-    }
-
-    func testAPairIsFoundWhereverItSitsAndNeverPastTheEnd() {
-        for length in 0..<70 {
-            for position in 0..<max(1, length - 1) {
-                var text = [UInt8](repeating: 0x61, count: length)
-                if length >= 2 {
-                    text[position] = 0xE5
-                    text[position + 1] = 0xBC
-                }
-                XCTAssertEqual(find(text, 0xE5, 0xBC), reference(text, 0xE5, 0xBC), "length \(length), at \(position)")
+        init(_ texts: [[UInt8]], gaps: Bool = false) {
+            for (i, t) in texts.enumerated() {
+                slots.append(
+                    ScanSlot(
+                        rowid: Int64(i), createdAt: 0, updatedAt: 0, textStart: text.count, keyStart: 0, textCount: Int32(t.count), keyCount: 0,
+                        favorite: false))
+                var f = ScanFeatures()
+                t.withUnsafeBufferPointer { scan_features($0.baseAddress, t.count, &f) }
+                features.append(f)
+                text += t
+                // Bytes no slot owns, as an index holds after edits.
+                if gaps { text += Array("abcd".utf8) }
             }
-            // The first byte alone at the very end is no match.
-            var lonely = [UInt8](repeating: 0x61, count: length)
-            if length > 0 { lonely[length - 1] = 0x35 }
-            XCTAssertEqual(find(lonely, 0x35, 0x35), -1, "length \(length)")
         }
     }
 
-    func testTheFirstOfSeveralIsFoundAndOverlapsCount() {
-        let text = Array("xx5555x55".utf8)
-        XCTAssertEqual(find(text, 0x35, 0x35), 2)
-        let random = (0..<4096).map { _ in UInt8.random(in: 0x30...0x33) }
-        for a in UInt8(0x30)...0x33 {
-            for b in UInt8(0x30)...0x33 { XCTAssertEqual(find(random, a, b), reference(random, a, b)) }
+    func mark(_ layout: Layout, _ needle: [UInt8], pair: Int) -> [Bool] {
+        var marks = [UInt8](repeating: 0, count: layout.slots.count)
+        layout.text.withUnsafeBufferPointer { t in
+            layout.slots.withUnsafeBufferPointer { s in
+                layout.features.withUnsafeBufferPointer { f in
+                    needle.withUnsafeBufferPointer { n in
+                        marks.withUnsafeMutableBufferPointer { m in
+                            scan_mark(t.baseAddress, t.count, s.baseAddress, f.baseAddress, s.count, n.baseAddress, n.count, pair, m.baseAddress)
+                        }
+                    }
+                }
+            }
         }
+        return marks.map { $0 != 0 }
+    }
+
+    func contains(_ h: [UInt8], _ n: [UInt8]) -> Bool {
+        guard h.count >= n.count else { return false }
+        return (0...(h.count - n.count)).contains { Array(h[$0..<($0 + n.count)]) == n }
+    }
+
+    func testEveryTextThatHoldsTheNeedleIsMarkedAndNoOther() {
+        var rng = SystemRandomNumberGenerator()
+        // A small alphabet with bytes that share feature bits (0xE5, 0xBC): matches
+        // everywhere, across borders and in the gaps between texts too.
+        let alphabet: [UInt8] = [0x61, 0x62, 0x63, 0x64, 0xE5, 0xBC]
+        for round in 0..<400 {
+            let texts = (0..<Int.random(in: 1...60, using: &rng)).map { _ in
+                (0..<Int.random(in: 0...80, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! }
+            }
+            let layout = Layout(texts, gaps: round % 2 == 1)
+            let needle = (0..<Int.random(in: 1...6, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! }
+            for pair in 0..<max(1, needle.count - 1) {
+                XCTAssertEqual(mark(layout, needle, pair: pair), texts.map { contains($0, needle) }, "round \(round), needle \(needle), pair \(pair)")
+            }
+        }
+    }
+
+    func testAMatchAcrossTwoTextsIsNone() {
+        let layout = Layout([Array("xxab".utf8), Array("cdyy".utf8), Array("abcd".utf8)])
+        XCTAssertEqual(mark(layout, Array("abcd".utf8), pair: 1), [false, false, true])
+        XCTAssertEqual(mark(layout, Array("bc".utf8), pair: 0), [false, false, true])
+    }
+
+    func testLongTextsAreSearchedToTheirEnd() {
+        // Past the many-positions-a-step part of the scan, and at the very end of the buffer.
+        for length in [31, 32, 33, 47, 64, 100, 257] {
+            var t = [UInt8](repeating: 0x61, count: length)
+            t[length - 3] = 0x35
+            t[length - 2] = 0x35
+            t[length - 1] = 0x37
+            let layout = Layout([t, Array("557".utf8), t])
+            XCTAssertEqual(mark(layout, Array("557".utf8), pair: 0), [true, true, true], "length \(length)")
+            XCTAssertEqual(mark(layout, Array("a557".utf8), pair: 0), [true, false, true], "length \(length)")
+            XCTAssertEqual(mark(layout, Array("5575".utf8), pair: 1), [false, false, false], "length \(length)")
+        }
+    }
+
+    func testEmptyTextsAndAnInvalidPairAreHarmless() {
+        let layout = Layout([[], Array("a".utf8), [], Array("aa".utf8), []])
+        XCTAssertEqual(mark(layout, Array("a".utf8), pair: 0), [false, true, false, true, false])
+        XCTAssertEqual(mark(layout, Array("aa".utf8), pair: 1), [false, false, false, false, false], "a pair past the needle's end marks nothing")
+        XCTAssertEqual(mark(layout, [], pair: 0), [false, false, false, false, false])
+    }
+
+    func testFeaturesHoldEveryByteAndPair() {
+        func features(_ s: String) -> [UInt64] {
+            var f = ScanFeatures()
+            let b = Array(s.utf8)
+            b.withUnsafeBufferPointer { scan_features($0.baseAddress, b.count, &f) }
+            return [f.bits.0, f.bits.1, f.bits.2, f.bits.3]
+        }
+        let text = features("müller\nanna@example.org\n5551234")
+        for needle in ["m", "ü", "ll", "a@e", "org", "555", "1234", "r\na"] {
+            let n = features(needle)
+            XCTAssertTrue(zip(n, text).allSatisfy { $0 & $1 == $0 }, needle)
+        }
+        XCTAssertNotEqual(features("a"), features("b"), "lower-case letters have bits of their own")
+        XCTAssertFalse(zip(features("q"), text).allSatisfy { $0 & $1 == $0 }, "a letter the text lacks")
     }
 }

@@ -1,5 +1,5 @@
 import ContactsCore
-import ContactsStore
+@testable import ContactsStore
 import Foundation
 import XCTest
 
@@ -66,6 +66,22 @@ final class SearchTests: StoreTestCase {
         XCTAssertEqual(try store.query(ContactQuery(offset: 50)).contacts, [])
     }
 
+    func testPagesComeFromTheCacheOnlyWhileItIsCurrent() throws {
+        let first = try store.query(ContactQuery(text: "bell")).contacts
+        XCTAssertEqual(first.map(\.name), ["Kate Bell"])
+        // The same page again is read from the cache; an edit, a group change and a deletion
+        // in between must show at once.
+        XCTAssertEqual(try store.query(ContactQuery(text: "bell")).contacts, first)
+        _ = try store.update(id: first[0].id) { $0.nickname = "Katie" }
+        XCTAssertEqual(try store.query(ContactQuery(text: "bell")).contacts.map(\.nickname), ["Katie"])
+        _ = try store.contact(id: first[0].id)
+        let group = try store.createGroup(name: "Bells")
+        _ = try store.addMembers(group.id, contactIDs: [first[0].id])
+        XCTAssertTrue(try store.query(ContactQuery(text: "bell")).contacts[0].groups.contains("Bells"))
+        _ = try store.delete(ids: [first[0].id])
+        XCTAssertEqual(try store.query(ContactQuery(text: "bell")).contacts, [])
+    }
+
     func testDefaultOrder_isNaturalAndAccentInsensitive() throws {
         for n in ["Item 10", "Ítem 3", "item 1", "Item 2"] { try add(n) }
         let items = try names(ContactQuery(text: "tem"))
@@ -125,7 +141,15 @@ final class SearchScaleTests: StoreTestCase {
 /// The index's scan against a plain reading of every contact, after the kinds of change that
 /// break the text buffer's order (edits, deletions, additions one at a time).
 final class SearchScanTests: StoreTestCase {
-    func testTheScanFindsExactlyWhatAPlainSearchFinds() throws {
+    func testTheScanFindsExactlyWhatAPlainSearchFinds() throws { try checkScan() }
+
+    /// The same, with the index cut into parts scanned on all cores.
+    func testTheScanInPartsFindsExactlyWhatAPlainSearchFinds() throws {
+        store.searchIndex.parallelScanMinimum = 1
+        try checkScan()
+    }
+
+    func checkScan() throws {
         var rng = SystemRandomNumberGenerator()
         // A small alphabet, so that candidates often begin in one contact and end in the next.
         func word() -> String { String((0..<Int.random(in: 1...4, using: &rng)).map { _ in (["a", "b", "n"] as [Character])[Int.random(in: 0..<3, using: &rng)] }) }
@@ -175,6 +199,15 @@ final class SearchScanTests: StoreTestCase {
                     ids == expected,
                     "'\(q)' favorites: \(favoritesOnly): \(ids.count) found, \(expected.count) expected; they part at \(firstDifference)")
                 XCTAssertEqual(found.total, expected.count, "'\(q)'")
+                // Pages from either end, as a scan that keeps only what a page needs makes them.
+                for (offset, limit) in [(0, 1), (0, 25), (3, 10), (expected.count - 2, 5), (expected.count, 3)] where offset >= 0 {
+                    var page = ContactQuery(text: q, favoritesOnly: favoritesOnly, limit: limit, offset: offset)
+                    XCTAssertEqual(try store.query(page).contacts.map(\.id), Array(expected.dropFirst(offset).prefix(limit)), "'\(q)' \(offset)+\(limit)")
+                    page.sort = [ContactQuery.Sort(.name, ascending: false)]
+                    let descending = try store.query(page)
+                    XCTAssertEqual(descending.contacts.map(\.id), Array(expected.reversed().dropFirst(offset).prefix(limit)), "'\(q)' descending \(offset)+\(limit)")
+                    XCTAssertEqual(descending.total, expected.count)
+                }
             }
         }
         let listed = try store.query(ContactQuery(limit: 20, offset: 7))

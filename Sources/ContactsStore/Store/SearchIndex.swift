@@ -44,23 +44,16 @@ final class SearchIndex: @unchecked Sendable {
     /// What the index keeps for each contact, without reference counting: its text and key
     /// live in two shared buffers. (A hundred thousand small arrays and strings would be
     /// scattered over the heap among whatever else was allocated meanwhile, and pin its pages
-    /// long after an import freed everything around them.)
-    private struct Slot {
-        var rowid: Int64
-        var createdAt: Int64
-        var updatedAt: Int64
-        var textStart: Int
-        var keyStart: Int
-        var textCount: Int32
-        var keyCount: Int32
-        var favorite: Bool
-
-        var textEnd: Int { textStart + Int(textCount) }
-    }
+    /// long after an import freed everything around them.) The type is the scan kernel's, so
+    /// the scan reads the slot array as it is.
+    private typealias Slot = ScanSlot
 
     private var lock = pthread_rwlock_t()
     /// In name order.
     private var slots: [Slot] = []
+    /// What each slot's text holds, for the scan to pass over contacts that cannot match:
+    /// `features[i]` belongs to `slots[i]`.
+    private var features: [ScanFeatures] = []
     private var textBuffer: [UInt8] = []
     /// `sort_key NUL name NUL id` of each slot: the id is what follows the last NUL.
     private var keyBuffer: [UInt8] = []
@@ -95,7 +88,7 @@ final class SearchIndex: @unchecked Sendable {
         let s = try db.prepare("SELECT \(Self.selectColumns) FROM contacts ORDER BY sort_key, name, id")
         // SQLite's BINARY collation compares bytes as `less` does, so the rows come sorted:
         // they go straight into the buffers, with no per-contact arrays on the way.
-        var fresh: [Slot] = [], texts: [UInt8] = [], keys: [UInt8] = []
+        var fresh: [Slot] = [], summaries: [ScanFeatures] = [], texts: [UInt8] = [], keys: [UInt8] = []
         while try s.step() {
             let textStart = texts.count, keyStart = keys.count
             s.withBytes(4) { texts.append(contentsOf: $0) }
@@ -104,14 +97,16 @@ final class SearchIndex: @unchecked Sendable {
             s.withBytes(3) { keys.append(contentsOf: $0) }
             keys.append(0)
             s.withBytes(1) { keys.append(contentsOf: $0) }
-            fresh.append(
-                Slot(
-                    rowid: s.int64(0), createdAt: s.int64(6), updatedAt: s.int64(7), textStart: textStart, keyStart: keyStart,
-                    textCount: Int32(texts.count - textStart), keyCount: Int32(keys.count - keyStart), favorite: s.int64(5) != 0))
+            let slot = Slot(
+                rowid: s.int64(0), createdAt: s.int64(6), updatedAt: s.int64(7), textStart: textStart, keyStart: keyStart,
+                textCount: Int32(texts.count - textStart), keyCount: Int32(keys.count - keyStart), favorite: s.int64(5) != 0)
+            fresh.append(slot)
+            summaries.append(texts.withUnsafeBufferPointer { slot.features(in: $0) })
         }
         pthread_rwlock_wrlock(&lock)
         if !isLoaded {
             slots = fresh
+            features = summaries
             textBuffer = texts
             keyBuffer = keys
             garbage = 0
@@ -120,14 +115,16 @@ final class SearchIndex: @unchecked Sendable {
         pthread_rwlock_unlock(&lock)
     }
 
-    /// Appends the entry's text and key to the buffers; returns its slot.
-    private func makeSlot(_ e: Entry) -> Slot {
+    /// Appends the entry's text and key to the buffers; returns its slot and the features of
+    /// its text.
+    private func makeSlot(_ e: Entry) -> (Slot, ScanFeatures) {
         let textStart = textBuffer.count, keyStart = keyBuffer.count
         textBuffer.append(contentsOf: e.text)
         keyBuffer.append(contentsOf: e.key)
-        return Slot(
+        let slot = Slot(
             rowid: e.rowid, createdAt: e.createdAt, updatedAt: e.updatedAt, textStart: textStart, keyStart: keyStart,
             textCount: Int32(e.text.count), keyCount: Int32(e.key.count), favorite: e.favorite)
+        return (slot, textBuffer.withUnsafeBufferPointer { slot.features(in: $0) })
     }
 
     private func rebuild(_ all: [Entry], alreadySorted: Bool = false) {
@@ -135,10 +132,16 @@ final class SearchIndex: @unchecked Sendable {
         textBuffer = []
         keyBuffer = []
         slots = []
+        features = []
         textBuffer.reserveCapacity(sorted.reduce(0) { $0 + $1.text.count })
         keyBuffer.reserveCapacity(sorted.reduce(0) { $0 + $1.key.count })
         slots.reserveCapacity(sorted.count)
-        for e in sorted { slots.append(makeSlot(e)) }
+        features.reserveCapacity(sorted.count)
+        for e in sorted {
+            let (slot, summary) = makeSlot(e)
+            slots.append(slot)
+            features.append(summary)
+        }
         garbage = 0
     }
 
@@ -149,6 +152,14 @@ final class SearchIndex: @unchecked Sendable {
                 text: Array(textBuffer[slot.textStart..<slot.textEnd]), favorite: slot.favorite, createdAt: slot.createdAt,
                 updatedAt: slot.updatedAt)
         }
+    }
+
+    /// The contact id of slot `i`: what follows the last NUL of its key.
+    private func id(ofSlot i: Int) -> String {
+        let slot = slots[i]
+        let key = keyBuffer[slot.keyStart..<(slot.keyStart + Int(slot.keyCount))]
+        let start = key.lastIndex(of: 0).map { $0 + 1 } ?? key.startIndex
+        return String(decoding: key[start...], as: UTF8.self)
     }
 
     /// Whether slot `i`'s key sorts before `key`.
@@ -163,6 +174,7 @@ final class SearchIndex: @unchecked Sendable {
     func reset() {
         pthread_rwlock_wrlock(&lock)
         slots = []
+        features = []
         textBuffer = []
         keyBuffer = []
         garbage = 0
@@ -182,11 +194,18 @@ final class SearchIndex: @unchecked Sendable {
             rebuild(currentEntries().filter { !gone.contains($0.rowid) } + upserts)
             return
         }
-        slots.removeAll { slot in
-            guard gone.contains(slot.rowid) else { return false }
-            garbage += Int(slot.textCount) + Int(slot.keyCount)
-            return true
+        var kept = 0
+        for i in slots.indices {
+            if gone.contains(slots[i].rowid) {
+                garbage += Int(slots[i].textCount) + Int(slots[i].keyCount)
+            } else {
+                slots[kept] = slots[i]
+                features[kept] = features[i]
+                kept += 1
+            }
         }
+        slots.removeLast(slots.count - kept)
+        features.removeLast(features.count - kept)
         for e in upserts {
             var lo = 0
             var hi = slots.count
@@ -194,7 +213,9 @@ final class SearchIndex: @unchecked Sendable {
                 let mid = (lo + hi) / 2
                 if slotKey(mid, isLessThan: e.key) { lo = mid + 1 } else { hi = mid }
             }
-            slots.insert(makeSlot(e), at: lo)
+            let (slot, summary) = makeSlot(e)
+            slots.insert(slot, at: lo)
+            features.insert(summary, at: lo)
         }
         if garbage > 1 << 20 && garbage > (textBuffer.count + keyBuffer.count) / 2 { rebuild(currentEntries(), alreadySorted: true) }
     }
@@ -205,128 +226,145 @@ final class SearchIndex: @unchecked Sendable {
         case updated(ascending: Bool)
     }
 
-    /// The rowids of one page of matches, and how many match in all.
-    func search(patterns: [[UInt8]], favoritesOnly: Bool, members: Set<Int64>?, order: Order, offset: Int, limit: Int?) -> (total: Int, rowids: [Int64]) {
+    /// One page of matches (rowids and ids), and how many match in all.
+    func search(patterns: [[UInt8]], favoritesOnly: Bool, members: Set<Int64>?, order: Order, offset: Int, limit: Int?) -> (
+        total: Int, rowids: [Int64], ids: [String]
+    ) {
         pthread_rwlock_rdlock(&lock)
         defer { pthread_rwlock_unlock(&lock) }
-        var matches: [Int] = []
+        // In name order a page is the first (or last) `offset + limit` matches: each part of
+        // the scan keeps only that many of its own and counts the rest.
+        var keep: Scan.Keep = .all
+        if let limit, case .name(let ascending) = order {
+            let wanted = offset.addingReportingOverflow(limit)
+            if !wanted.overflow { keep = ascending ? .first(wanted.partialValue) : .last(wanted.partialValue) }
+        }
+        var parts: [Scan.Part] = []
         textBuffer.withUnsafeBytes { buffer in
             guard let base = buffer.baseAddress else { return }
-            slots.withUnsafeBufferPointer { slots in
+            slots.withUnsafeBufferPointer { slots in features.withUnsafeBufferPointer { features in
                 let scan = Scan(
-                    text: base, slots: slots, needles: patterns.filter { !$0.isEmpty }.map(Needle.init), favoritesOnly: favoritesOnly,
-                    members: members)
+                    text: base, textLength: buffer.count, slots: slots, features: features, needles: patterns.filter { !$0.isEmpty }.map(Needle.init),
+                    favoritesOnly: favoritesOnly, members: members, keep: keep)
                 // A large index is scanned in parts on all cores; the parts come back in order.
-                matches = Parallel.chunks(slots.count, minimum: Self.parallelScanMinimum) { scan.run($0) }.flatMap { $0 }
-            }
+                parts = Parallel.chunks(slots.count, minimum: parallelScanMinimum) { scan.run($0) }
+            } }
         }
-        let total = matches.count
+        let total = parts.reduce(0) { $0 + $1.count }
+        guard offset < total else { return (total, [], []) }
+        var matches: [Int]
         switch order {
         case .name(let ascending):
-            if !ascending { matches.reverse() }
+            if ascending {
+                matches = parts.flatMap(\.kept)
+            } else {
+                // Each part kept its last matches, in order: the page counts back from the end.
+                matches = parts.reversed().flatMap { $0.kept.reversed() }
+            }
         case .created(let ascending):
+            matches = parts.flatMap(\.kept)
             matches.sort { a, b in
                 let x = slots[a].createdAt, y = slots[b].createdAt
                 return x == y ? a < b : (ascending ? x < y : x > y)
             }
         case .updated(let ascending):
+            matches = parts.flatMap(\.kept)
             matches.sort { a, b in
                 let x = slots[a].updatedAt, y = slots[b].updatedAt
                 return x == y ? a < b : (ascending ? x < y : x > y)
             }
         }
-        guard offset < total else { return (total, []) }
-        let end = limit.map { min(total, offset + $0) } ?? total
-        return (total, matches[offset..<end].map { slots[$0].rowid })
+        let end = min(matches.count, limit.map { offset + $0 } ?? matches.count)
+        guard offset < end else { return (total, [], []) }
+        let page = matches[offset..<end]
+        return (total, page.map { slots[$0].rowid }, page.map(id(ofSlot:)))
     }
 
     /// Below this many contacts one thread scans faster than several can be started.
-    static let parallelScanMinimum = 20_000
+    var parallelScanMinimum = 20_000
 
     /// One search's view of the index. The caller holds the read lock for as long as any
     /// part of the scan runs, so the pointers stay valid and unchanged.
     private struct Scan: @unchecked Sendable {
         let text: UnsafeRawPointer
+        let textLength: Int
         let slots: UnsafeBufferPointer<Slot>
+        let features: UnsafeBufferPointer<ScanFeatures>
         let needles: [Needle]
         let favoritesOnly: Bool
         let members: Set<Int64>?
 
-        /// The matching slots of `range`, in order.
-        func run(_ range: Range<Int>) -> [Int] {
-            var found: [Int] = []
-            guard !needles.isEmpty else {
-                for i in range where passes(slots[i]) { found.append(i) }
-                return found
+        /// Which matches a part keeps.
+        enum Keep {
+            case all
+            case first(Int)
+            case last(Int)
+        }
+        let keep: Keep
+
+        /// What a part of the scan found: how many slots match, and those it kept, in order.
+        struct Part {
+            var count = 0
+            var kept: [Int] = []
+        }
+
+        /// The matching slots of `range`.
+        func run(_ range: Range<Int>) -> Part {
+            let filtered = favoritesOnly || members != nil
+            if needles.isEmpty {
+                guard filtered else {
+                    // Every slot matches: the page is a slice of the range.
+                    switch keep {
+                    case .all: return Part(count: range.count, kept: Array(range))
+                    case .first(let n): return Part(count: range.count, kept: Array(range.prefix(n)))
+                    case .last(let n): return Part(count: range.count, kept: Array(range.suffix(n)))
+                    }
+                }
+                return collect(range) { passes(slots[$0]) }
             }
-            var marks = [Bool](repeating: false, count: range.count)
-            // Slots whose texts follow one another in the buffer (all of them, after a rebuild)
-            // are searched as one stretch: `memchr` then runs over many contacts at a time.
-            var i = range.lowerBound
-            while i < range.upperBound {
-                var j = i + 1
-                while j < range.upperBound && slots[j].textStart == slots[j - 1].textEnd { j += 1 }
-                for n in needles { mark(n, in: i..<j, marks: &marks, base: range.lowerBound) }
-                i = j
+            var marks = [UInt8](repeating: 0, count: range.count)
+            marks.withUnsafeMutableBufferPointer { marks in
+                for n in needles {
+                    n.bytes.withUnsafeBufferPointer { needle in
+                        scan_mark(
+                            text.assumingMemoryBound(to: UInt8.self), textLength, slots.baseAddress! + range.lowerBound,
+                            features.baseAddress! + range.lowerBound, range.count,
+                            needle.baseAddress, needle.count, n.pair, marks.baseAddress)
+                    }
+                }
             }
-            for i in range where marks[i - range.lowerBound] && passes(slots[i]) { found.append(i) }
-            return found
+            return marks.withUnsafeBufferPointer { marks in
+                collect(range) { marks[$0 - range.lowerBound] != 0 && (!filtered || passes(slots[$0])) }
+            }
+        }
+
+        /// Counts the slots of `range` that match and keeps those `keep` asks for, in order.
+        private func collect(_ range: Range<Int>, _ matches: (Int) -> Bool) -> Part {
+            var part = Part()
+            switch keep {
+            case .all:
+                for i in range where matches(i) { part.kept.append(i) }
+                part.count = part.kept.count
+            case .first(let n):
+                for i in range where matches(i) {
+                    part.count += 1
+                    if part.kept.count < n { part.kept.append(i) }
+                }
+            case .last(let n):
+                // The last n are the first n met going backwards.
+                for i in range.reversed() where matches(i) {
+                    part.count += 1
+                    if part.kept.count < n { part.kept.append(i) }
+                }
+                part.kept.reverse()
+            }
+            return part
         }
 
         func passes(_ s: Slot) -> Bool {
             if favoritesOnly && !s.favorite { return false }
             if let members, !members.contains(s.rowid) { return false }
             return true
-        }
-
-        /// Marks the slots of one stretch whose text holds the needle. A candidate that begins
-        /// in one contact's text and ends in the next is no match.
-        func mark(_ needle: Needle, in run: Range<Int>, marks: inout [Bool], base: Int) {
-            let count = needle.bytes.count
-            // Where the scan's stop sits in the needle: its rarest pair of bytes (0 for one byte).
-            let k = needle.pair
-            let runEnd = slots[run.upperBound - 1].textEnd
-            let lastAnchor = runEnd - count + k
-            needle.bytes.withUnsafeBytes { n in
-                let np = n.baseAddress!
-                let anchorByte = Int32(n[k])
-                let first = n[0], last = n[count - 1]
-                var cursor = run.lowerBound
-                var pos = slots[cursor].textStart + k
-                let bytes = text.assumingMemoryBound(to: UInt8.self)
-                while pos <= lastAnchor {
-                    let found: Int
-                    if count >= 2 {
-                        let r = scan_find_pair(bytes + pos, lastAnchor - pos + 2, n[k], n[k + 1])
-                        if r < 0 { return }
-                        found = pos + r
-                    } else {
-                        guard let p = memchr(text + pos, anchorByte, lastAnchor - pos + 1) else { return }
-                        found = text.distance(to: p)
-                    }
-                    let matchStart = found - k
-                    while slots[cursor].textEnd <= matchStart {
-                        cursor += 1
-                        if cursor == run.upperBound { return }
-                    }
-                    let s = slots[cursor]
-                    // The needle's first and last bytes are compared before a call to memcmp:
-                    // most candidates fail there.
-                    if matchStart >= s.textStart && matchStart + count <= s.textEnd
-                        && (count == 1
-                            || (text.load(fromByteOffset: matchStart, as: UInt8.self) == first
-                                && text.load(fromByteOffset: matchStart + count - 1, as: UInt8.self) == last
-                                && (count == 2 || memcmp(text + matchStart, np, count) == 0)))
-                    {
-                        marks[cursor - base] = true
-                        cursor += 1
-                        if cursor == run.upperBound { return }
-                        pos = slots[cursor].textStart + k
-                    } else {
-                        pos = matchStart + k + 1
-                    }
-                }
-            }
         }
     }
 
@@ -352,8 +390,9 @@ final class SearchIndex: @unchecked Sendable {
             switch b {
             case UInt8(ascii: "e"), UInt8(ascii: "a"), UInt8(ascii: " "), UInt8(ascii: "."): return 100
             case UInt8(ascii: "o"), UInt8(ascii: "i"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "m"), UInt8(ascii: "l"): return 80
-            case UInt8(ascii: "s"), UInt8(ascii: "t"), UInt8(ascii: "c"), UInt8(ascii: "5"), UInt8(ascii: "x"): return 70
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): return 50
+            // Digits: every contact has phone numbers, ten or more digits each.
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): return 90
+            case UInt8(ascii: "s"), UInt8(ascii: "t"), UInt8(ascii: "c"), UInt8(ascii: "x"): return 70
             case UInt8(ascii: "h"), UInt8(ascii: "d"), UInt8(ascii: "u"), UInt8(ascii: "p"), UInt8(ascii: "@"): return 45
             case UInt8(ascii: "g"), UInt8(ascii: "b"), UInt8(ascii: "y"), UInt8(ascii: "k"), UInt8(ascii: "w"): return 30
             case UInt8(ascii: "f"), UInt8(ascii: "v"), UInt8(ascii: "j"): return 20
@@ -372,5 +411,16 @@ final class SearchIndex: @unchecked Sendable {
     static func less(_ x: UnsafeRawBufferPointer, _ y: UnsafeRawBufferPointer) -> Bool {
         let r = memcmp(x.baseAddress!, y.baseAddress!, min(x.count, y.count))
         return r == 0 ? x.count < y.count : r < 0
+    }
+}
+
+extension ScanSlot {
+    var textEnd: Int { textStart + Int(textCount) }
+
+    /// The features of the slot's text, which lies in `buffer`.
+    func features(in buffer: UnsafeBufferPointer<UInt8>) -> ScanFeatures {
+        var f = ScanFeatures()
+        scan_features(buffer.baseAddress.map { $0 + textStart }, Int(textCount), &f)
+        return f
     }
 }

@@ -1,11 +1,44 @@
 #ifndef CONTACTSD_SCAN_KERNEL_H
 #define CONTACTSD_SCAN_KERNEL_H
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
-/* The first position i < length - 1 where text[i] == first and text[i + 1] == second, or
- * -1. Sixteen positions are compared at a time (SSE2, which every x86-64 has); elsewhere a
- * plain loop. The search scan looks for a needle's rarest pair of bytes with it: a pair
- * stops the scan far less often than a single byte does. */
-long scan_find_pair(const unsigned char *text, size_t length, unsigned char first, unsigned char second);
+/* What the search index keeps for one contact. Its text is textCount bytes at textStart in
+ * the index's text buffer; its sort key keyCount bytes at keyStart in the key buffer. The
+ * layout is C's, so the scan below and the Swift index read the same array. */
+typedef struct ScanSlot {
+    int64_t rowid;
+    int64_t createdAt;
+    int64_t updatedAt;
+    long textStart;
+    long keyStart;
+    int32_t textCount;
+    int32_t keyCount;
+    bool favorite;
+} ScanSlot;
+
+/* A 256-bit summary of a contact's text (scan_features): which bytes and which pairs of
+ * adjacent bytes it holds. The index keeps them in an array of their own beside the slots,
+ * so that the scan, which reads every one, reads 32 bytes a contact. */
+typedef struct ScanFeatures {
+    uint64_t bits[4];
+} ScanFeatures;
+
+/* The features of `length` bytes of text, or of a needle: one bit for each byte it holds
+ * (a bit of its own for lower-case ASCII letters, digits and the punctuation of addresses;
+ * other bytes share bits) and a hashed bit for each pair of adjacent bytes. Text that holds
+ * a needle holds all of the needle's features, so a contact lacking one of them cannot match. */
+void scan_features(const unsigned char *text, size_t length, ScanFeatures *features);
+
+/* Sets marks[i] to 1 for each of the `count` slots whose text holds the needle (`length`
+ * bytes, at least one) and leaves the other marks alone; features[i] summarizes slot i. `text` is the whole text buffer
+ * (`textLength` bytes) the slots point into. A slot whose features lack some of the needle's
+ * is passed over; in the others the needle is looked for from its rarest pair of adjacent
+ * bytes, at `pair` (0 for a needle of one byte), and its last byte, many positions at a time
+ * (AVX2 where the processor has it, else SSE2). A needle of one byte that has a feature bit
+ * of its own needs no look at the text at all. */
+void scan_mark(const unsigned char *text, size_t textLength, const ScanSlot *slots, const ScanFeatures *features, size_t count,
+               const unsigned char *needle, size_t length, size_t pair, unsigned char *marks);
 
 #endif
