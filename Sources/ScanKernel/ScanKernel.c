@@ -44,43 +44,25 @@ typedef struct Probe {
     unsigned char p0, p1, final;
 } Probe;
 
-/* The first place from `s` on, at most `last`, where a match could start, found many
- * positions a step while the bytes a step reads lie below `end`; -1 when there is none that
- * way, with *resume where the rest must be looked at one position at a time. */
-typedef long (*CandidateFinder)(const unsigned char *text, long s, long last, long end, const Probe *p, long *resume);
-
-#if defined(__x86_64__)
-#include <immintrin.h>
-
-/* Thirty-two positions a step. */
-__attribute__((target("avx2"))) static long candidate_avx2(const unsigned char *text, long s, long last, long end, const Probe *p,
-                                                            long *resume)
+static void setup_byte_bits(void)
 {
-    const __m256i a = _mm256_set1_epi8((char)p->p0);
-    const __m256i b = _mm256_set1_epi8((char)p->p1);
-    const __m256i z = _mm256_set1_epi8((char)p->final);
-    /* Positions s .. s + 31 read up to text[s + length + 30]. */
-    for (; s <= last && s + p->length + 31 <= end; s += 32) {
-        __m256i eq = _mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)(text + s + p->pair)), a);
-        if (p->length >= 2)
-            eq = _mm256_and_si256(eq, _mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)(text + s + p->pair + 1)), b));
-        if (p->length >= 3)
-            eq = _mm256_and_si256(eq, _mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)(text + s + p->length - 1)), z));
-        unsigned mask = (unsigned)_mm256_movemask_epi8(eq);
-        if (mask) {
-            long c = s + __builtin_ctz(mask);
-            return c <= last ? c : -2;
-        }
+    for (int b = 0; b < 256; b++)
+        byteBit[b] = (unsigned char)(exactCount + (unsigned)b * 7u % (byteBits - exactCount));
+    for (int i = 0; i < exactCount; i++) {
+        byteBit[(unsigned char)exactBytes[i]] = (unsigned char)i;
+        byteBitIsExact[(unsigned char)exactBytes[i]] = true;
     }
-    *resume = s;
-    return -1;
 }
-#endif
 
-/* Sixteen positions a step (SSE2, which every x86-64 has). */
-static long candidate_sse2(const unsigned char *text, long s, long last, long end, const Probe *p, long *resume)
+/* Set when the program is loaded, before any thread can scan. */
+__attribute__((constructor)) static void scan_kernel_setup(void) { setup_byte_bits(); }
+
+/* The first position from `s` on, at most `last`, where a match could start, or -1. */
+static inline long next_candidate(const unsigned char *text, long s, long last, long end, const Probe *p)
 {
 #if defined(__SSE2__)
+    /* Sixteen positions a step (SSE2, which every x86-64 has) while the bytes a step reads,
+     * up to text[s + length + 14], lie below `end`. */
     const __m128i a = _mm_set1_epi8((char)p->p0);
     const __m128i b = _mm_set1_epi8((char)p->p1);
     const __m128i z = _mm_set1_epi8((char)p->final);
@@ -93,40 +75,11 @@ static long candidate_sse2(const unsigned char *text, long s, long last, long en
         unsigned mask = (unsigned)_mm_movemask_epi8(eq);
         if (mask) {
             long c = s + __builtin_ctz(mask);
-            return c <= last ? c : -2;
+            return c <= last ? c : -1;
         }
     }
 #endif
-    *resume = s;
-    return -1;
-}
-
-/* Chosen once, when the program is loaded, before any thread can scan. */
-static CandidateFinder find = candidate_sse2;
-
-__attribute__((constructor)) static void scan_kernel_setup(void)
-{
-    for (int b = 0; b < 256; b++)
-        byteBit[b] = (unsigned char)(exactCount + (unsigned)b * 7u % (byteBits - exactCount));
-    for (int i = 0; i < exactCount; i++) {
-        byteBit[(unsigned char)exactBytes[i]] = (unsigned char)i;
-        byteBitIsExact[(unsigned char)exactBytes[i]] = true;
-    }
-#if defined(__x86_64__)
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2"))
-        find = candidate_avx2;
-#endif
-}
-
-/* The first position from `s` on, at most `last`, where a match could start, or -1. */
-static inline long next_candidate(const unsigned char *text, long s, long last, long end, const Probe *p)
-{
-    long resume = s;
-    long c = find(text, s, last, end, p, &resume);
-    if (c >= 0 || c == -2)
-        return c < 0 ? -1 : c;
-    for (s = resume; s <= last; s++) {
+    for (; s <= last; s++) {
         if (text[s + p->pair] == p->p0 && (p->length < 2 || text[s + p->pair + 1] == p->p1)
             && (p->length < 3 || text[s + p->length - 1] == p->final))
             return s;

@@ -104,18 +104,18 @@ public enum VCardWriter {
     static func parameterValue(_ v: String, version: Version) -> String {
         // RFC 6868 updates both 3.0 (RFC 2426) and 4.0 (RFC 6350).
         let value = v.replacingAll("^", "^^").replacingAll("\r\n", "^n").replacingAll("\n", "^n").replacingAll("\"", "^'")
-        if value.contains(where: { $0 == ":" || $0 == ";" || $0 == "," }) { return "\"\(value)\"" }
+        if value.utf8.contains(where: { $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: ",") }) { return "\"\(value)\"" }
         return value
     }
 
     /// Appends a content line folded at 75 octets, never inside a UTF-8 sequence.
     static func appendFolded(_ line: String, to out: inout String) {
-        let bytes = Array(line.utf8)
-        if bytes.count <= 75 {
+        if line.utf8.count <= 75 {
             out += line
             out += "\r\n"
             return
         }
+        let bytes = Array(line.utf8)
         var start = 0
         var limit = 75
         var first = true
@@ -141,7 +141,8 @@ extension String {
     }
 
     func replacingNewlines() -> String {
-        guard contains(where: { $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) else { return self }
+        // A byte test first: most values (photos, URLs) hold no line end.
+        guard utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return self }
         var out = ""
         for c in self {
             if c == "\r\n" || c == "\n" { out += "\\n" } else if c != "\r" { out.append(c) }

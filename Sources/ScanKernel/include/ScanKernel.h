@@ -35,8 +35,8 @@ void scan_features(const unsigned char *text, size_t length, ScanFeatures *featu
  * bytes, at least one) and leaves the other marks alone; features[i] summarizes slot i. `text` is the whole text buffer
  * (`textLength` bytes) the slots point into. A slot whose features lack some of the needle's
  * is passed over; in the others the needle is looked for from its rarest pair of adjacent
- * bytes, at `pair` (0 for a needle of one byte), and its last byte, many positions at a time
- * (AVX2 where the processor has it, else SSE2). A needle of one byte that has a feature bit
+ * bytes, at `pair` (0 for a needle of one byte), and its last byte, sixteen positions at a
+ * time (SSE2). A needle of one byte that has a feature bit
  * of its own needs no look at the text at all. */
 void scan_mark(const unsigned char *text, size_t textLength, const ScanSlot *slots, const ScanFeatures *features, size_t count,
                const unsigned char *needle, size_t length, size_t pair, unsigned char *marks);
