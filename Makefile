@@ -2,6 +2,8 @@
 # user manager, bash-completion and fish look on their own.
 PREFIX ?= $(HOME)/.local
 BINDIR ?= $(PREFIX)/bin
+# The image helper contactsd starts; it looks for it in ../libexec/contactsd from its own directory.
+LIBEXECDIR ?= $(PREFIX)/libexec/contactsd
 DATADIR ?= $(PREFIX)/share
 UNITDIR ?= $(DATADIR)/systemd/user
 MANDIR ?= $(DATADIR)/man
@@ -25,6 +27,7 @@ all: build
 build:
 	scripts/install-deps.sh
 	$(SWIFT) build -c $(CONFIG) --product contactsd
+	$(SWIFT) build -c $(CONFIG) --product contactsd-imaging
 	$(SWIFT) build -c $(CONFIG) --product contactsctl
 	$(if $(filter release,$(CONFIG)),$(MAKE) --no-print-directory static-client)
 
@@ -37,13 +40,15 @@ test:
 # The bench drives the release contactsd beside it, and the contactsctl that is installed.
 bench: static-client
 	$(SWIFT) build -c release --product contactsd
+	$(SWIFT) build -c release --product contactsd-imaging
 	$(SWIFT) build -c release --product contactsctl
 	$(SWIFT) build -c release --product contacts-bench
 	CONTACTS_BENCH_CTL=$(STATIC_DIR)/release/contactsctl $$($(SWIFT) build -c release --show-bin-path)/contacts-bench $(BENCH_ARGS)
 
 install: build
-	install -d -m 0755 $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR)
+	install -d -m 0755 $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(LIBEXECDIR)
 	install -m 0755 $(BUILD_DIR)/contactsd $(CTL_DIR)/contactsctl $(DESTDIR)$(BINDIR)/
+	install -m 0755 $(BUILD_DIR)/contactsd-imaging $(DESTDIR)$(LIBEXECDIR)/
 	sed 's|%h/.local/bin|$(BINDIR)|' systemd/contactsd.service > $(DESTDIR)$(UNITDIR)/contactsd.service
 	install -m 0644 systemd/contactsd.socket $(DESTDIR)$(UNITDIR)/contactsd.socket
 	chmod 0644 $(DESTDIR)$(UNITDIR)/contactsd.service
@@ -59,7 +64,8 @@ install: build
 
 uninstall:
 	@systemctl --user disable --now contactsd.socket contactsd.service >/dev/null 2>&1 || true
-	rm -f $(DESTDIR)$(BINDIR)/contactsd $(DESTDIR)$(BINDIR)/contactsctl
+	rm -f $(DESTDIR)$(BINDIR)/contactsd $(DESTDIR)$(BINDIR)/contactsctl $(DESTDIR)$(LIBEXECDIR)/contactsd-imaging
+	-rmdir $(DESTDIR)$(LIBEXECDIR) 2>/dev/null
 	rm -f $(DESTDIR)$(UNITDIR)/contactsd.service $(DESTDIR)$(UNITDIR)/contactsd.socket
 	rm -f $(DESTDIR)$(BASHDIR)/contactsctl $(DESTDIR)$(ZSHDIR)/_contactsctl $(DESTDIR)$(FISHDIR)/contactsctl.fish
 	rm -f $(DESTDIR)$(MANDIR)/man1/contactsctl.1 $(DESTDIR)$(MANDIR)/man8/contactsd.8

@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .executable(name: "contactsd", targets: ["contactsd"]),
         .executable(name: "contactsctl", targets: ["contactsctl"]),
+        .executable(name: "contactsd-imaging", targets: ["contactsd-imaging"]),
     ],
     targets: [
         // C libraries from Debian, each behind one system-library target.
@@ -27,8 +28,10 @@ let package = Package(
         .target(name: "ContactsStore", dependencies: ["ContactsCore", "VCard", "CSQLite", "ScanKernel"]),
         // The search scan's inner loop: finding a pair of bytes sixteen positions at a time.
         .target(name: "ScanKernel"),
-        // Photo bytes to a checked header and to cached thumbnails: the only module that touches libvips.
-        .target(name: "Thumbnails", dependencies: ["VipsShim", "ContactsCore"]),
+        // Photos to checked headers and cached thumbnails, decoded by a helper process.
+        .target(name: "Thumbnails", dependencies: ["ContactsCore"]),
+        // libvips behind the image helper: the only module that touches it.
+        .target(name: "VipsImages", dependencies: ["VipsShim", "Thumbnails"]),
         // Wires store, RPC, systemd and configuration into the service.
         .target(name: "ContactsDaemon", dependencies: ["ContactsStore", "Thumbnails", "ContactsCore", "VCard", "JSONRPC", "JSONCore", "CSystemd"]),
         // The command-line client's logic; links neither SQLite nor image libraries.
@@ -36,8 +39,10 @@ let package = Package(
 
         .executableTarget(name: "contactsd", dependencies: ["ContactsDaemon"]),
         .executableTarget(name: "contactsctl", dependencies: ["ContactsControl"]),
+        // Decodes photos for contactsd in a process of its own (started and stopped by it).
+        .executableTarget(name: "contactsd-imaging", dependencies: ["VipsImages"]),
         // Generates a corpus and measures the store and the service; run it in release mode.
-        .executableTarget(name: "contacts-bench", dependencies: ["ContactsStore", "ContactsCore", "VCard", "JSONRPC", "JSONCore", "Thumbnails"]),
+        .executableTarget(name: "contacts-bench", dependencies: ["ContactsStore", "ContactsCore", "VCard", "JSONRPC", "JSONCore", "Thumbnails", "VipsImages"]),
 
         .testTarget(name: "JSONCoreTests", dependencies: ["JSONCore"]),
         .testTarget(name: "VCardTests", dependencies: ["VCard"]),
@@ -46,8 +51,8 @@ let package = Package(
         .testTarget(name: "ContactsStoreTests", dependencies: ["ContactsStore", "ContactsCore", "VCard", "ScanKernel"]),
         // Helpers shared by the test targets (hostile images).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "ThumbnailsTests", dependencies: ["Thumbnails", "TestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["JSONCore", "JSONRPC", "ContactsCore", "Thumbnails", "TestSupport"]),
+        .testTarget(name: "ThumbnailsTests", dependencies: ["Thumbnails", "VipsImages", "TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["JSONCore", "JSONRPC", "ContactsCore", "Thumbnails", "VipsImages", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -5,6 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build --product contacts-bench >/dev/null
 swift build --product contactsd >/dev/null
+swift build --product contactsd-imaging >/dev/null
 swift build --product contactsctl >/dev/null
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT

@@ -5,6 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 swift build -c release --product contactsd
+# Photos are decoded by a helper process that contactsd finds beside itself.
+swift build -c release --product contactsd-imaging
 swift build -c release --product contactsctl
 echo "contactsctl is at $(pwd)/.build/release/contactsctl" >&2
 exec .build/release/contactsd "$@"

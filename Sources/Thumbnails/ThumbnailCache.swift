@@ -17,12 +17,14 @@ public struct CachedThumbnail: Sendable, Equatable {
 public final class ThumbnailCache: Sendable {
     public let directory: String
     public let limits: ImageLimits
+    public let decoder: any ImageDecoding
     /// At most this many thumbnails are decoded at once; the rest wait their turn, so a burst
     /// of requests never holds a burst of full-size images in memory.
     private let decoders: DispatchSemaphore
 
-    public init(directory: String, limits: ImageLimits = ImageLimits(), concurrency: Int = 2) {
+    public init(directory: String, decoder: any ImageDecoding, limits: ImageLimits = ImageLimits(), concurrency: Int = 2) {
         self.directory = directory
+        self.decoder = decoder
         self.limits = limits
         self.decoders = DispatchSemaphore(value: max(1, concurrency))
     }
@@ -52,7 +54,7 @@ public final class ThumbnailCache: Sendable {
         decoders.wait()
         let made: Thumbnail
         do {
-            made = try Images.thumbnail(bytes, size: size, crop: crop, limits: limits)
+            made = try decoder.thumbnail(bytes, size: size, crop: crop, limits: limits)
             decoders.signal()
         } catch {
             decoders.signal()

@@ -1,3 +1,4 @@
+#include <sys/prctl.h>
 #include "VipsShim.h"
 
 #include <pthread.h>
@@ -143,3 +144,7 @@ done:
 void cvips_free(void *p) { g_free(p); }
 
 const char *cvips_last_error(void) { return last_error; }
+
+void cvips_confine(void) {
+    prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+}

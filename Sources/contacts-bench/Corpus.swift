@@ -1,6 +1,7 @@
 import ContactsCore
 import Foundation
 import Thumbnails
+import VipsImages
 import VCard
 
 /// A deterministic corpus of realistic contacts: Latin names with diacritics, some Cyrillic

@@ -3,6 +3,7 @@ import Glibc
 import JSONCore
 import JSONRPC
 import Thumbnails
+import VipsImages
 
 /// Measurements through the socket of a real contactsd holding the corpus.
 enum ServiceBench {

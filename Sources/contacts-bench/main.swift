@@ -4,6 +4,7 @@ import Foundation
 import VCard
 import JSONRPC
 import Thumbnails
+import VipsImages
 
 /// contacts-bench: measures the store on a generated corpus and prints a table.
 /// Usage: contacts-bench [--contacts N] [--json FILE]

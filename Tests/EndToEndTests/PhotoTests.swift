@@ -5,6 +5,7 @@ import JSONCore
 import JSONRPC
 import TestSupport
 import Thumbnails
+import VipsImages
 import XCTest
 
 /// Photos and thumbnails through the real daemon: stored once by content, checked before
@@ -56,6 +57,13 @@ final class PhotoTests: DaemonTestCase {
         XCTAssertEqual(photo?["width"]?.intValue, 640)
         XCTAssertEqual(photo?["height"]?.intValue, 480)
         XCTAssertEqual(contact["revision"]?.intValue, 2)
+        // The photo was decoded by the helper: the daemon itself never maps libvips.
+        if let pid = daemon.process?.processIdentifier {
+            let maps = try String(contentsOfFile: "/proc/\(pid)/maps", encoding: .utf8)
+            XCTAssertFalse(maps.contains("libvips"), "contactsd maps libvips")
+        } else {
+            XCTFail("no daemon process")
+        }
 
         XCTAssertEqual(read(photoFile(hash)), jpeg, "the original bytes, stored under their hash")
         var st = stat()
@@ -326,7 +334,8 @@ final class PhotoCLITests: DaemonTestCase {
         XCTAssertTrue(thumbPath.hasPrefix(daemon.home + "/cache/contactsd/thumbnails/") && thumbPath.hasSuffix("-100.jpg"), thumbPath)
 
         let out = daemon.home + "/thumb.jpg"
-        XCTAssertEqual(try daemon.ctl("photo", "get", "kate", "--size", "64", "--crop", "-o", out).status, 0)
+        let cropped = try daemon.ctl("photo", "get", "kate", "--size", "64", "--crop", "-o", out)
+        XCTAssertEqual(cropped.status, 0, cropped.stderr)
         let thumb = try XCTUnwrap(FileManager.default.contents(atPath: out).map { [UInt8]($0) })
         XCTAssertEqual(JPEGHeader.size(thumb)?.width, 64)
         XCTAssertEqual(JPEGHeader.size(thumb)?.height, 64)

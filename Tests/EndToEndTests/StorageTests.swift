@@ -4,6 +4,7 @@ import Glibc
 import JSONCore
 import JSONRPC
 import Thumbnails
+import VipsImages
 import XCTest
 
 /// Broken storage: a full disk, a damaged store.

@@ -4,6 +4,7 @@ import XCTest
 
 import TestSupport
 @testable import Thumbnails
+import VipsImages
 
 final class ImagesTests: XCTestCase {
     func testEachFormatIsRecognisedAndInspectedWithoutDecoding() throws {
@@ -103,7 +104,7 @@ final class ImagesTests: XCTestCase {
     func testCacheMakesOnceThenServesTheFile() throws {
         let dir = NSTemporaryDirectory() + "thumbs-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let cache = ThumbnailCache(directory: dir + "/cache/thumbnails")
+        let cache = ThumbnailCache(directory: dir + "/cache/thumbnails", decoder: VipsDecoder())
         let photo = try Images.synthesize(width: 640, height: 480)
         let hash = "sha256:" + String(repeating: "ab", count: 32)
         var loads = 0

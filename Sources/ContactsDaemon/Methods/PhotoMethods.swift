@@ -6,6 +6,23 @@ import JSONCore
 import JSONRPC
 import Thumbnails
 
+/// What decodes photos for the daemon: the `contactsd-imaging` helper installed beside it.
+enum PhotoDecoder {
+    static let shared: any ImageDecoding = {
+        if let path = HelperDecoder.locate(besides: HelperDecoder.currentExecutable) { return HelperDecoder(executable: path) }
+        return Missing()
+    }()
+
+    /// Without the helper every photo is refused with a message that says why.
+    struct Missing: ImageDecoding {
+        static let message = "contactsd-imaging, which decodes photos, is not installed beside contactsd"
+        func inspect(_ bytes: [UInt8], limits: ImageLimits) throws(ImageError) -> ImageInfo { throw .unsupported(Self.message) }
+        func thumbnail(_ bytes: [UInt8], size: Int, crop: Bool, limits: ImageLimits) throws(ImageError) -> Thumbnail {
+            throw .unsupported(Self.message)
+        }
+    }
+}
+
 /// Photos: checked before they are stored, thumbnails made on demand and cached.
 final class PhotoService: @unchecked Sendable {
     let store: ContactStore
@@ -20,7 +37,7 @@ final class PhotoService: @unchecked Sendable {
 
     init(store: ContactStore, cacheDirectory: String, settings: Settings) {
         self.store = store
-        self.thumbnails = ThumbnailCache(directory: cacheDirectory + "/thumbnails")
+        self.thumbnails = ThumbnailCache(directory: cacheDirectory + "/thumbnails", decoder: PhotoDecoder.shared)
         self._limits = ImageLimits(maxBytes: settings.maxPhotoBytes, maxPixels: settings.maxPhotoPixels)
         self._aheadSizes = settings.thumbnailSizes
         // A photo no contact refers to any more takes its thumbnails with it.
@@ -44,7 +61,7 @@ final class PhotoService: @unchecked Sendable {
     /// full decode into the default thumbnail, so nothing that cannot be shown is kept.
     func setPhoto(id: String, bytes: [UInt8], ifRevision: Int?) throws -> Contact {
         let limits = limits
-        let info = try Images.inspect(bytes, limits: limits)
+        let info = try PhotoDecoder.shared.inspect(bytes, limits: limits)
         let upload = PhotoUpload(bytes: bytes, mimeType: info.format.mimeType, width: info.displayWidth, height: info.displayHeight)
         _ = try thumbnails.thumbnail(hash: upload.hash, size: Self.defaultSize, crop: false) { bytes }
         let contact = try store.setPhoto(id: id, upload, ifRevision: ifRevision)

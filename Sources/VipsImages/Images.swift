@@ -1,20 +1,8 @@
+import Glibc
+import Thumbnails
 import VipsShim
 
-/// The image formats a photo may be in. Each is recognised by its first bytes and read by its
-/// own libvips loader, so nothing else (SVG, PDF, TIFF, ...) ever reaches a decoder.
-public enum ImageFormat: String, Sendable, CaseIterable {
-    case jpeg, png, webp, heic, gif
-
-    public var mimeType: String {
-        switch self {
-        case .jpeg: "image/jpeg"
-        case .png: "image/png"
-        case .webp: "image/webp"
-        case .heic: "image/heic"
-        case .gif: "image/gif"
-        }
-    }
-
+extension ImageFormat {
     var shim: cvips_format {
         switch self {
         case .jpeg: CVIPS_JPEG
@@ -24,69 +12,6 @@ public enum ImageFormat: String, Sendable, CaseIterable {
         case .gif: CVIPS_GIF
         }
     }
-
-    /// The format the bytes announce, or nil for anything else.
-    public static func sniff(_ bytes: [UInt8]) -> ImageFormat? {
-        func at(_ offset: Int, _ magic: [UInt8]) -> Bool {
-            bytes.count >= offset + magic.count && bytes[offset..<offset + magic.count].elementsEqual(magic)
-        }
-        if at(0, [0xFF, 0xD8, 0xFF]) { return .jpeg }
-        if at(0, [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
-        if at(0, Array("GIF87a".utf8)) || at(0, Array("GIF89a".utf8)) { return .gif }
-        if at(0, Array("RIFF".utf8)) && at(8, Array("WEBPVP8".utf8)) { return .webp }
-        // ISO base media: a `ftyp` box whose major brand is one of HEIF's.
-        if at(4, Array("ftyp".utf8)), bytes.count >= 12 {
-            let brand = String(decoding: bytes[8..<12], as: UTF8.self)
-            if ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1", "avif"].contains(brand) { return .heic }
-        }
-        return nil
-    }
-}
-
-/// What a photo's header says, read without decoding its pixels.
-public struct ImageInfo: Sendable, Equatable {
-    public var format: ImageFormat
-    /// The stored pixel size.
-    public var width: Int
-    public var height: Int
-    /// EXIF orientation, 1 to 8.
-    public var orientation: Int
-
-    /// The size as shown, once the orientation is applied (5 to 8 turn it a quarter).
-    public var displayWidth: Int { orientation >= 5 ? height : width }
-    public var displayHeight: Int { orientation >= 5 ? width : height }
-}
-
-/// Why a photo was refused.
-public enum ImageError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// Not one of the accepted formats, or bytes that do not decode.
-    case unsupported(String)
-    /// More bytes or pixels than allowed.
-    case tooLarge(String)
-
-    public var description: String {
-        switch self {
-        case .unsupported(let m), .tooLarge(let m): m
-        }
-    }
-}
-
-/// The most a photo may be.
-public struct ImageLimits: Sendable, Equatable {
-    public var maxBytes: Int
-    public var maxPixels: Int
-
-    public init(maxBytes: Int = 20 << 20, maxPixels: Int = 100_000_000) {
-        self.maxBytes = maxBytes
-        self.maxPixels = maxPixels
-    }
-}
-
-/// A finished thumbnail.
-public struct Thumbnail: Sendable {
-    public var jpeg: [UInt8]
-    public var width: Int
-    public var height: Int
 }
 
 /// Image bytes to a checked header and to bounded JPEG thumbnails, through libvips.
@@ -149,5 +74,54 @@ public enum Images {
 
     static func lastError() -> String {
         String(cString: cvips_last_error())
+    }
+}
+
+/// libvips in this process: for the image helper itself, tests and the benchmark. The daemon
+/// never links it (see `HelperDecoder`).
+public struct VipsDecoder: ImageDecoding {
+    public init() {}
+
+    public func inspect(_ bytes: [UInt8], limits: ImageLimits) throws(ImageError) -> ImageInfo {
+        try Images.inspect(bytes, limits: limits)
+    }
+
+    public func thumbnail(_ bytes: [UInt8], size: Int, crop: Bool, limits: ImageLimits) throws(ImageError) -> Thumbnail {
+        try Images.thumbnail(bytes, size: size, crop: crop, limits: limits)
+    }
+}
+
+/// The loop of `contactsd-imaging`: frames in on standard input, one reply out on standard
+/// output for each, until the daemon closes its end.
+public enum ImageHelperService {
+    public static func run() -> Int32 {
+        // Gains no privileges through exec; ends when the daemon closes its end (below).
+        cvips_confine()
+        signal(SIGPIPE, SIG_IGN)
+        let decoder = VipsDecoder()
+        while true {
+            let frame: [UInt8]
+            do {
+                frame = try HelperDecoder.receiveFrame(0)
+            } catch {
+                return 0  // the daemon closed its end
+            }
+            guard let request = ImageWire.parseRequest(frame) else { return 2 }
+            let reply: [UInt8]
+            switch request.operation {
+            case .inspect:
+                reply = ImageWire.reply(Result { () throws(ImageError) in try decoder.inspect(request.bytes, limits: request.limits) })
+            case .thumbnail:
+                reply = ImageWire.reply(
+                    Result { () throws(ImageError) in
+                        try decoder.thumbnail(request.bytes, size: request.size, crop: request.crop, limits: request.limits)
+                    })
+            }
+            do {
+                try HelperDecoder.send(1, reply)
+            } catch {
+                return 0
+            }
+        }
     }
 }
