@@ -12,35 +12,74 @@ public struct SHA256 {
 
     /// The digest of `data` as 64 lowercase hex digits.
     public static func hex<C: Collection>(_ data: C) -> String where C.Element == UInt8 {
-        digest(data).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        let d = digest(data)
+        let digits: [UInt8] = Array("0123456789abcdef".utf8)
+        return String(unsafeUninitializedCapacity: 64) { out in
+            for (i, b) in d.enumerated() {
+                out[2 * i] = digits[Int(b >> 4)]
+                out[2 * i + 1] = digits[Int(b & 15)]
+            }
+            return 64
+        }
     }
 
     public static func digest<C: Collection>(_ data: C) -> [UInt8] where C.Element == UInt8 {
-        // Copied through contiguous storage when there is some: element by element, a generic
-        // collection from another module costs more than the hashing.
-        let bytes = data.withContiguousStorageIfAvailable { Array($0) } ?? Array(data)
-        return digest(bytes: bytes)
+        // Hashed in place when the bytes are contiguous; a generic collection from another
+        // module is copied once (element by element it costs more than the hashing).
+        if let d = data.withContiguousStorageIfAvailable({ digest(UnsafeRawBufferPointer($0)) }) { return d }
+        return Array(data).withUnsafeBytes { digest($0) }
     }
 
-    private static func digest(bytes: [UInt8]) -> [UInt8] {
-        var h: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
-        var message = bytes
-        let bitLength = UInt64(message.count) * 8
-        message.append(0x80)
-        while message.count % 64 != 56 { message.append(0) }
-        for i in (0..<8).reversed() { message.append(UInt8(truncatingIfNeeded: bitLength >> (UInt64(i) * 8))) }
-        var w = [UInt32](repeating: 0, count: 64)
-        for chunk in stride(from: 0, to: message.count, by: 64) {
-            for i in 0..<16 {
-                let j = chunk + i * 4
-                w[i] = UInt32(message[j]) << 24 | UInt32(message[j + 1]) << 16 | UInt32(message[j + 2]) << 8 | UInt32(message[j + 3])
+    /// The digest of the bytes: whole blocks straight from the buffer, then the last one or
+    /// two, padded, from a small one of their own.
+    public static func digest(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
+        var h: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
+            0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19
+        )
+        let whole = bytes.count / 64 * 64
+        k.withUnsafeBufferPointer { k in
+            var offset = 0
+            while offset < whole {
+                compress(&h, UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + 64)]), k)
+                offset += 64
             }
+            var tail = [UInt8](repeating: 0, count: 128)
+            let rest = bytes.count - whole
+            for i in 0..<rest { tail[i] = bytes[whole + i] }
+            tail[rest] = 0x80
+            let blocks = rest + 9 <= 64 ? 1 : 2
+            let bitLength = UInt64(bytes.count) &* 8
+            for i in 0..<8 { tail[blocks * 64 - 1 - i] = UInt8(truncatingIfNeeded: bitLength >> (UInt64(i) * 8)) }
+            tail.withUnsafeBytes { t in
+                for b in 0..<blocks { compress(&h, UnsafeRawBufferPointer(rebasing: t[(b * 64)..<(b * 64 + 64)]), k) }
+            }
+        }
+        let words = [h.0, h.1, h.2, h.3, h.4, h.5, h.6, h.7]
+        var out = [UInt8](repeating: 0, count: 32)
+        for (i, v) in words.enumerated() {
+            out[4 * i] = UInt8(truncatingIfNeeded: v >> 24)
+            out[4 * i + 1] = UInt8(truncatingIfNeeded: v >> 16)
+            out[4 * i + 2] = UInt8(truncatingIfNeeded: v >> 8)
+            out[4 * i + 3] = UInt8(truncatingIfNeeded: v)
+        }
+        return out
+    }
+
+    /// One 64-byte block into the state.
+    @inline(__always)
+    private static func compress(
+        _ h: inout (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32), _ block: UnsafeRawBufferPointer,
+        _ k: UnsafeBufferPointer<UInt32>
+    ) {
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+            for i in 0..<16 { w[i] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self)) }
             for i in 16..<64 {
-                let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
-                let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
+                let x = w[i - 15], y = w[i - 2]
+                let s0 = rotr(x, 7) ^ rotr(x, 18) ^ (x >> 3)
+                let s1 = rotr(y, 17) ^ rotr(y, 19) ^ (y >> 10)
                 w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
             }
-            var a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7]
+            var (a, b, c, d, e, f, g, hh) = h
             for i in 0..<64 {
                 let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
                 let ch = (e & f) ^ (~e & g)
@@ -57,16 +96,8 @@ public struct SHA256 {
                 b = a
                 a = t1 &+ t2
             }
-            h[0] = h[0] &+ a
-            h[1] = h[1] &+ b
-            h[2] = h[2] &+ c
-            h[3] = h[3] &+ d
-            h[4] = h[4] &+ e
-            h[5] = h[5] &+ f
-            h[6] = h[6] &+ g
-            h[7] = h[7] &+ hh
+            h = (h.0 &+ a, h.1 &+ b, h.2 &+ c, h.3 &+ d, h.4 &+ e, h.5 &+ f, h.6 &+ g, h.7 &+ hh)
         }
-        return h.flatMap { v in (0..<4).map { UInt8(truncatingIfNeeded: v >> (24 - 8 * $0)) } }
     }
 
     @inline(__always) private static func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
