@@ -1,3 +1,4 @@
+import Dispatch
 import ContactsCore
 import VCard
 
@@ -57,6 +58,9 @@ extension ContactStore {
             batches: { pipeline.next() }, expectedCount: items.count, progress: progress, isCancelled: isCancelled)
     }
 
+    /// Where imported batches are freed.
+    static let disposal = DispatchQueue(label: "import-disposal", qos: .utility)
+
     /// From how many contacts on an import drops the ordering indexes and makes them again at
     /// its end (when it also brings at least as many contacts as the store holds).
     static let indexRebuildMinimum = 20_000
@@ -89,6 +93,9 @@ extension ContactStore {
                     if let photo = item.photo, try photos.put(photo.hash, photo.bytes, sync: false) { wrotePhotos = true }
                     outcomes.append(try Self.importOne(db, item, row: batch.rows[k], log: &log))
                 }
+                // The batch's last reference goes to another thread: freeing thousands of
+                // contacts is work the one thread that writes need not do.
+                Self.disposal.async { withExtendedLifetime(batch) {} }
             }
             if rebuildIndexes {
                 for index in Migrations.orderIndexes { try db.execute(index.create) }
