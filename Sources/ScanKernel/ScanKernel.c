@@ -87,10 +87,73 @@ static inline long next_candidate(const unsigned char *text, long s, long last, 
     return -1;
 }
 
-void scan_mark(const unsigned char *text, size_t textLength, const ScanSlot *slots, const ScanFeatures *features, size_t count,
-               const unsigned char *needle, size_t length, size_t pair, unsigned char *marks)
+static inline bool has_all(const ScanFeatures *f, const uint64_t *want)
 {
-    if (length == 0 || pair >= length || (length >= 2 && pair + 1 >= length))
+    const uint64_t *has = f->bits;
+    return (has[0] & want[0]) == want[0] && (has[1] & want[1]) == want[1] && (has[2] & want[2]) == want[2]
+        && (has[3] & want[3]) == want[3];
+}
+
+static inline long slot_end(const ScanSlot *s) { return s->textStart + (long)s->textCount; }
+
+/* The first slot from `cursor` on whose text ends after position c, which lies before the end
+ * of the last slot's text. Galloping: a needle that occurs rarely jumps over many slots while
+ * reading few of them. */
+static inline size_t slot_containing(const ScanSlot *slots, size_t count, size_t cursor, long c)
+{
+    if (slot_end(&slots[cursor]) > c)
+        return cursor;
+    size_t lo = cursor, hi = cursor + 1, step = 1;
+    while (hi < count - 1 && slot_end(&slots[hi]) <= c) {
+        lo = hi;
+        step *= 2;
+        hi = cursor + step;
+    }
+    if (hi > count - 1)
+        hi = count - 1;
+    while (hi - lo > 1) { /* slot_end(lo) <= c < slot_end(hi) */
+        size_t mid = lo + (hi - lo) / 2;
+        if (slot_end(&slots[mid]) <= c)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return hi;
+}
+
+/* The whole stretch of text in one pass, for needles that most contacts' features let through
+ * (the digits of a phone number in a corpus of phone numbers): looking in each contact's text
+ * on its own would restart the search at every contact. */
+static void mark_stretch(const unsigned char *text, size_t textLength, const ScanSlot *slots, size_t count,
+                         const unsigned char *needle, const Probe *probe, unsigned char *marks)
+{
+    const long len = probe->length;
+    const long last = slot_end(&slots[count - 1]) - len;
+    size_t cursor = 0;
+    long s = slots[0].textStart;
+    while (s <= last) {
+        long c = next_candidate(text, s, last, (long)textLength, probe);
+        if (c < 0)
+            return;
+        cursor = slot_containing(slots, count, cursor, c);
+        if (!marks[cursor] && c + len <= slot_end(&slots[cursor]) && text[c] == needle[0]
+            && (len <= 3 || memcmp(text + c, needle, (size_t)len) == 0))
+            marks[cursor] = 1;
+        else if (!marks[cursor]) {
+            s = c + 1;
+            continue;
+        }
+        /* Marked (now or by another needle): the rest of this slot's text does not matter. */
+        if (++cursor == count)
+            return;
+        s = slots[cursor].textStart;
+    }
+}
+
+void scan_mark(const unsigned char *text, size_t textLength, const ScanSlot *slots, const ScanFeatures *features, size_t count,
+               const unsigned char *needle, size_t length, size_t pair, bool contiguous, unsigned char *marks)
+{
+    if (count == 0 || length == 0 || pair >= length || (length >= 2 && pair + 1 >= length))
         return;
     ScanFeatures needleFeatures;
     scan_features(needle, length, &needleFeatures);
@@ -99,10 +162,18 @@ void scan_mark(const unsigned char *text, size_t textLength, const ScanSlot *slo
     const long len = (long)length;
     const Probe probe = {(long)pair, len, needle[pair], length >= 2 ? needle[pair + 1] : 0, needle[length - 1]};
     const unsigned char first = needle[0];
+    if (contiguous && !exact) {
+        /* Most contacts' features let the needle through: one pass over the stretch. */
+        size_t sample = count < 1024 ? count : 1024, through = 0;
+        for (size_t i = 0; i < sample; i++)
+            through += has_all(&features[i], want);
+        if (through * 8 > sample) {
+            mark_stretch(text, textLength, slots, count, needle, &probe, marks);
+            return;
+        }
+    }
     for (size_t i = 0; i < count; i++) {
-        const uint64_t *has = features[i].bits;
-        if (marks[i] || (has[0] & want[0]) != want[0] || (has[1] & want[1]) != want[1] || (has[2] & want[2]) != want[2]
-            || (has[3] & want[3]) != want[3])
+        if (marks[i] || !has_all(&features[i], want))
             continue;
         if (exact) {
             marks[i] = 1;

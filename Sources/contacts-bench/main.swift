@@ -78,6 +78,12 @@ for (name, queries) in importOnly || dropOnly ? [] : classes {
             samples.append((now() - s) * 1000)
         }
     }
+    if ProcessInfo.processInfo.environment["BENCH_PER_QUERY"] != nil {
+        for (k, q) in queries.enumerated() {
+            let mine = stride(from: k, to: samples.count, by: queries.count).map { samples[$0] }.sorted()
+            print("  \(q): p50 \(mine[mine.count / 2]) max \(mine.last!) total \((try? reopened.query(ContactQuery(text: q, limit: 0)).total) ?? -1)")
+        }
+    }
     samples.sort()
     let p50 = samples[samples.count / 2]
     let p99 = samples[min(samples.count - 1, Int(Double(samples.count) * 0.99))]

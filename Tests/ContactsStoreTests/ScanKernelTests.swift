@@ -7,8 +7,10 @@ final class ScanMarkTests: XCTestCase {
         var text: [UInt8] = []
         var slots: [ScanSlot] = []
         var features: [ScanFeatures] = []
+        var gaps = false
 
         init(_ texts: [[UInt8]], gaps: Bool = false) {
+            self.gaps = gaps
             for (i, t) in texts.enumerated() {
                 slots.append(
                     ScanSlot(
@@ -25,13 +27,22 @@ final class ScanMarkTests: XCTestCase {
     }
 
     func mark(_ layout: Layout, _ needle: [UInt8], pair: Int) -> [Bool] {
+        // Both ways of searching: contact by contact, and (texts laid end to end) in one pass.
+        let each = mark(layout, needle, pair: pair, contiguous: false)
+        if !layout.gaps {
+            XCTAssertEqual(mark(layout, needle, pair: pair, contiguous: true), each, "in one pass, needle \(needle)")
+        }
+        return each
+    }
+
+    func mark(_ layout: Layout, _ needle: [UInt8], pair: Int, contiguous: Bool) -> [Bool] {
         var marks = [UInt8](repeating: 0, count: layout.slots.count)
         layout.text.withUnsafeBufferPointer { t in
             layout.slots.withUnsafeBufferPointer { s in
                 layout.features.withUnsafeBufferPointer { f in
                     needle.withUnsafeBufferPointer { n in
                         marks.withUnsafeMutableBufferPointer { m in
-                            scan_mark(t.baseAddress, t.count, s.baseAddress, f.baseAddress, s.count, n.baseAddress, n.count, pair, m.baseAddress)
+                            scan_mark(t.baseAddress, t.count, s.baseAddress, f.baseAddress, s.count, n.baseAddress, n.count, pair, contiguous, m.baseAddress)
                         }
                     }
                 }

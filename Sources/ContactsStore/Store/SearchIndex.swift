@@ -59,6 +59,10 @@ final class SearchIndex: @unchecked Sendable {
     private var keyBuffer: [UInt8] = []
     /// Bytes of the buffers that no slot refers to any more.
     private var garbage = 0
+    /// Where each stretch of slots whose texts follow one another in the buffer begins: one
+    /// after a load or rebuild; an insert starts new ones. A needle that most contacts could
+    /// hold is looked for over a whole stretch in one pass.
+    private var stretches: [Int] = [0]
     private(set) var isLoaded = false
 
     init() { pthread_rwlock_init(&lock, nil) }
@@ -107,6 +111,7 @@ final class SearchIndex: @unchecked Sendable {
         if !isLoaded {
             slots = fresh
             features = summaries
+            stretches = [0]
             textBuffer = texts
             keyBuffer = keys
             garbage = 0
@@ -143,6 +148,12 @@ final class SearchIndex: @unchecked Sendable {
             features.append(summary)
         }
         garbage = 0
+        stretches = [0]
+    }
+
+    private func findStretches() {
+        stretches = [0]
+        for i in slots.indices.dropFirst() where slots[i].textStart != slots[i - 1].textEnd { stretches.append(i) }
     }
 
     private func currentEntries() -> [Entry] {
@@ -178,6 +189,7 @@ final class SearchIndex: @unchecked Sendable {
         textBuffer = []
         keyBuffer = []
         garbage = 0
+        stretches = [0]
         isLoaded = false
         pthread_rwlock_unlock(&lock)
     }
@@ -217,7 +229,11 @@ final class SearchIndex: @unchecked Sendable {
             slots.insert(slot, at: lo)
             features.insert(summary, at: lo)
         }
-        if garbage > 1 << 20 && garbage > (textBuffer.count + keyBuffer.count) / 2 { rebuild(currentEntries(), alreadySorted: true) }
+        if garbage > 1 << 20 && garbage > (textBuffer.count + keyBuffer.count) / 2 {
+            rebuild(currentEntries(), alreadySorted: true)
+        } else {
+            findStretches()
+        }
     }
 
     enum Order {
@@ -244,7 +260,7 @@ final class SearchIndex: @unchecked Sendable {
             guard let base = buffer.baseAddress else { return }
             slots.withUnsafeBufferPointer { slots in features.withUnsafeBufferPointer { features in
                 let scan = Scan(
-                    text: base, textLength: buffer.count, slots: slots, features: features, needles: patterns.filter { !$0.isEmpty }.map(Needle.init),
+                    text: base, textLength: buffer.count, slots: slots, features: features, stretches: stretches, needles: patterns.filter { !$0.isEmpty }.map(Needle.init),
                     favoritesOnly: favoritesOnly, members: members, keep: keep)
                 // A large index is scanned in parts on all cores; the parts come back in order.
                 parts = Parallel.chunks(slots.count, minimum: parallelScanMinimum) { scan.run($0) }
@@ -290,6 +306,7 @@ final class SearchIndex: @unchecked Sendable {
         let textLength: Int
         let slots: UnsafeBufferPointer<Slot>
         let features: UnsafeBufferPointer<ScanFeatures>
+        let stretches: [Int]
         let needles: [Needle]
         let favoritesOnly: Bool
         let members: Set<Int64>?
@@ -324,13 +341,20 @@ final class SearchIndex: @unchecked Sendable {
             }
             var marks = [UInt8](repeating: 0, count: range.count)
             marks.withUnsafeMutableBufferPointer { marks in
-                for n in needles {
-                    n.bytes.withUnsafeBufferPointer { needle in
-                        scan_mark(
-                            text.assumingMemoryBound(to: UInt8.self), textLength, slots.baseAddress! + range.lowerBound,
-                            features.baseAddress! + range.lowerBound, range.count,
-                            needle.baseAddress, needle.count, n.pair, marks.baseAddress)
+                // The stretches that overlap the range, each cut to it.
+                var k = max(0, (stretches.firstIndex { $0 > range.lowerBound } ?? stretches.count) - 1)
+                while k < stretches.count && stretches[k] < range.upperBound {
+                    let start = max(stretches[k], range.lowerBound)
+                    let end = min(k + 1 < stretches.count ? stretches[k + 1] : slots.count, range.upperBound)
+                    for n in needles {
+                        n.bytes.withUnsafeBufferPointer { needle in
+                            scan_mark(
+                                text.assumingMemoryBound(to: UInt8.self), textLength, slots.baseAddress! + start,
+                                features.baseAddress! + start, end - start, needle.baseAddress, needle.count, n.pair, true,
+                                marks.baseAddress! + (start - range.lowerBound))
+                        }
                     }
+                    k += 1
                 }
             }
             return marks.withUnsafeBufferPointer { marks in
@@ -379,8 +403,16 @@ final class SearchIndex: @unchecked Sendable {
         init(_ bytes: [UInt8]) {
             self.bytes = bytes
             var bestPair = 0
-            func pairCommonness(_ i: Int) -> Int { Needle.commonness(bytes[i]) * Needle.commonness(bytes[i + 1]) }
-            for i in 0..<max(0, bytes.count - 1) where pairCommonness(i) < pairCommonness(bestPair) { bestPair = i }
+            func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+            func pairCommonness(_ i: Int) -> Int {
+                let both = Needle.commonness(bytes[i]) * Needle.commonness(bytes[i + 1])
+                // Digits stand together (phone numbers) and apart from letters and spaces: a
+                // digit beside anything else is rare in contact text.
+                return isDigit(bytes[i]) == isDigit(bytes[i + 1]) ? both : both / 10
+            }
+            // Of equally rare pairs the last: the start of a number (a country or area code) is
+            // what many contacts share.
+            for i in 0..<max(0, bytes.count - 1) where pairCommonness(i) <= pairCommonness(bestPair) { bestPair = i }
             pair = bestPair
         }
 

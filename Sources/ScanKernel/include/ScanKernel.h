@@ -36,9 +36,10 @@ void scan_features(const unsigned char *text, size_t length, ScanFeatures *featu
  * (`textLength` bytes) the slots point into. A slot whose features lack some of the needle's
  * is passed over; in the others the needle is looked for from its rarest pair of adjacent
  * bytes, at `pair` (0 for a needle of one byte), and its last byte, sixteen positions at a
- * time (SSE2). A needle of one byte that has a feature bit
- * of its own needs no look at the text at all. */
+ * time (SSE2). A needle of one byte that has a feature bit of its own needs no look at the
+ * text at all. When the slots' texts follow one another (`contiguous`) and most of the first
+ * thousand slots let the needle through, the stretch is searched in one pass instead. */
 void scan_mark(const unsigned char *text, size_t textLength, const ScanSlot *slots, const ScanFeatures *features, size_t count,
-               const unsigned char *needle, size_t length, size_t pair, unsigned char *marks);
+               const unsigned char *needle, size_t length, size_t pair, bool contiguous, unsigned char *marks);
 
 #endif
