@@ -74,6 +74,8 @@ public enum TextEscaping {
 
     /// Escapes one item of a text value for 3.0 and 4.0.
     public static func escape(_ s: String) -> String {
+        // A byte test first: most values hold nothing to escape.
+        guard s.utf8.contains(where: { $0 == 0x5C || $0 == 0x2C || $0 == 0x3B || $0 == 0x0A || $0 == 0x0D }) else { return s }
         var out = ""
         out.reserveCapacity(s.utf8.count)
         for c in s.unicodeScalars {

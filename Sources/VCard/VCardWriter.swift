@@ -72,7 +72,13 @@ public enum VCardWriter {
         switch p.value {
         case .raw(let r): s += r.replacingNewlines()
         case .text(let components):
-            s += components.map { $0.map(TextEscaping.escape).joined(separator: ",") }.joined(separator: ";")
+            for (i, component) in components.enumerated() {
+                if i > 0 { s += ";" }
+                for (j, value) in component.enumerated() {
+                    if j > 0 { s += "," }
+                    s += TextEscaping.escape(value)
+                }
+            }
         }
         return s
     }
