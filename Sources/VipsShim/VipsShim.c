@@ -1,3 +1,5 @@
+#define _GNU_SOURCE
+#include <unistd.h>
 #include <sys/prctl.h>
 #include "VipsShim.h"
 
@@ -147,4 +149,6 @@ const char *cvips_last_error(void) { return last_error; }
 
 void cvips_confine(void) {
     prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+    /* Nothing of the daemon's but the socket it was given (standard input and output). */
+    close_range(3, ~0U, 0);
 }

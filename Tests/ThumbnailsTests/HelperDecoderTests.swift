@@ -59,6 +59,22 @@ final class HelperDecoderTests: XCTestCase {
         XCTAssertEqual(try helper.thumbnail(photo, size: 30, crop: false, limits: ImageLimits()).width, 30)
     }
 
+    /// A descriptor the daemon left open across exec does not reach the helper.
+    func testTheHelperKeepsNoneOfTheDaemonsDescriptors() throws {
+        let leaked = open("/etc/hostname", O_RDONLY)  // no O_CLOEXEC, on purpose
+        XCTAssertGreaterThan(leaked, 2)
+        defer { close(leaked) }
+        let helper = HelperDecoder(executable: try helperPath)
+        defer { helper.shutdown() }
+        _ = try helper.inspect(try Images.synthesize(width: 20, height: 20), limits: ImageLimits())
+        let pids = childPIDs()
+        XCTAssertFalse(pids.isEmpty)
+        for pid in pids {
+            let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(leaked)")) ?? "closed"
+            XCTAssertNotEqual(target, "/etc/hostname", "helper \(pid) holds the daemon's descriptor \(leaked)")
+        }
+    }
+
     func testRefusalsCarryTheirReasons() throws {
         let helper = HelperDecoder(executable: try helperPath)
         defer { helper.shutdown() }
@@ -138,7 +154,9 @@ final class HelperDecoderTests: XCTestCase {
     }
 
     /// This process's children, running or zombie (from /proc).
-    func children() -> Int {
+    func children() -> Int { childPIDs().count }
+
+    func childPIDs() -> [String] {
         let me = getpid()
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return entries.filter { name in
@@ -147,6 +165,6 @@ final class HelperDecoderTests: XCTestCase {
             else { return false }
             let fields = stat[stat.index(after: close)...].split(separator: " ")
             return fields.count > 1 && Int32(fields[1]) == me
-        }.count
+        }
     }
 }

@@ -43,7 +43,8 @@ int cvips_synthesize(int width, int height, cvips_format format, int orientation
 
 void cvips_free(void *p);
 
-/* For the image helper process: it can gain no privileges through exec. (It ends when the
+/* For the image helper process: it can gain no privileges through exec, and closes every
+ * descriptor but standard input, output and error. (It ends when the
  * daemon's end of its socket closes, which the kernel does if the daemon dies. A parent-death
  * signal would not do: it fires when the *thread* that started the helper ends.) */
 void cvips_confine(void);
