@@ -44,7 +44,8 @@ typedef struct Probe {
     unsigned char p0, p1, final;
 } Probe;
 
-static void setup_byte_bits(void)
+/* Set when the program is loaded, before any thread can scan. */
+__attribute__((constructor)) static void setup_byte_bits(void)
 {
     for (int b = 0; b < 256; b++)
         byteBit[b] = (unsigned char)(exactCount + (unsigned)b * 7u % (byteBits - exactCount));
@@ -53,9 +54,6 @@ static void setup_byte_bits(void)
         byteBitIsExact[(unsigned char)exactBytes[i]] = true;
     }
 }
-
-/* Set when the program is loaded, before any thread can scan. */
-__attribute__((constructor)) static void scan_kernel_setup(void) { setup_byte_bits(); }
 
 /* The first position from `s` on, at most `last`, where a match could start, or -1. */
 static inline long next_candidate(const unsigned char *text, long s, long last, long end, const Probe *p)

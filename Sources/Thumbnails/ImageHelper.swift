@@ -24,6 +24,8 @@ public final class HelperDecoder: ImageDecoding, @unchecked Sendable {
     private let lock = NSLock()
     private var idle: [Helper] = []
     private var closed = false
+    /// Whether a look for helpers idle too long is due: one at a time, however many requests.
+    private var reapScheduled = false
 
     public init(executable: String, timeoutSeconds: Int = 60, idleSeconds: Double = 10) {
         self.executable = executable
@@ -52,21 +54,16 @@ public final class HelperDecoder: ImageDecoding, @unchecked Sendable {
         return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
+    // What needs no decoder (the byte limit, the format) is answered here.
+
     public func inspect(_ bytes: [UInt8], limits: ImageLimits) throws(ImageError) -> ImageInfo {
-        // What needs no decoder is answered here.
-        guard bytes.count <= limits.maxBytes else {
-            throw .tooLarge("the photo is \(bytes.count) bytes; the limit is \(limits.maxBytes)")
-        }
-        guard ImageFormat.sniff(bytes) != nil else { throw .unsupported("not a JPEG, PNG, WebP, HEIC or GIF image") }
+        _ = try limits.check(bytes)
         var reply = try call(ImageWire.request(.inspect, bytes: bytes, size: 0, crop: false, limits: limits))
         return try reply.info()
     }
 
     public func thumbnail(_ bytes: [UInt8], size: Int, crop: Bool, limits: ImageLimits) throws(ImageError) -> Thumbnail {
-        guard bytes.count <= limits.maxBytes else {
-            throw .tooLarge("the photo is \(bytes.count) bytes; the limit is \(limits.maxBytes)")
-        }
-        guard ImageFormat.sniff(bytes) != nil else { throw .unsupported("not a JPEG, PNG, WebP, HEIC or GIF image") }
+        _ = try limits.check(bytes)
         var reply = try call(ImageWire.request(.thumbnail, bytes: bytes, size: size, crop: crop, limits: limits))
         return try reply.thumbnail()
     }
@@ -124,9 +121,23 @@ public final class HelperDecoder: ImageDecoding, @unchecked Sendable {
         }
         idle.append(helper)
         lock.unlock()
-        // Stopped once idle for long enough, even if no request comes to notice.
+        scheduleReap()
+    }
+
+    /// Idle helpers are stopped once idle for long enough, even if no request comes to notice.
+    private func scheduleReap() {
+        lock.lock()
+        let due = !reapScheduled && !idle.isEmpty
+        if due { reapScheduled = true }
+        lock.unlock()
+        guard due else { return }
         DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + idleSeconds + 0.5) { [weak self] in
-            self?.reapIdle()
+            guard let self else { return }
+            self.lock.lock()
+            self.reapScheduled = false
+            self.lock.unlock()
+            self.reapIdle()
+            self.scheduleReap()  // for helpers that became idle meanwhile
         }
     }
 

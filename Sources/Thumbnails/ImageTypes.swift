@@ -75,6 +75,14 @@ public struct ImageLimits: Sendable, Equatable {
         self.maxBytes = maxBytes
         self.maxPixels = maxPixels
     }
+
+    /// What is checked before any decoder sees a photo: the byte limit, then an accepted
+    /// format by the first bytes. Returns that format.
+    public func check(_ bytes: [UInt8]) throws(ImageError) -> ImageFormat {
+        guard bytes.count <= maxBytes else { throw .tooLarge("the photo is \(bytes.count) bytes; the limit is \(maxBytes)") }
+        guard let format = ImageFormat.sniff(bytes) else { throw .unsupported("not a JPEG, PNG, WebP, HEIC or GIF image") }
+        return format
+    }
 }
 
 /// A finished thumbnail.

@@ -19,12 +19,7 @@ public enum Images {
     /// Checks a photo without decoding it: an accepted format, within the byte limit, and a
     /// header whose pixel count is within the pixel limit. A decompression bomb stops here.
     public static func inspect(_ bytes: [UInt8], limits: ImageLimits = ImageLimits()) throws(ImageError) -> ImageInfo {
-        guard bytes.count <= limits.maxBytes else {
-            throw .tooLarge("the photo is \(bytes.count) bytes; the limit is \(limits.maxBytes)")
-        }
-        guard let format = ImageFormat.sniff(bytes) else {
-            throw .unsupported("not a JPEG, PNG, WebP, HEIC or GIF image")
-        }
+        let format = try limits.check(bytes)
         var header = cvips_header()
         let status = bytes.withUnsafeBytes { cvips_read_header($0.baseAddress, $0.count, format.shim, &header) }
         guard status == 0 else { throw .unsupported("the \(format.rawValue.uppercased()) header cannot be read: \(lastError())") }

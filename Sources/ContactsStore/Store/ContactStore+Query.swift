@@ -14,9 +14,9 @@ extension ContactStore {
     func query(_ q: ContactQuery, withCard: Bool) throws -> QueryResult {
         // Contacts read for the page go to the cache, unless a write committed meanwhile.
         let generation = cache.currentGeneration
-        var read: [Contact] = []
-        defer { for c in read { cache.put(c, readAt: generation) } }
-        return try self.read { db in
+        var fromDatabase: [Contact] = []
+        defer { for c in fromDatabase { cache.put(c, readAt: generation) } }
+        return try read { db in
             let patterns = q.text.map(SearchDocument.patterns(for:)) ?? []
             if let text = q.text, !text.trimmingWhitespace().isEmpty, patterns.isEmpty {
                 return QueryResult(total: 0, contacts: [])
@@ -50,9 +50,9 @@ extension ContactStore {
             var contacts = page.ids.map { cache.get($0) }
             let missing = contacts.indices.filter { contacts[$0] == nil }
             if !missing.isEmpty {
-                read = try Self.fetch(db, rowids: missing.map { page.rowids[$0] })
+                fromDatabase = try Self.fetch(db, rowids: missing.map { page.rowids[$0] })
                 var byID: [String: Contact] = [:]
-                for c in read { byID[c.id] = c }
+                for c in fromDatabase { byID[c.id] = c }
                 for k in missing { contacts[k] = byID[page.ids[k]] }
             }
             return QueryResult(total: page.total, contacts: contacts.compactMap { $0 })

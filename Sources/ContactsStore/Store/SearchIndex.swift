@@ -260,8 +260,8 @@ final class SearchIndex: @unchecked Sendable {
             guard let base = buffer.baseAddress else { return }
             slots.withUnsafeBufferPointer { slots in features.withUnsafeBufferPointer { features in
                 let scan = Scan(
-                    text: base, textLength: buffer.count, slots: slots, features: features, stretches: stretches, needles: patterns.filter { !$0.isEmpty }.map(Needle.init),
-                    favoritesOnly: favoritesOnly, members: members, keep: keep)
+                    text: base, textLength: buffer.count, slots: slots, features: features, stretches: stretches,
+                    needles: patterns.filter { !$0.isEmpty }.map(Needle.init), favoritesOnly: favoritesOnly, members: members, keep: keep)
                 // A large index is scanned in parts on all cores; the parts come back in order.
                 parts = Parallel.chunks(slots.count, minimum: parallelScanMinimum) { scan.run($0) }
             } }
