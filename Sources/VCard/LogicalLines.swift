@@ -6,28 +6,9 @@ enum LogicalLines {
         var line: Int
     }
 
-    static func physical(_ b: [UInt8]) -> [(bytes: ArraySlice<UInt8>, line: Int)] {
-        var out: [(ArraySlice<UInt8>, Int)] = []
-        var start = 0
-        var i = 0
-        var n = 1
-        while i < b.count {
-            let c = b[i]
-            if c == 0x0A || c == 0x0D {
-                out.append((b[start..<i], n))
-                n += 1
-                i = terminatorEnd(b, i)
-                start = i + 1
-            }
-            i += 1
-        }
-        if start < b.count { out.append((b[start..<b.count], n)) }
-        return out
-    }
-
     /// At the CR or LF at `i`: where that line end's last byte is. CRLF, and the CR CR LF some
     /// Windows tools write, are one line end.
-    @inline(__always) static func terminatorEnd(_ b: [UInt8], _ i: Int) -> Int {
+    @inline(__always) static func terminatorEnd<C: RandomAccessCollection>(_ b: C, _ i: Int) -> Int where C.Element == UInt8, C.Index == Int {
         guard b[i] == 0x0D else { return i }
         if i + 1 < b.count && b[i + 1] == 0x0A { return i + 1 }
         if i + 2 < b.count && b[i + 1] == 0x0D && b[i + 2] == 0x0A { return i + 2 }
@@ -51,40 +32,58 @@ enum LogicalLines {
 
     static func split(_ b: [UInt8]) -> [Line] {
         var out: [Line] = []
-        var current: Line?
-        var currentIsQP = false
-        var currentIsBase64 = false
-        for (bytes, n) in physical(b) {
-            if var cur = current {
-                if currentIsQP, cur.bytes.last == UInt8(ascii: "=") {
-                    // A soft line break: the value goes on, whatever the next line starts with.
-                    cur.bytes.removeLast()
-                    cur.bytes.append(contentsOf: bytes)
-                    current = cur
-                    continue
+        out.reserveCapacity(b.count / 32)
+        // The content line being gathered; `current` is its first line's number, 0 when none.
+        var bytes: [UInt8] = []
+        var current = 0
+        var isQP = false
+        var isBase64 = false
+        b.withUnsafeBufferPointer { p in
+            func physical(_ range: Range<Int>, _ n: Int) {
+                let line = UnsafeBufferPointer(rebasing: p[range])
+                if current > 0 {
+                    if isQP, bytes.last == UInt8(ascii: "=") {
+                        // A soft line break: the value goes on, whatever the next line starts with.
+                        bytes.removeLast()
+                        bytes.append(contentsOf: line)
+                        return
+                    }
+                    if let f = line.first, f == 0x20 || f == 0x09 {
+                        bytes.append(contentsOf: line.dropFirst())
+                        if !isQP && !isBase64 { (isQP, isBase64) = encodings(bytes) }
+                        return
+                    }
+                    if isBase64, !line.isEmpty, looksLikeBase64(line) {
+                        bytes.append(contentsOf: line)
+                        return
+                    }
+                    out.append(Line(bytes: bytes, line: current))
+                    current = 0
                 }
-                if let f = bytes.first, f == 0x20 || f == 0x09 {
-                    cur.bytes.append(contentsOf: bytes.dropFirst())
-                    current = cur
-                    if !currentIsQP && !currentIsBase64 { (currentIsQP, currentIsBase64) = encodings(cur.bytes) }
-                    continue
+                if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
+                    out.append(Line(bytes: [], line: n))
+                    return
                 }
-                if currentIsBase64, !bytes.isEmpty, looksLikeBase64(bytes) {
-                    cur.bytes.append(contentsOf: bytes)
-                    current = cur
-                    continue
-                }
-                out.append(cur)
-                current = nil
+                bytes = Array(line)
+                current = n
+                (isQP, isBase64) = encodings(line)
             }
-            if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
-                out.append(Line(bytes: [], line: n))
-                continue
+            var start = 0
+            var i = 0
+            var n = 1
+            while i < p.count {
+                let c = p[i]
+                if c == 0x0A || c == 0x0D {
+                    physical(start..<i, n)
+                    n += 1
+                    i = terminatorEnd(p, i)
+                    start = i + 1
+                }
+                i += 1
             }
-            current = Line(bytes: Array(bytes), line: n)
-            (currentIsQP, currentIsBase64) = encodings(bytes)
+            if start < p.count { physical(start..<p.count, n) }
         }
-        if let cur = current { out.append(cur) }
+        if current > 0 { out.append(Line(bytes: bytes, line: current)) }
         return out
     }
 
@@ -127,7 +126,7 @@ enum LogicalLines {
 
     @inline(__always) static func upper(_ c: UInt8) -> UInt8 { c >= 0x61 && c <= 0x7A ? c - 32 : c }
 
-    static func looksLikeBase64(_ b: ArraySlice<UInt8>) -> Bool {
+    static func looksLikeBase64(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
         b.allSatisfy { c in
             (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || (c >= 0x30 && c <= 0x39) || c == UInt8(ascii: "+")
                 || c == UInt8(ascii: "/") || c == UInt8(ascii: "=") || c == 0x20 || c == 0x09

@@ -3,52 +3,68 @@ public enum TextEscaping {
     /// Splits a value into components (on unescaped `;`) and items (on unescaped `,`) and
     /// unescapes them. An unknown escape such as `\x` is kept as it was.
     static func split(_ s: String, v21: Bool, splitLists: Bool) -> [[String]] {
+        var s = s
+        // Every character that matters is ASCII: the UTF-8 bytes are split, never inside a
+        // character, and most values have nothing to split or unescape.
+        let whole = s
+        return s.withUTF8 { u in
+            guard u.contains(where: { $0 == 0x5C || $0 == 0x3B || ($0 == 0x2C && splitLists) }) else { return [[whole]] }
+            return split(u, v21: v21, splitLists: splitLists)
+        }
+    }
+
+    static func split(_ u: UnsafeBufferPointer<UInt8>, v21: Bool, splitLists: Bool) -> [[String]] {
         var components: [[String]] = []
         var items: [String] = []
-        var current = ""
-        func handle(_ c: Unicode.Scalar) {
-            if c == ";" {
-                items.append(current)
+        var current: [UInt8] = []
+        current.reserveCapacity(u.count)
+        func handle(_ c: UInt8) {
+            if c == UInt8(ascii: ";") {
+                items.append(String(decoding: current, as: UTF8.self))
                 components.append(items)
                 items = []
-                current = ""
-            } else if c == "," && splitLists {
-                items.append(current)
-                current = ""
+                current.removeAll(keepingCapacity: true)
+            } else if c == UInt8(ascii: ",") && splitLists {
+                items.append(String(decoding: current, as: UTF8.self))
+                current.removeAll(keepingCapacity: true)
             } else {
-                current.unicodeScalars.append(c)
+                current.append(c)
             }
         }
-        var it = s.unicodeScalars.makeIterator()
-        while let c = it.next() {
-            guard c == "\\" else {
+        var i = 0
+        while i < u.count {
+            let c = u[i]
+            i += 1
+            guard c == UInt8(ascii: "\\") else {
                 handle(c)
                 continue
             }
-            guard let n = it.next() else {
-                current.unicodeScalars.append(c)
+            guard i < u.count else {
+                current.append(c)
                 break
             }
+            let n = u[i]
+            i += 1
             if v21 {
                 // 2.1 escapes only the semicolon; a backslash is otherwise itself.
-                if n == ";" {
-                    current.unicodeScalars.append(n)
+                if n == UInt8(ascii: ";") {
+                    current.append(n)
                 } else {
-                    current.unicodeScalars.append(c)
+                    current.append(c)
                     handle(n)
                 }
                 continue
             }
             switch n {
-            case "n", "N": current.append("\n")
-            case "\\", ",", ";", ":", "\"": current.unicodeScalars.append(n)
-            case "t": current.append("\t")
+            case UInt8(ascii: "n"), UInt8(ascii: "N"): current.append(0x0A)
+            case UInt8(ascii: "\\"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: ":"), UInt8(ascii: "\""): current.append(n)
+            case UInt8(ascii: "t"): current.append(0x09)
             default:
-                current.unicodeScalars.append(c)
-                current.unicodeScalars.append(n)
+                current.append(c)
+                current.append(n)
             }
         }
-        items.append(current)
+        items.append(String(decoding: current, as: UTF8.self))
         components.append(items)
         return components
     }

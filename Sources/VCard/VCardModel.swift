@@ -8,6 +8,12 @@ public struct VCardParameter: Sendable, Equatable {
         self.name = name?.uppercased()
         self.values = values
     }
+
+    /// A parameter whose name is already upper-cased.
+    init(uppercasedName name: String?, _ values: [String]) {
+        self.name = name
+        self.values = values
+    }
 }
 
 /// A property's value: text split into components (`;`) and list items (`,`), unescaped; or
@@ -19,15 +25,18 @@ public enum VCardValue: Sendable, Equatable {
     /// Everything as one string: components joined by `;`, items by `,`.
     public var joined: String {
         switch self {
-        case .text(let c): c.map { $0.joined(separator: ",") }.joined(separator: ";")
-        case .raw(let r): r
+        case .text(let c):
+            // Most values are one component of one item.
+            if c.count == 1, c[0].count == 1 { return c[0][0] }
+            return c.map { $0.joined(separator: ",") }.joined(separator: ";")
+        case .raw(let r): return r
         }
     }
 
     /// Component `i` with its items joined by `,` ("" when absent).
     public func component(_ i: Int) -> String {
         switch self {
-        case .text(let c): i < c.count ? c[i].joined(separator: ",") : ""
+        case .text(let c): i < c.count ? (c[i].count == 1 ? c[i][0] : c[i].joined(separator: ",")) : ""
         case .raw(let r): i == 0 ? r : ""
         }
     }
@@ -59,6 +68,15 @@ public struct VCardProperty: Sendable, Equatable {
         self.line = line
     }
 
+    /// A property whose name is already upper-cased.
+    init(uppercasedName name: String, group: String?, parameters: [VCardParameter], value: VCardValue, line: Int) {
+        self.group = group
+        self.name = name
+        self.parameters = parameters
+        self.value = value
+        self.line = line
+    }
+
     public init(group: String? = nil, name: String, parameters: [VCardParameter] = [], text: String) {
         self.init(group: group, name: name, parameters: parameters, value: .text([[text]]))
     }
@@ -69,7 +87,13 @@ public struct VCardProperty: Sendable, Equatable {
         let n = name.uppercased()
         var out: [String] = []
         for p in parameters where p.name == n || (n == "TYPE" && p.name == nil) {
-            for v in p.values { out.append(contentsOf: v.split(separator: ",").map { String($0).trimming(" ").uppercased() }) }
+            for v in p.values {
+                if !v.isEmpty, !v.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == 0x20 || ($0 >= 0x61 && $0 <= 0x7A) || $0 >= 0x80 }) {
+                    out.append(v)  // already one upper-case item, as most are
+                    continue
+                }
+                out.append(contentsOf: v.split(separator: ",").map { String($0).trimming(" ").uppercased() })
+            }
         }
         return out
     }
@@ -140,6 +164,7 @@ public struct VCardIssue: Sendable, Equatable, CustomStringConvertible {
 
 extension String {
     func trimming(_ set: String) -> String {
+        if let f = utf8.first, let l = utf8.last, f < 0x80, l < 0x80, !set.utf8.contains(f), !set.utf8.contains(l) { return self }
         var s = Substring(self)
         while let f = s.first, set.contains(f) { s = s.dropFirst() }
         while let l = s.last, set.contains(l) { s = s.dropLast() }

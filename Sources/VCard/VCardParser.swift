@@ -299,21 +299,42 @@ struct RawProperty {
     var valueUpper: String { String(decoding: value, as: UTF8.self).trimming(" \t").uppercased() }
 
     static func parse(_ l: LogicalLines.Line) -> RawProperty? {
-        let b = l.bytes
+        l.bytes.withUnsafeBufferPointer { parse($0, line: l.line) }
+    }
+
+    @inline(__always) static func isBlank(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 }
+
+    /// `b[range]` without the blanks at either end.
+    static func trimmed(_ b: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Range<Int> {
+        var s = range.lowerBound, e = range.upperBound
+        while s < e, isBlank(b[s]) { s += 1 }
+        while e > s, isBlank(b[e - 1]) { e -= 1 }
+        return s..<e
+    }
+
+    static func parse(_ b: UnsafeBufferPointer<UInt8>, line: Int) -> RawProperty? {
         // The name (with an optional group) runs to the first ';' or ':'.
         var i = 0
         while i < b.count, b[i] != UInt8(ascii: ";"), b[i] != UInt8(ascii: ":") { i += 1 }
         guard i < b.count, i > 0 else { return nil }
-        let fullName = String(decoding: b[0..<i], as: UTF8.self).trimming(" \t")
+        let full = trimmed(b, 0..<i)
+        var nameStart = full.lowerBound
         var group: String?
-        var name = fullName
-        if let dot = fullName.lastIndex(of: ".") {
-            group = String(fullName[..<dot])
-            name = String(fullName[fullName.index(after: dot)...])
+        var k = full.upperBound
+        while k > full.lowerBound {
+            k -= 1
+            if b[k] == UInt8(ascii: ".") {
+                group = String(decoding: UnsafeBufferPointer(rebasing: b[full.lowerBound..<k]), as: UTF8.self)
+                nameStart = k + 1
+                break
+            }
         }
-        guard !name.isEmpty, name.utf8.allSatisfy({ VCardParser.isLetter($0) || ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") }) else {
-            return nil
+        guard nameStart < full.upperBound else { return nil }
+        for k in nameStart..<full.upperBound {
+            let c = b[k]
+            guard VCardParser.isLetter(c) || (c >= 0x30 && c <= 0x39) || c == UInt8(ascii: "-") || c == UInt8(ascii: "_") else { return nil }
         }
+        let name = asciiUppercased(b, nameStart..<full.upperBound)
         var params: [VCardParameter] = []
         while i < b.count, b[i] == UInt8(ascii: ";") {
             i += 1
@@ -326,68 +347,87 @@ struct RawProperty {
                 j += 1
             }
             if j >= b.count { return nil }  // no ':' at all
-            let text = String(decoding: b[i..<j], as: UTF8.self)
-            if !text.trimming(" \t").isEmpty { params.append(parseParameter(text)) }
+            if !trimmed(b, i..<j).isEmpty { params.append(parameter(b, i..<j)) }
             i = j
         }
         guard i < b.count, b[i] == UInt8(ascii: ":") else { return nil }
-        return RawProperty(group: group, name: name.uppercased(), parameters: params, value: Array(b[(i + 1)...]), line: l.line)
+        return RawProperty(group: group, name: name, parameters: params, value: Array(b[(i + 1)...]), line: line)
     }
 
-    static func parseParameter(_ text: String) -> VCardParameter {
-        guard let eq = text.firstIndex(of: "=") else {
-            return VCardParameter(nil, [text.trimming(" \t")])
+    /// The bytes as a string with ASCII letters upper-cased (anything else as `uppercased()` does).
+    static func asciiUppercased(_ b: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+        var hasLower = false
+        for k in range {
+            let c = b[k]
+            if c >= 0x80 { return String(decoding: UnsafeBufferPointer(rebasing: b[range]), as: UTF8.self).uppercased() }
+            if c >= 0x61 && c <= 0x7A { hasLower = true }
         }
-        let name = String(text[..<eq]).trimming(" \t")
-        let rest = String(text[text.index(after: eq)...])
+        let slice = UnsafeBufferPointer(rebasing: b[range])
+        guard hasLower else { return String(decoding: slice, as: UTF8.self) }
+        return String(unsafeUninitializedCapacity: slice.count) { out in
+            for k in 0..<slice.count { out[k] = LogicalLines.upper(slice[k]) }
+            return slice.count
+        }
+    }
+
+    /// One parameter from the bytes between its ';' and the next: `NAME=v1,"v,2"`, or a bare value.
+    static func parameter(_ b: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> VCardParameter {
+        var eq = range.lowerBound
+        while eq < range.upperBound, b[eq] != UInt8(ascii: "=") { eq += 1 }
+        guard eq < range.upperBound else {
+            return VCardParameter(uppercasedName: nil, [String(decoding: UnsafeBufferPointer(rebasing: b[trimmed(b, range)]), as: UTF8.self)])
+        }
+        let name = asciiUppercased(b, trimmed(b, range.lowerBound..<eq))
         var values: [String] = []
-        var current = ""
+        var current: [UInt8] = []
         var quoted = false
-        for ch in rest {
-            if ch == "\"" {
+        var k = eq + 1
+        while k < range.upperBound {
+            let c = b[k]
+            k += 1
+            if c == UInt8(ascii: "\"") {
                 quoted.toggle()
-            } else if ch == "," && !quoted {
-                values.append(current)
-                current = ""
-            } else {
-                current.append(ch)
-            }
-        }
-        values.append(current)
-        return VCardParameter(name, values.map(decode6868))
-    }
-
-    /// RFC 6868: ^n newline, ^^ caret, ^' double quote.
-    static func decode6868(_ s: String) -> String {
-        guard s.utf8.contains(UInt8(ascii: "^")) else { return s }
-        var out = ""
-        var it = s.makeIterator()
-        while let c = it.next() {
-            if c == "^" {
-                switch it.next() {
-                case "n"?, "N"?: out.append("\n")
-                case "^"?: out.append("^")
-                case "'"?: out.append("\"")
-                case let other?: out.append("^"); out.append(other)
-                case nil: out.append("^")
+            } else if c == UInt8(ascii: ",") && !quoted {
+                values.append(String(decoding: current, as: UTF8.self))
+                current.removeAll(keepingCapacity: true)
+            } else if c == UInt8(ascii: "^") && k < range.upperBound {
+                // RFC 6868: ^n newline, ^^ caret, ^' double quote.
+                switch b[k] {
+                case UInt8(ascii: "n"), UInt8(ascii: "N"): current.append(0x0A); k += 1
+                case UInt8(ascii: "^"): current.append(UInt8(ascii: "^")); k += 1
+                case UInt8(ascii: "'"): current.append(UInt8(ascii: "\"")); k += 1
+                default: current.append(c)
                 }
             } else {
-                out.append(c)
+                current.append(c)
             }
         }
-        return out
+        values.append(String(decoding: current, as: UTF8.self))
+        return VCardParameter(uppercasedName: name, values)
+    }
+
+    /// Whether `s` is `upper` in any ASCII case.
+    static func equalsIgnoringCase(_ s: String, _ upper: StaticString) -> Bool {
+        let u = UnsafeBufferPointer(start: upper.utf8Start, count: upper.utf8CodeUnitCount)
+        guard s.utf8.count == u.count else { return false }
+        var k = 0
+        for c in s.utf8 {
+            guard LogicalLines.upper(c) == u[k] else { return false }
+            k += 1
+        }
+        return true
     }
 
     var isQuotedPrintable: Bool {
         parameters.contains { p in
-            (p.name == "ENCODING" || p.name == nil) && p.values.contains { $0.uppercased() == "QUOTED-PRINTABLE" }
+            (p.name == "ENCODING" || p.name == nil) && p.values.contains { Self.equalsIgnoringCase($0, "QUOTED-PRINTABLE") }
         }
     }
 
     var isBase64: Bool {
         parameters.contains { p in
-            (p.name == "ENCODING" && p.values.contains { ["B", "BASE64"].contains($0.uppercased()) })
-                || (p.name == nil && p.values.contains { $0.uppercased() == "BASE64" })
+            (p.name == "ENCODING" && p.values.contains { Self.equalsIgnoringCase($0, "B") || Self.equalsIgnoringCase($0, "BASE64") })
+                || (p.name == nil && p.values.contains { Self.equalsIgnoringCase($0, "BASE64") })
         }
     }
 
@@ -398,28 +438,37 @@ struct RawProperty {
 
     func decode(v21: Bool, v4: Bool) -> VCardProperty {
         var bytes = value
-        if isQuotedPrintable { bytes = TextDecoding.quotedPrintable(bytes) }
-        let charset = parameters.first { $0.name == "CHARSET" }?.values.first
-        let text = TextDecoding.string(bytes, charset: charset, legacy: v21)
-        // Parameters that only described the transfer encoding are dropped: the value is
-        // now plain UTF-8 text.
-        let kept = parameters.filter { p in
-            if p.name == "CHARSET" { return false }
-            if p.name == "ENCODING" && p.values.contains(where: { $0.uppercased() == "QUOTED-PRINTABLE" || $0.uppercased() == "8BIT" }) { return false }
-            if p.name == nil && p.values.contains(where: { ["QUOTED-PRINTABLE", "8BIT"].contains($0.uppercased()) }) { return false }
-            return true
+        var kept = parameters
+        var base64 = false
+        var valueType: String?
+        var charset: String?
+        if !parameters.isEmpty {
+            if isQuotedPrintable { bytes = TextDecoding.quotedPrintable(bytes) }
+            charset = parameters.first { $0.name == "CHARSET" }?.values.first
+            base64 = isBase64
+            // Parameters that only described the transfer encoding are dropped: the value is
+            // now plain UTF-8 text.
+            kept = parameters.filter { p in
+                if p.name == "CHARSET" { return false }
+                if p.name == "ENCODING" || p.name == nil {
+                    return !p.values.contains { Self.equalsIgnoringCase($0, "QUOTED-PRINTABLE") || Self.equalsIgnoringCase($0, "8BIT") }
+                }
+                return true
+            }
+            valueType = parameters.first { $0.name == "VALUE" }?.values.first
         }
-        let valueType = parameters.first { $0.name == "VALUE" }?.values.first?.uppercased()
-        let raw = isNestedCard || isBase64 || Self.rawNames.contains(name) || valueType == "URI" || valueType == "URL" || valueType == "BINARY"
-            || text.hasPrefix("data:")
+        let text = TextDecoding.string(bytes, charset: charset, legacy: v21)
+        let dataURI = text.utf8.starts(with: "data:".utf8)
+        let raw = isNestedCard || base64 || Self.rawNames.contains(name) || dataURI
+            || valueType.map { Self.equalsIgnoringCase($0, "URI") || Self.equalsIgnoringCase($0, "URL") || Self.equalsIgnoringCase($0, "BINARY") } == true
         let decoded: VCardValue
         if raw {
-            let trimmed = isBase64 ? TextDecoding.removingWhitespace(text) : text
+            let trimmed = base64 ? TextDecoding.removingWhitespace(text) : text
             // Google escapes ':' and ',' in URLs; nothing else should be touched.
-            decoded = .raw(isBase64 || text.hasPrefix("data:") ? trimmed : TextEscaping.unescapeURI(trimmed))
+            decoded = .raw(base64 || dataURI ? trimmed : TextEscaping.unescapeURI(trimmed))
         } else {
             decoded = .text(TextEscaping.split(text, v21: v21, splitLists: !v21 || Self.listNames.contains(name)))
         }
-        return VCardProperty(group: group, name: name, parameters: kept, value: decoded, line: line)
+        return VCardProperty(uppercasedName: name, group: group, parameters: kept, value: decoded, line: line)
     }
 }
