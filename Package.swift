@@ -23,7 +23,9 @@ let package = Package(
         // A lossless vCard codec (2.1, 3.0, 4.0 in; 3.0 and 4.0 out); knows nothing about contacts.
         .target(name: "VCard"),
         // The contact model, its JSON shapes, validation, vCard mapping and search normalisation.
-        .target(name: "ContactsCore", dependencies: ["JSONCore", "VCard"]),
+        .target(name: "ContactsCore", dependencies: ["JSONCore", "VCard", "SHA256Kernel"]),
+        // SHA-256 blocks with the processor's SHA instructions, where it has them.
+        .target(name: "SHA256Kernel"),
         // The SQLite store: the only module that touches SQLite.
         .target(name: "ContactsStore", dependencies: ["ContactsCore", "VCard", "CSQLite", "ScanKernel"]),
         // The search scan's inner loop: finding a pair of bytes sixteen positions at a time.
@@ -47,7 +49,7 @@ let package = Package(
         .testTarget(name: "JSONCoreTests", dependencies: ["JSONCore"]),
         .testTarget(name: "VCardTests", dependencies: ["VCard"]),
         .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "JSONCore"]),
-        .testTarget(name: "ContactsCoreTests", dependencies: ["ContactsCore", "JSONCore", "VCard"]),
+        .testTarget(name: "ContactsCoreTests", dependencies: ["ContactsCore", "JSONCore", "VCard", "SHA256Kernel"]),
         .testTarget(name: "ContactsStoreTests", dependencies: ["ContactsStore", "ContactsCore", "VCard", "ScanKernel"]),
         // Helpers shared by the test targets (hostile images).
         .target(name: "TestSupport", path: "Tests/TestSupport"),

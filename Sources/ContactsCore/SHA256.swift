@@ -1,5 +1,12 @@
+import SHA256Kernel
+
 /// SHA-256 (FIPS 180-4), for content addresses of photos and stable ids of cards without a UID.
+/// Blocks go through the processor's SHA instructions where it has them (several times faster),
+/// else through the portable rounds below.
 public struct SHA256 {
+    /// Whether this processor has the SHA instructions.
+    static let kernelAvailable = sha256_kernel_available()
+
     private static let k: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01,
         0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc,
@@ -32,29 +39,51 @@ public struct SHA256 {
 
     /// The digest of the bytes: whole blocks straight from the buffer, then the last one or
     /// two, padded, from a small one of their own.
-    public static func digest(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
+    public static func digest(_ bytes: UnsafeRawBufferPointer) -> [UInt8] { digest(bytes, withKernel: kernelAvailable) }
+
+    static func digest(_ bytes: UnsafeRawBufferPointer, withKernel: Bool) -> [UInt8] {
         var h: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
             0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19
         )
         let whole = bytes.count / 64 * 64
+        if withKernel { return digestWithKernel(bytes, whole: whole) }
         k.withUnsafeBufferPointer { k in
             var offset = 0
             while offset < whole {
                 compress(&h, UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + 64)]), k)
                 offset += 64
             }
-            var tail = [UInt8](repeating: 0, count: 128)
-            let rest = bytes.count - whole
-            for i in 0..<rest { tail[i] = bytes[whole + i] }
-            tail[rest] = 0x80
-            let blocks = rest + 9 <= 64 ? 1 : 2
-            let bitLength = UInt64(bytes.count) &* 8
-            for i in 0..<8 { tail[blocks * 64 - 1 - i] = UInt8(truncatingIfNeeded: bitLength >> (UInt64(i) * 8)) }
+            let (tail, blocks) = paddedTail(bytes, whole: whole)
             tail.withUnsafeBytes { t in
                 for b in 0..<blocks { compress(&h, UnsafeRawBufferPointer(rebasing: t[(b * 64)..<(b * 64 + 64)]), k) }
             }
         }
-        let words = [h.0, h.1, h.2, h.3, h.4, h.5, h.6, h.7]
+        return bigEndianBytes([h.0, h.1, h.2, h.3, h.4, h.5, h.6, h.7])
+    }
+
+    private static func digestWithKernel(_ bytes: UnsafeRawBufferPointer, whole: Int) -> [UInt8] {
+        var state: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
+        state.withUnsafeMutableBufferPointer { st in
+            if whole > 0 { sha256_kernel_blocks(st.baseAddress!, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), whole / 64) }
+            let (tail, blocks) = paddedTail(bytes, whole: whole)
+            tail.withUnsafeBufferPointer { sha256_kernel_blocks(st.baseAddress!, $0.baseAddress!, blocks) }
+        }
+        return bigEndianBytes(state)
+    }
+
+    /// The bytes after the last whole block, padded and with the message length: one or two blocks.
+    private static func paddedTail(_ bytes: UnsafeRawBufferPointer, whole: Int) -> (bytes: [UInt8], blocks: Int) {
+        var tail = [UInt8](repeating: 0, count: 128)
+        let rest = bytes.count - whole
+        for i in 0..<rest { tail[i] = bytes[whole + i] }
+        tail[rest] = 0x80
+        let blocks = rest + 9 <= 64 ? 1 : 2
+        let bitLength = UInt64(bytes.count) &* 8
+        for i in 0..<8 { tail[blocks * 64 - 1 - i] = UInt8(truncatingIfNeeded: bitLength >> (UInt64(i) * 8)) }
+        return (tail, blocks)
+    }
+
+    private static func bigEndianBytes(_ words: [UInt32]) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: 32)
         for (i, v) in words.enumerated() {
             out[4 * i] = UInt8(truncatingIfNeeded: v >> 24)

@@ -1,4 +1,4 @@
-import ContactsCore
+@testable import ContactsCore
 import Foundation
 import XCTest
 
@@ -27,7 +27,11 @@ final class SHA256Tests: XCTestCase {
             mine.append(SHA256.hex(bytes))
             // A slice (not an array) of the same bytes gives the same digest.
             XCTAssertEqual(SHA256.hex(([0] + bytes)[1...]), mine.last)
+            // The portable rounds and the processor's instructions agree.
+            let portable = bytes.withUnsafeBytes { SHA256.digest($0, withKernel: false) }
+            XCTAssertEqual(portable, SHA256.digest(bytes), "length \(n)")
         }
+        if !SHA256.kernelAvailable { print("SHA256Tests: this processor has no SHA instructions; only the portable rounds ran") }
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
         p.arguments = lengths.map { "\(dir)/\($0)" }
