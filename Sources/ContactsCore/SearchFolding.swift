@@ -22,6 +22,8 @@ public enum SearchFolding {
             let w = String(word)
             if let latin = foldLatin(w) {
                 words.append(latin)
+            } else if let han = foldHan(w) {
+                words.append(han)
             } else if let hit = cache.get(w) {
                 words.append(hit)
             } else {
@@ -59,6 +61,28 @@ public enum SearchFolding {
             }
         }
         return String(out)
+    }
+
+    /// A word of CJK Unified Ideographs only, a syllable per character: the transliterator
+    /// reads each of these characters alone and puts a space between them, so a word is
+    /// its characters' readings joined by spaces (checked for every character of the block).
+    /// Distinct Chinese names are as many as the people, but their characters are few.
+    private static func foldHan(_ word: String) -> String? {
+        guard word.unicodeScalars.allSatisfy({ (0x4E00...0x9FFF).contains($0.value) }) else { return nil }
+        var out = ""
+        for u in word.unicodeScalars {
+            let key = String(u)
+            let syllable: String
+            if let hit = cache.get(key) {
+                syllable = hit
+            } else {
+                syllable = collapse((key.applyingTransform(transform, reverse: false) ?? key).lowercased())
+                cache.put(key, syllable)
+            }
+            if !out.isEmpty { out.append(" ") }
+            out.append(syllable)
+        }
+        return out
     }
 
     private static let latinTable: [String] = (0..<0x250).map { v in
@@ -198,26 +222,32 @@ public enum SearchDocument {
     /// Lines of searchable text for a contact: folded name, nickname, organisation and
     /// emails; the untransliterated text of CJK fields; phone numbers as bare digits.
     public static func text(for contact: Contact) -> String {
-        var lines: [String] = []
-        lines.reserveCapacity(8)
+        var out = ""
+        out.reserveCapacity(160)
+        var first = true
+        func line(_ s: String) {
+            if !first { out.append("\n") }
+            first = false
+            out.append(s)
+        }
         func add(_ s: String?) {
             guard let s, !s.isEmpty else { return }
-            lines.append(SearchFolding.fold(s))
-            if SearchFolding.containsCJK(s) { lines.append(SearchFolding.lowercaseCollapsed(s)) }
+            line(SearchFolding.fold(s))
+            if !s.utf8.allSatisfy({ $0 < 0x80 }), SearchFolding.containsCJK(s) { line(SearchFolding.lowercaseCollapsed(s)) }
         }
         add(contact.name)
         add(contact.nickname)
         add(contact.organization)
         if let n = contact.structuredName {
             let joined = [n.given, n.additional, n.family].filter { !$0.isEmpty }.joined(separator: " ")
-            if SearchFolding.fold(joined) != SearchFolding.fold(contact.name) { add(joined) }
+            if joined != contact.name, SearchFolding.fold(joined) != SearchFolding.fold(contact.name) { add(joined) }
         }
         for e in contact.emails { add(e.value) }
         for p in contact.phones {
             let d = SearchFolding.phoneDigits(p.value)
-            if !d.isEmpty { lines.append(d) }
+            if !d.isEmpty { line(d) }
         }
-        return lines.joined(separator: "\n")
+        return out
     }
 
     /// The substrings that a query looks for; a contact matches when any one occurs in its text.

@@ -1,4 +1,5 @@
 import ContactsCore
+import Foundation
 import XCTest
 
 final class SearchFoldingTests: XCTestCase {
@@ -25,6 +26,26 @@ final class SearchFoldingTests: XCTestCase {
         let sorted = names.sorted { SearchFolding.sortKey($0) < SearchFolding.sortKey($1) }
         XCTAssertEqual(sorted, ["Äpfel", "apple", "\"Bob\"", "item 1", "Item 2", "Ítem 3", "Item 10", "Zebra"])
         XCTAssertLessThan(SearchFolding.sortKey("File 007"), SearchFolding.sortKey("File 10"))
+    }
+
+    func testHanWordsFoldAsTheTransliteratorReadsThemWhole() {
+        let transform = StringTransform("Any-Latin; Latin-ASCII; Lower")
+        XCTAssertEqual(SearchFolding.fold("张三丰"), "zhang san feng")
+        XCTAssertEqual(SearchFolding.fold("東京 山田太郎"), "dong jing shan tian tai lang")
+        // Words read a character at a time must read as the transliterator reads them whole,
+        // or contacts stored before would not be found by the same query.
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<300 {
+            let scalars = (0..<Int.random(in: 2...4, using: &generator)).map { _ in
+                Unicode.Scalar(UInt32.random(in: 0x4E00...0x9FFF, using: &generator))!
+            }
+            let word = String(String.UnicodeScalarView(scalars))
+            let whole = (word.applyingTransform(transform, reverse: false) ?? word).lowercased()
+            XCTAssertEqual(SearchFolding.fold(word), whole, "\(word)")
+        }
+        // Mixed words keep the transliterator's own spacing.
+        XCTAssertEqual(SearchFolding.fold("张三丰42"), "zhang san feng42")
+        XCTAssertEqual(SearchFolding.fold("ab张"), "ab zhang")
     }
 
     func testPatterns_matchCJKUntransliteratedAndPhonesAsDigits() {
