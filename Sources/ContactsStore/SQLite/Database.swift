@@ -125,7 +125,14 @@ final class Statement {
             switch v {
             case .null: rc = sqlite3_bind_null(handle, index)
             case .int(let n): rc = sqlite3_bind_int64(handle, index, n)
-            case .text(let s): rc = sqlite3_bind_text(handle, index, s, -1, csqlite_transient())
+            case .text(var s):
+                // The bytes with their length: no C string is made, and SQLite copies them once.
+                rc = s.withUTF8 { u in
+                    guard let base = u.baseAddress, u.count > 0 else { return sqlite3_bind_text(handle, index, "", 0, csqlite_transient()) }
+                    return base.withMemoryRebound(to: CChar.self, capacity: u.count) {
+                        sqlite3_bind_text64(handle, index, $0, UInt64(u.count), csqlite_transient(), UInt8(SQLITE_UTF8))
+                    }
+                }
             case .blob(let b): rc = b.withUnsafeBytes { sqlite3_bind_blob64(handle, index, $0.baseAddress, UInt64($0.count), csqlite_transient()) }
             }
             try database.check(rc, sql: sql)
