@@ -103,7 +103,6 @@ extension ContactStore {
         }
     }
 
-    /// Inserts one new contact; the caller holds the write transaction.
     /// What a contact's row holds besides its identity, worked out from the contact alone; an
     /// import works these out for all its contacts on every core before its transaction.
     struct RowText: Sendable {
@@ -111,6 +110,13 @@ extension ContactStore {
         var sortKey: String
         var body: String
         var vcard: String?
+        /// For a contact about to be inserted: the id it takes, and its search index entry's
+        /// key and text. An import makes these ahead with the rest, on every core, so that
+        /// its one writing thread need not (an item that turns out to update a stored
+        /// contact leaves its id unused).
+        var newID = ""
+        var indexKey: [UInt8] = []
+        var indexText: [UInt8] = []
 
         init(_ c: Contact) {
             search = SearchDocument.text(for: c)
@@ -118,38 +124,61 @@ extension ContactStore {
             body = StoredBody.encode(c)
             vcard = StoredProperties.encode(c.vcardProperties)
         }
+
+        init(new c: Contact) {
+            self.init(c)
+            newID = Identifier.make()
+            indexKey = SearchIndex.Entry.key(sortKey: sortKey, name: c.name, id: newID)
+            indexText = Array(search.utf8)
+        }
     }
 
-    static func insert(_ db: Database, _ contact: Contact, log: inout ChangeLog, uidChecked: Bool = false, row: RowText? = nil) throws -> Contact {
+    /// Inserts one new contact; the caller holds the write transaction.
+    static func insert(_ db: Database, _ contact: Contact, log: inout ChangeLog) throws -> Contact {
         var c = contact
         try validate(c)
-        let now = Timestamp.now()
-        c.id = Identifier.make()
         if c.uid.isEmpty { c.uid = "urn:uuid:" + Identifier.make().lowercased() }
-        if !uidChecked, try db.scalarInt("SELECT count(*) FROM contacts WHERE uid = ?", [.text(c.uid)]) > 0 {
+        if try db.scalarInt("SELECT count(*) FROM contacts WHERE uid = ?", [.text(c.uid)]) > 0 {
             throw StoreError.conflict(message: "a contact with uid '\(c.uid)' already exists", id: nil, currentRevision: nil)
         }
+        // The row's text does not depend on the id, uid or times assigned here.
+        let row = RowText(new: c)
+        let inserted = try insertRow(db, c, row: row, log: &log)
+        c.id = row.newID
         c.revision = 1
-        c.createdAt = now
-        c.updatedAt = now
-        // The row's text does not depend on the id, uid or times just assigned.
-        let row = row ?? RowText(c)
-        let search = row.search, sortKey = row.sortKey
+        c.createdAt = inserted.now
+        c.updatedAt = inserted.now
+        if let groups = inserted.groups { c.groups = groups }
+        return c
+    }
+
+    /// Inserts a new contact from an import (its uid was looked for already) without copying it.
+    static func insertImported(_ db: Database, _ c: Contact, row: RowText, log: inout ChangeLog) throws -> String {
+        try validate(c)
+        _ = try insertRow(db, c, row: row, log: &log)
+        return row.newID
+    }
+
+    /// The row of a new contact, its group memberships (the names as stored, when it has
+    /// groups) and what the change log and search index learn of it.
+    private static func insertRow(_ db: Database, _ c: Contact, row: RowText, log: inout ChangeLog) throws -> (now: Int64, groups: [String]?) {
+        let now = Timestamp.now()
+        let uid = c.uid.isEmpty ? "urn:uuid:" + Identifier.make().lowercased() : c.uid
         try db.prepare("""
             INSERT INTO contacts (id, uid, revision, name, sort_key, favorite, created_at, updated_at, body, search, vcard, photo_hash)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """
         ).run([
-            .text(c.id), .text(c.uid), .int(1), .text(c.name), .text(sortKey), .int(c.favorite ? 1 : 0), .int(now), .int(now),
-            .text(row.body), .text(search), row.vcard.map { .text($0) } ?? .null, c.photo?.hash.map { .text($0) } ?? .null,
+            .text(row.newID), .text(uid), .int(1), .text(c.name), .text(row.sortKey), .int(c.favorite ? 1 : 0), .int(now), .int(now),
+            .text(row.body), .text(row.search), row.vcard.map { .text($0) } ?? .null, c.photo?.hash.map { .text($0) } ?? .null,
         ])
         let rowid = sqlite3LastInsertRowid(db)
-        if !c.groups.isEmpty { c.groups = try setMemberships(db, contactRowid: rowid, names: c.groups, log: &log, isNew: true) }
-        log.created(c.id)
+        var groups: [String]?
+        if !c.groups.isEmpty { groups = try setMemberships(db, contactRowid: rowid, names: c.groups, log: &log, isNew: true) }
+        log.created(row.newID)
         log.indexUpserts.append(
-            SearchIndex.Entry(
-                rowid: rowid, id: c.id, sortKey: sortKey, name: c.name, text: search, favorite: c.favorite, createdAt: now, updatedAt: now))
-        return c
+            SearchIndex.Entry(rowid: rowid, key: row.indexKey, text: row.indexText, favorite: c.favorite, createdAt: now, updatedAt: now))
+        return (now, groups)
     }
 
     public func create(_ contact: Contact) throws -> Contact {

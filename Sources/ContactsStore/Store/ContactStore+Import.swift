@@ -37,7 +37,7 @@ extension ContactStore {
     /// Items made ready for `importContacts(batches:)`: what their rows will hold is worked
     /// out from the contacts alone, on whichever thread calls this, ahead of the transaction.
     public static func prepare(_ items: [ImportItem]) -> PreparedImport {
-        PreparedImport(items: items, rows: items.map { RowText($0.contact) })
+        PreparedImport(items: items, rows: items.map { RowText(new: $0.contact) })
     }
 
     /// Imports contacts in one transaction. A UID already stored updates that contact (the
@@ -86,12 +86,13 @@ extension ContactStore {
             var n = 0
             while let batch = try next() {
                 outcomes.reserveCapacity(outcomes.count + batch.items.count)
-                for (k, item) in batch.items.enumerated() {
+                // By index, so that items are read where they lie rather than copied.
+                for k in batch.items.indices {
                     defer { n += 1 }
                     if let p = progress, n % 1000 == 999 { p(n + 1) }
                     if n % 500 == 499, isCancelled?() == true { throw StoreError.cancelled }
-                    if let photo = item.photo, try photos.put(photo.hash, photo.bytes, sync: false) { wrotePhotos = true }
-                    outcomes.append(try Self.importOne(db, item, row: batch.rows[k], log: &log))
+                    if let photo = batch.items[k].photo, try photos.put(photo.hash, photo.bytes, sync: false) { wrotePhotos = true }
+                    outcomes.append(try Self.importOne(db, batch.items[k], row: batch.rows[k], log: &log))
                 }
                 // The batch's last reference goes to another thread: freeing thousands of
                 // contacts is work the one thread that writes need not do.
@@ -106,13 +107,13 @@ extension ContactStore {
     }
 
     private static func importOne(_ db: Database, _ item: ImportItem, row: RowText, log: inout ChangeLog) throws -> ImportOutcome {
-        var incoming = item.contact
         // Most imported cards are new: a cheap index probe before reading a whole row.
         var known = false
-        if !incoming.uid.isEmpty { known = try db.scalarInt("SELECT rowid FROM contacts WHERE uid = ?", [.text(incoming.uid)]) != 0 }
-        guard known, let existing = try fetch(db, uid: incoming.uid) else {
-            return .created(id: try insert(db, incoming, log: &log, uidChecked: !incoming.uid.isEmpty, row: row).id)
+        if !item.contact.uid.isEmpty { known = try db.scalarInt("SELECT rowid FROM contacts WHERE uid = ?", [.text(item.contact.uid)]) != 0 }
+        guard known, let existing = try fetch(db, uid: item.contact.uid) else {
+            return .created(id: try insertImported(db, item.contact, row: row, log: &log))
         }
+        var incoming = item.contact
         incoming.id = existing.id
         incoming.revision = existing.revision
         incoming.createdAt = existing.createdAt

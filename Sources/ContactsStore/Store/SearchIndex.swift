@@ -23,12 +23,20 @@ final class SearchIndex: @unchecked Sendable {
         var updatedAt: Int64
 
         init(rowid: Int64, id: String, sortKey: String, name: String, text: String, favorite: Bool, createdAt: Int64, updatedAt: Int64) {
-            var k = Array(sortKey.utf8)
+            self.init(
+                rowid: rowid, key: Self.key(sortKey: sortKey, name: name, id: id), text: Array(text.utf8), favorite: favorite,
+                createdAt: createdAt, updatedAt: updatedAt)
+        }
+
+        static func key(sortKey: String, name: String, id: String) -> [UInt8] {
+            var k: [UInt8] = []
+            k.reserveCapacity(sortKey.utf8.count + name.utf8.count + id.utf8.count + 2)
+            k.append(contentsOf: sortKey.utf8)
             k.append(0)
             k.append(contentsOf: name.utf8)
             k.append(0)
             k.append(contentsOf: id.utf8)
-            self.init(rowid: rowid, key: k, text: Array(text.utf8), favorite: favorite, createdAt: createdAt, updatedAt: updatedAt)
+            return k
         }
 
         init(rowid: Int64, key: [UInt8], text: [UInt8], favorite: Bool, createdAt: Int64, updatedAt: Int64) {
