@@ -53,7 +53,7 @@ let package = Package(
         .testTarget(name: "ContactsStoreTests", dependencies: ["ContactsStore", "ContactsCore", "VCard", "ScanKernel"]),
         // Helpers shared by the test targets (hostile images).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "ThumbnailsTests", dependencies: ["Thumbnails", "VipsImages", "TestSupport"]),
+        .testTarget(name: "ThumbnailsTests", dependencies: ["Thumbnails", "VipsImages", "TestSupport", "ContactsCore", "VCard"]),
         .testTarget(name: "EndToEndTests", dependencies: ["JSONCore", "JSONRPC", "ContactsCore", "Thumbnails", "VipsImages", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

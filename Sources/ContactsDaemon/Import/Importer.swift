@@ -191,7 +191,7 @@ struct Importer {
         // The contact's photo reference was made from these very bytes.
         var photo = PhotoUpload(bytes: data.bytes, mimeType: data.mimeType, hash: c.photo?.hash)
         // Kept whatever it is (nothing imported is lost); its size is known when its header reads.
-        if let info = try? PhotoDecoder.shared.inspect(data.bytes, limits: ImageLimits(maxBytes: .max, maxPixels: .max)) {
+        if let info = ImageHeader.read(data.bytes) ?? (try? PhotoDecoder.shared.inspect(data.bytes, limits: ImageLimits(maxBytes: .max, maxPixels: .max))) {
             photo.mimeType = info.format.mimeType
             photo.width = info.displayWidth
             photo.height = info.displayHeight
