@@ -40,27 +40,32 @@ public enum SearchFolding {
     /// transliterator; nil when the text has anything beyond Latin Extended-B.
     private static func foldLatin(_ text: String) -> String? {
         let table = latinTable
-        var out = String.UnicodeScalarView()
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count)
         var pendingSpace = false
         for u in text.unicodeScalars {
             let v = Int(u.value)
-            if v < 0x80 ? (v <= 0x20 || v == 0x7F) : (u.properties.isWhitespace || u.properties.generalCategory == .control) {
+            let space =
+                v < 0x80
+                ? (v <= 0x20 || v == 0x7F)
+                : v < table.count ? table[v].isSpace : (u.properties.isWhitespace || u.properties.generalCategory == .control)
+            if space {
                 pendingSpace = !out.isEmpty
                 continue
             }
             if (0x300...0x36F).contains(v) { continue }  // combining accents
             guard v < table.count else { return nil }
             if pendingSpace {
-                out.append(" ")
+                out.append(0x20)
                 pendingSpace = false
             }
             if v < 0x80 {
-                out.append(v >= 0x41 && v <= 0x5A ? Unicode.Scalar(UInt8(v + 32)) : u)
+                out.append(UInt8(v >= 0x41 && v <= 0x5A ? v + 32 : v))
             } else {
-                out.append(contentsOf: table[v].unicodeScalars)
+                out.append(contentsOf: table[v].folded)
             }
         }
-        return String(out)
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// A word of CJK Unified Ideographs only, a syllable per character: the transliterator
@@ -85,10 +90,13 @@ public enum SearchFolding {
         return out
     }
 
-    private static let latinTable: [String] = (0..<0x250).map { v in
-        guard v >= 0x80, let u = Unicode.Scalar(v) else { return "" }
+    /// For each scalar below U+0250: its folded form as UTF-8, and whether it is white space
+    /// or a control character.
+    private static let latinTable: [(folded: [UInt8], isSpace: Bool)] = (0..<0x250).map { v in
+        guard v >= 0x80, let u = Unicode.Scalar(v) else { return ([], false) }
         let s = String(Character(u))
-        return (s.applyingTransform(transform, reverse: false) ?? s).lowercased()
+        let folded = (s.applyingTransform(transform, reverse: false) ?? s).lowercased()
+        return (Array(folded.utf8), u.properties.isWhitespace || u.properties.generalCategory == .control)
     }
 
     /// Lower case with white space collapsed, without transliteration: what CJK queries match.
@@ -136,6 +144,7 @@ public enum SearchFolding {
 
     /// The sort key of text already folded with `fold`.
     public static func sortKey(folded: String) -> String {
+        if folded.utf8.allSatisfy({ $0 < 0x80 }) { return asciiSortKey(folded) }
         var scalars = Array(folded.unicodeScalars)
         if let firstAlnum = scalars.firstIndex(where: { $0.properties.isAlphabetic || $0.properties.numericType != nil }) {
             scalars.removeFirst(firstAlnum)
@@ -159,6 +168,36 @@ public enum SearchFolding {
             }
         }
         return String(out)
+    }
+
+    /// `sortKey(folded:)` of ASCII text, over its bytes: there the letters are what is
+    /// alphabetic and the digits what is numeric.
+    private static func asciiSortKey(_ folded: String) -> String {
+        var text = folded
+        return text.withUTF8 { b in
+            func isDigit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }
+            func isAlphanumeric(_ c: UInt8) -> Bool { isDigit(c) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7A) }
+            var out: [UInt8] = []
+            out.reserveCapacity(b.count + 8)
+            var i = b.firstIndex(where: isAlphanumeric) ?? 0
+            while i < b.count {
+                guard isDigit(b[i]) else {
+                    out.append(b[i])
+                    i += 1
+                    continue
+                }
+                var end = i
+                while end < b.count, isDigit(b[end]) { end += 1 }
+                var start = i
+                while start < end - 1, b[start] == 0x30 { start += 1 }  // leading zeros, one kept
+                let length = min(end - start, 99)
+                out.append(0x30 + UInt8(length / 10))
+                out.append(0x30 + UInt8(length % 10))
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: b[start..<min(end, start + 99)]))
+                i = end
+            }
+            return String(decoding: out, as: UTF8.self)
+        }
     }
 
     private static func collapseASCII(_ text: String) -> String {

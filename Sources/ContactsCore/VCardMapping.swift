@@ -27,17 +27,19 @@ public enum VCardMapping {
         if c.uid.isEmpty {
             // No UID: name the card by its content, so that importing it again finds it.
             var text: [UInt8] = []
-            for p in card.properties {
-                text.append(contentsOf: (p.group ?? "").utf8)
+            text.reserveCapacity(1024)
+            let props = card.properties
+            for i in props.indices {
+                if let g = props[i].group { text.append(contentsOf: g.utf8) }
                 text.append(0)
-                text.append(contentsOf: p.name.utf8)
-                for param in p.parameters {
+                text.append(contentsOf: props[i].name.utf8)
+                for param in props[i].parameters {
                     text.append(1)
-                    text.append(contentsOf: (param.name ?? "").utf8)
+                    if let n = param.name { text.append(contentsOf: n.utf8) }
                     for v in param.values { text.append(2); text.append(contentsOf: v.utf8) }
                 }
                 text.append(3)
-                text.append(contentsOf: p.value.joined.utf8)
+                text.append(contentsOf: props[i].value.joined.utf8)
                 text.append(4)
             }
             c.uid = "urn:contactsd:card-" + SHA256.hex(text).prefix(32)
@@ -53,50 +55,53 @@ public enum VCardMapping {
             return typeLabel(p.parameterValues("TYPE"), kind: kind)
         }
         var notes: [String] = []
-        for p in props {
-            switch p.name {
-            case "FN" where c.name.isEmpty: c.name = clean(p.text)
+        // Each property is read where it lies: a copy of each would retain and release its parts.
+        for i in props.indices {
+            let name = props[i].name
+            switch name {
+            case "FN" where c.name.isEmpty: c.name = clean(props[i].text)
             case "N" where c.structuredName == nil:
+                let v = props[i].value
                 let n = StructuredName(
-                    family: clean(p.value.component(0)), given: clean(p.value.component(1)), additional: clean(p.value.component(2)),
-                    prefix: clean(p.value.component(3)), suffix: clean(p.value.component(4)))
+                    family: clean(v.component(0)), given: clean(v.component(1)), additional: clean(v.component(2)),
+                    prefix: clean(v.component(3)), suffix: clean(v.component(4)))
                 if !n.isEmpty { c.structuredName = n }
-            case "NICKNAME" where c.nickname == nil: c.nickname = nonEmpty(clean(p.text))
+            case "NICKNAME" where c.nickname == nil: c.nickname = nonEmpty(clean(props[i].text))
             case "TEL":
-                var v = clean(p.text)
-                if v.lowercased().hasPrefix("tel:") { v = String(v.dropFirst(4)) }
-                if !v.isEmpty { c.phones.append(LabeledValue(value: v, label: label(p, kind: .phone))) }
+                var v = clean(props[i].text)
+                if v.utf8.count >= 4, v.utf8.prefix(4).lazy.map({ $0 | 0x20 }).elementsEqual("tel:".utf8) { v = String(v.dropFirst(4)) }
+                if !v.isEmpty { c.phones.append(LabeledValue(value: v, label: label(props[i], kind: .phone))) }
             case "EMAIL":
-                let v = clean(p.text)
-                if !v.isEmpty { c.emails.append(LabeledValue(value: v, label: label(p, kind: .email))) }
+                let v = clean(props[i].text)
+                if !v.isEmpty { c.emails.append(LabeledValue(value: v, label: label(props[i], kind: .email))) }
             case "URL":
-                let v = clean(p.text)
-                if !v.isEmpty { c.urls.append(LabeledValue(value: v, label: label(p, kind: .url))) }
+                let v = clean(props[i].text)
+                if !v.isEmpty { c.urls.append(LabeledValue(value: v, label: label(props[i], kind: .url))) }
             case "ADR":
                 var a = PostalAddress()
-                a.poBox = clean(p.value.component(0))
-                a.extended = clean(p.value.component(1))
-                a.street = clean(p.value.component(2))
-                a.locality = clean(p.value.component(3))
-                a.region = clean(p.value.component(4))
-                a.postalCode = clean(p.value.component(5))
-                a.country = clean(p.value.component(6))
-                a.label = label(p, kind: .address)
+                a.poBox = clean(props[i].value.component(0))
+                a.extended = clean(props[i].value.component(1))
+                a.street = clean(props[i].value.component(2))
+                a.locality = clean(props[i].value.component(3))
+                a.region = clean(props[i].value.component(4))
+                a.postalCode = clean(props[i].value.component(5))
+                a.country = clean(props[i].value.component(6))
+                a.label = label(props[i], kind: .address)
                 if !a.isEmpty { c.addresses.append(a) }
-            case "ORG" where c.organization == nil: c.organization = nonEmpty(clean(p.value.component(0)))
-            case "TITLE" where c.title == nil: c.title = nonEmpty(clean(p.text))
-            case "BDAY" where c.birthday == nil: c.birthday = birthday(p)
-            case "NOTE": if let n = nonEmpty(clean(p.text, keepNewlines: true)) { notes.append(n) }
+            case "ORG" where c.organization == nil: c.organization = nonEmpty(clean(props[i].value.component(0)))
+            case "TITLE" where c.title == nil: c.title = nonEmpty(clean(props[i].text))
+            case "BDAY" where c.birthday == nil: c.birthday = birthday(props[i])
+            case "NOTE": if let n = nonEmpty(clean(props[i].text, keepNewlines: true)) { notes.append(n) }
             case "CATEGORIES":
-                for item in p.value.components.flatMap({ $0.split(separator: ",").map(String.init) }) {
+                for item in props[i].value.components.flatMap({ $0.split(separator: ",").map(String.init) }) {
                     let g = clean(item)
                     if !g.isEmpty && g.lowercased() != "mycontacts" && !c.groups.contains(where: { $0.lowercased() == g.lowercased() }) {
                         c.groups.append(g)
                     }
                 }
-            case "UID" where c.uid.isEmpty: c.uid = clean(p.text)
-            case "PHOTO" where c.photo == nil: c.photo = photoReference(p)
-            case "X-CONTACTSD-FAVORITE": c.favorite = ["1", "TRUE", "YES"].contains(p.text.uppercased())
+            case "UID" where c.uid.isEmpty: c.uid = clean(props[i].text)
+            case "PHOTO" where c.photo == nil: c.photo = photoReference(props[i])
+            case "X-CONTACTSD-FAVORITE": c.favorite = ["1", "TRUE", "YES"].contains(props[i].text.uppercased())
             default: break
             }
         }

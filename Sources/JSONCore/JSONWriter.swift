@@ -7,6 +7,9 @@ public struct JSONWriter {
 
     public init(capacity: Int = 256) { bytes.reserveCapacity(capacity) }
 
+    /// What was written, as a string.
+    public var string: String { String(decoding: bytes, as: UTF8.self) }
+
     public static func serialize(_ value: JSONValue) -> [UInt8] {
         var w = JSONWriter()
         w.write(value)
@@ -74,7 +77,12 @@ public struct JSONWriter {
     }
 
     private mutating func appendASCII(_ s: StaticString) {
-        bytes.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+        // Mostly one byte of punctuation: appended as a byte, it costs a tenth.
+        if s.utf8CodeUnitCount == 1 {
+            bytes.append(s.utf8Start.pointee)
+        } else {
+            bytes.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+        }
     }
 
     private mutating func appendString(raw s: String) {

@@ -92,10 +92,34 @@ public struct VCardProperty: Sendable, Equatable {
                     out.append(v)  // already one upper-case item, as most are
                     continue
                 }
-                out.append(contentsOf: v.split(separator: ",").map { String($0).trimming(" ").uppercased() })
+                if v.utf8.allSatisfy({ $0 < 0x80 }) {
+                    Self.appendASCIIItems(v, to: &out)
+                } else {
+                    out.append(contentsOf: v.split(separator: ",").map { String($0).trimming(" ").uppercased() })
+                }
             }
         }
         return out
+    }
+
+    /// The comma-separated items of ASCII text, blanks around them trimmed, upper-cased
+    /// (empty items between two commas skipped, as `split` does).
+    private static func appendASCIIItems(_ value: String, to out: inout [String]) {
+        var v = value
+        v.withUTF8 { u in
+            var start = 0
+            for k in 0...u.count where k == u.count || u[k] == UInt8(ascii: ",") {
+                defer { start = k + 1 }
+                guard k > start else { continue }
+                var a = start, b = k
+                while a < b, u[a] == 0x20 { a += 1 }
+                while b > a, u[b - 1] == 0x20 { b -= 1 }
+                out.append(String(unsafeUninitializedCapacity: b - a) { buffer in
+                    for j in a..<b { buffer[j - a] = u[j] >= 0x61 && u[j] <= 0x7A ? u[j] - 32 : u[j] }
+                    return b - a
+                })
+            }
+        }
     }
 
     public func parameter(_ name: String) -> String? {
@@ -121,13 +145,25 @@ public struct VCard: Sendable, Equatable {
     }
 
     public func first(_ name: String) -> VCardProperty? {
-        let n = name.uppercased()
-        return properties.first { $0.name == n }
+        let n = Self.upper(name)
+        guard let i = properties.firstIndex(where: { $0.name == n }) else { return nil }
+        return properties[i]
+    }
+
+    /// Whether the card has a property `name`.
+    public func has(_ name: String) -> Bool {
+        let n = Self.upper(name)
+        return properties.contains { $0.name == n }
     }
 
     public func all(_ name: String) -> [VCardProperty] {
-        let n = name.uppercased()
+        let n = Self.upper(name)
         return properties.filter { $0.name == n }
+    }
+
+    /// Names are asked for in upper case almost always: then nothing is made.
+    private static func upper(_ name: String) -> String {
+        name.utf8.contains(where: { $0 >= 0x61 && $0 <= 0x7A || $0 >= 0x80 }) ? name.uppercased() : name
     }
 }
 

@@ -432,9 +432,15 @@ struct RawProperty {
     }
 
     /// Properties whose value is not text: binary data or a URI, kept as written.
-    static let rawNames: Set<String> = ["PHOTO", "LOGO", "SOUND", "KEY", "URL", "SOURCE", "MEMBER", "FBURL", "CALURI", "CALADRURI", "IMPP", "AGENT"]
+    static func isRawName(_ name: String) -> Bool {
+        switch name {
+        case "PHOTO", "LOGO", "SOUND", "KEY", "URL", "SOURCE", "MEMBER", "FBURL", "CALURI", "CALADRURI", "IMPP", "AGENT": true
+        default: false
+        }
+    }
+
     /// Properties whose 2.1 values are comma lists too.
-    static let listNames: Set<String> = ["CATEGORIES", "NICKNAME"]
+    static func isListName(_ name: String) -> Bool { name == "CATEGORIES" || name == "NICKNAME" }
 
     func decode(v21: Bool, v4: Bool) -> VCardProperty {
         var bytes = value
@@ -459,7 +465,7 @@ struct RawProperty {
         }
         let text = TextDecoding.string(bytes, charset: charset, legacy: v21)
         let dataURI = text.utf8.starts(with: "data:".utf8)
-        let raw = isNestedCard || base64 || Self.rawNames.contains(name) || dataURI
+        let raw = isNestedCard || base64 || Self.isRawName(name) || dataURI
             || valueType.map { Self.equalsIgnoringCase($0, "URI") || Self.equalsIgnoringCase($0, "URL") || Self.equalsIgnoringCase($0, "BINARY") } == true
         let decoded: VCardValue
         if raw {
@@ -467,7 +473,7 @@ struct RawProperty {
             // Google escapes ':' and ',' in URLs; nothing else should be touched.
             decoded = .raw(base64 || dataURI ? trimmed : TextEscaping.unescapeURI(trimmed))
         } else {
-            decoded = .text(TextEscaping.split(text, v21: v21, splitLists: !v21 || Self.listNames.contains(name)))
+            decoded = .text(TextEscaping.split(text, v21: v21, splitLists: !v21 || Self.isListName(name)))
         }
         return VCardProperty(uppercasedName: name, group: group, parameters: kept, value: decoded, line: line)
     }

@@ -28,6 +28,68 @@ final class SearchFoldingTests: XCTestCase {
         XCTAssertLessThan(SearchFolding.sortKey("File 007"), SearchFolding.sortKey("File 10"))
     }
 
+    /// The folding of Latin text and the sort keys of ASCII text run over bytes; they must
+    /// give what the scalar-by-scalar definitions give.
+    func testByteLevelFoldingAndSortKeysMatchTheirDefinitions() {
+        let transform = StringTransform("Any-Latin; Latin-ASCII; Lower")
+        func isSpace(_ u: Unicode.Scalar) -> Bool { u.properties.isWhitespace || u.properties.generalCategory == .control }
+        func referenceFold(_ text: String) -> String {
+            var out = String.UnicodeScalarView()
+            var pendingSpace = false
+            for u in text.unicodeScalars {
+                if isSpace(u) {
+                    pendingSpace = !out.isEmpty
+                    continue
+                }
+                if (0x300...0x36F).contains(u.value) { continue }
+                if pendingSpace {
+                    out.append(" ")
+                    pendingSpace = false
+                }
+                let s = String(Character(u))
+                out.append(contentsOf: (u.value < 0x80 ? s.lowercased() : (s.applyingTransform(transform, reverse: false) ?? s).lowercased()).unicodeScalars)
+            }
+            return String(out)
+        }
+        func referenceSortKey(_ folded: String) -> String {
+            var scalars = Array(folded.unicodeScalars)
+            if let first = scalars.firstIndex(where: { $0.properties.isAlphabetic || $0.properties.numericType != nil }) {
+                scalars.removeFirst(first)
+            }
+            var out = ""
+            var i = 0
+            while i < scalars.count {
+                guard ("0"..."9").contains(scalars[i]) else {
+                    out.unicodeScalars.append(scalars[i])
+                    i += 1
+                    continue
+                }
+                var j = i
+                while j < scalars.count, ("0"..."9").contains(scalars[j]) { j += 1 }
+                var run = scalars[i..<j].drop { $0 == "0" }
+                if run.isEmpty { run = scalars[(j - 1)..<j] }
+                out += String(format: "%02d", min(run.count, 99))
+                out.unicodeScalars.append(contentsOf: run.prefix(99))
+                i = j
+            }
+            return out
+        }
+        for v in 0x80..<0x250 {
+            let s = "a" + String(Unicode.Scalar(v)!) + "b"
+            XCTAssertEqual(SearchFolding.fold(s), referenceFold(s), "U+\(String(v, radix: 16))")
+        }
+        let pieces = ["a", "Z", "é", "Ø", "ß", "ǅ", "\u{301}", " ", "\t", "\u{A0}", "\u{85}", "\u{3000}", "\n", "0", "007", "12", "-", "'", "ĳ", "Ł"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<3000 {
+            let text = (0..<Int.random(in: 0...8, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            XCTAssertEqual(SearchFolding.fold(text), referenceFold(text), "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+            let ascii = String(text.unicodeScalars.filter { $0.isASCII }.map(Character.init))
+            XCTAssertEqual(SearchFolding.sortKey(folded: ascii), referenceSortKey(ascii), ascii.debugDescription)
+        }
+        XCTAssertEqual(SearchFolding.sortKey(folded: String(repeating: "9", count: 120)), "99" + String(repeating: "9", count: 99))
+        XCTAssertEqual(SearchFolding.sortKey(folded: "-- 000 a"), "010 a")
+    }
+
     func testHanWordsFoldAsTheTransliteratorReadsThemWhole() {
         let transform = StringTransform("Any-Latin; Latin-ASCII; Lower")
         XCTAssertEqual(SearchFolding.fold("张三丰"), "zhang san feng")

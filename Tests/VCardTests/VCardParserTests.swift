@@ -196,3 +196,22 @@ final class WhitespaceRemovalTests: XCTestCase {
         XCTAssertEqual(VCardParser.parse(text).cards.first?.first("PHOTO")?.value, .raw("/9j/4AAQSkZJRg=="))
     }
 }
+
+final class VCardParameterValueTests: XCTestCase {
+    /// TYPE values are split on commas, trimmed and upper-cased; ASCII goes over bytes and
+    /// must give what splitting the string gives.
+    func testParameterValuesSplitTrimAndUpperCase() {
+        let pieces = ["work", "HOME", ",", " ", "voice", "x-Custom", "", "pref", ",,", "Ünïcode"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<3000 {
+            let values = (0..<Int.random(in: 1...3, using: &generator)).map { _ in
+                (0..<Int.random(in: 0...4, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            }
+            let p = VCardProperty(name: "TEL", parameters: [VCardParameter("TYPE", values), VCardParameter(nil, ["cell"])], text: "1")
+            let expected = values.flatMap { v in
+                v.split(separator: ",").map { String($0.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()).uppercased() }
+            } + ["CELL"]
+            XCTAssertEqual(p.parameterValues("type"), expected, "\(values)")
+        }
+    }
+}

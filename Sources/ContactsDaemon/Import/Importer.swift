@@ -155,8 +155,9 @@ struct Importer {
         var errors: [ImportReport.Failure] = []
         var groups: [(name: String, members: [String])] = []
         for (i, card) in parsed.cards.enumerated() {
-            let kind = (card.first("KIND") ?? card.first("X-ADDRESSBOOKSERVER-KIND"))?.text.lowercased()
-            if kind == "group" {
+            if card.has("KIND") || card.has("X-ADDRESSBOOKSERVER-KIND"),
+                (card.first("KIND") ?? card.first("X-ADDRESSBOOKSERVER-KIND"))?.text.lowercased() == "group"
+            {
                 let name = card.first("FN")?.text.trimmingWhitespace() ?? ""
                 guard !name.isEmpty else {
                     errors.append(.init(index: i, line: card.line, message: "a group card without a name (FN)"))
@@ -170,8 +171,8 @@ struct Importer {
                 let m = try map(card)
                 items.append(
                     ImportItem(
-                        contact: m.contact, carriesGroups: card.first("CATEGORIES") != nil,
-                        carriesFavorite: card.first("X-CONTACTSD-FAVORITE") != nil, photo: m.photo))
+                        contact: m.contact, carriesGroups: card.has("CATEGORIES"),
+                        carriesFavorite: card.has("X-CONTACTSD-FAVORITE"), photo: m.photo))
             } catch {
                 errors.append(.init(index: i, line: error.line, message: error.message))
             }

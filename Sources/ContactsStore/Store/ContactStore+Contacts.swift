@@ -119,8 +119,11 @@ extension ContactStore {
         var indexText: [UInt8] = []
 
         init(_ c: Contact) {
-            search = SearchDocument.text(for: c)
-            sortKey = SearchFolding.sortKey(folded: String(search.prefix { $0 != "\n" }))
+            let search = SearchDocument.text(for: c)
+            self.search = search
+            // The first line is the folded name.
+            let firstLine = search.utf8.firstIndex(of: 0x0A).map { String(search[..<$0]) } ?? search
+            sortKey = SearchFolding.sortKey(folded: firstLine)
             body = StoredBody.encode(c)
             vcard = StoredProperties.encode(c.vcardProperties)
         }

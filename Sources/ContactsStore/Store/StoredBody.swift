@@ -70,7 +70,7 @@ enum StoredBody {
             w.writeRaw("}")
         }
         w.writeRaw("}")
-        return String(decoding: w.bytes, as: UTF8.self)
+        return w.string
     }
 
     /// An object of string members, in this order (nil as null).
@@ -156,55 +156,56 @@ enum StoredBody {
 enum StoredProperties {
     static func encode(_ props: [VCardProperty]?) -> String? {
         guard let props else { return nil }
-        var w = JSONWriter(capacity: 64 + props.count * 64)
+        var w = JSONWriter(capacity: 256 + props.count * 96)
         w.writeRaw("[")
-        for (i, p) in props.enumerated() {
+        // Fields are read where they lie (props[i].name), not through a copy of each property.
+        for i in props.indices {
             if i > 0 { w.writeRaw(",") }
             var f = true
             w.writeRaw("{")
-            if let g = p.group {
+            if let g = props[i].group {
                 w.writeKey("g", first: &f)
                 w.writeString(g)
             }
             w.writeKey("n", first: &f)
-            w.writeString(p.name)
-            if !p.parameters.isEmpty {
+            w.writeString(props[i].name)
+            if !props[i].parameters.isEmpty {
                 w.writeKey("p", first: &f)
                 w.writeRaw("[")
-                for (j, parameter) in p.parameters.enumerated() {
+                for j in props[i].parameters.indices {
                     if j > 0 { w.writeRaw(",") }
                     w.writeRaw("[")
-                    w.writeString(parameter.name)
+                    w.writeString(props[i].parameters[j].name)
                     w.writeRaw(",")
-                    writeStrings(parameter.values, &w)
+                    writeStrings(props[i].parameters[j].values, &w)
                     w.writeRaw("]")
                 }
                 w.writeRaw("]")
             }
-            switch p.value {
+            switch props[i].value {
             case .raw(let r):
                 w.writeKey("r", first: &f)
                 w.writeString(r)
             case .text(let components):
                 w.writeKey("t", first: &f)
                 w.writeRaw("[")
-                for (j, c) in components.enumerated() {
+                for j in components.indices {
                     if j > 0 { w.writeRaw(",") }
-                    writeStrings(c, &w)
+                    writeStrings(components[j], &w)
                 }
                 w.writeRaw("]")
             }
             w.writeRaw("}")
         }
         w.writeRaw("]")
-        return String(decoding: w.bytes, as: UTF8.self)
+        return w.string
     }
 
     private static func writeStrings(_ list: [String], _ w: inout JSONWriter) {
         w.writeRaw("[")
-        for (i, s) in list.enumerated() {
+        for i in list.indices {
             if i > 0 { w.writeRaw(",") }
-            w.writeString(s)
+            w.writeString(list[i])
         }
         w.writeRaw("]")
     }
