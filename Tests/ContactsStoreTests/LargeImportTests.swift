@@ -41,4 +41,22 @@ final class LargeImportTests: StoreTestCase {
         while try plan.step() { steps.append(plan.text(3)) }
         XCTAssertTrue(steps.contains { $0.contains("contacts_by_sort_key") }, "\(steps)")
     }
+
+    /// A large import's commit leaves the copy of its log into the database to a moment
+    /// later: the database file, which held none of the import's pages, then holds them all.
+    func testALargeImportsLogIsCopiedIntoTheDatabaseSoonAfter() throws {
+        func size(_ path: String) -> Int { ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0 }
+        let before = size(databasePath)
+        _ = try store.importContacts(items(ContactStore.indexRebuildMinimum))
+        let log = size(databasePath + "-wal")
+        XCTAssertGreaterThan(log, 1 << 20, "the import's pages went to the log")
+        var copied = false
+        for _ in 0..<100 where !copied {
+            copied = size(databasePath) > before + log / 2
+            if !copied { usleep(50_000) }
+        }
+        XCTAssertTrue(copied, "the database file grew from \(before) bytes to \(size(databasePath)); the log holds \(log)")
+        XCTAssertEqual(try store.counts().contacts, ContactStore.indexRebuildMinimum)
+        XCTAssertEqual(try store.query(ContactQuery(text: "person 000007", limit: 5)).contacts.map(\.name), ["Person 000007"])
+    }
 }

@@ -49,12 +49,11 @@ enum Migrations {
 
     static var latestVersion: Int { all.count }
 
-    /// The indexes that only order contacts (made by migration 1). A large import drops them
-    /// and makes them again at its end, in its transaction: one sort is far cheaper than a
-    /// million inserts at random places in B-trees larger than the page cache.
+    /// The index that orders contacts by name (made by migration 1). A large import drops it
+    /// and makes it again at its end, in its transaction: one sort is far cheaper than a
+    /// million inserts at random places in a B-tree larger than the page cache. (The indexes
+    /// by creation and change time stay: an import adds to their ends.)
     static let orderIndexes: [(name: String, create: String)] = [
         ("contacts_by_sort_key", "CREATE INDEX contacts_by_sort_key ON contacts(sort_key, name, id)"),
-        ("contacts_by_created", "CREATE INDEX contacts_by_created ON contacts(created_at)"),
-        ("contacts_by_updated", "CREATE INDEX contacts_by_updated ON contacts(updated_at)"),
     ]
 }

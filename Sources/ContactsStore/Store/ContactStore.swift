@@ -177,14 +177,33 @@ public final class ContactStore: @unchecked Sendable {
         var log = ChangeLog()
         defer { writer.resetAll() }
         if bulk {
-            try? writer.execute("PRAGMA cache_size=-\(Self.bulkCacheKiB)")
+            // The commit of a large import does not also copy the whole log into the database
+            // (SQLite's automatic checkpoint would, while the import's caller waits): that is
+            // done just after, in the background.
+            try? writer.execute("PRAGMA cache_size=-\(Self.bulkCacheKiB); PRAGMA wal_autocheckpoint=0;")
         }
         defer {
-            if bulk { try? writer.execute("PRAGMA cache_size=-\(Self.idleCacheKiB); PRAGMA shrink_memory;") }
+            if bulk {
+                try? writer.execute("PRAGMA cache_size=-\(Self.idleCacheKiB); PRAGMA shrink_memory; PRAGMA wal_autocheckpoint=1000;")
+                checkpointSoon()
+            }
         }
         let result: T
+        // A large change's new search index is made while the transaction commits (mostly
+        // waiting for the disk), and put in place once it has.
+        let early = DispatchGroup()
+        let prepared = PreparedIndex()
         do {
-            result = try writer.transaction { try body(writer, &log) }
+            result = try writer.transaction {
+                let r = try body(writer, &log)
+                if log.indexRefresh.isEmpty && log.indexUpserts.count + log.indexDeletes.count > SearchIndex.inPlaceLimit {
+                    let (index, upserts, deletes) = (searchIndex, log.indexUpserts, log.indexDeletes)
+                    DispatchQueue.global(qos: .userInitiated).async(group: early) {
+                        prepared.contents = index.prepare(upserts: upserts, deletes: deletes)
+                    }
+                }
+                return r
+            }
         } catch let e as SQLiteError {
             if e.isDiskFull { throw StoreError.unavailable("the disk is full; nothing was changed") }
             if e.isReadOnly { throw StoreError.unavailable("the store is read-only; nothing was changed") }
@@ -203,7 +222,12 @@ public final class ContactStore: @unchecked Sendable {
                 s.reset()
             }
         }
-        searchIndex.apply(upserts: log.indexUpserts, deletes: log.indexDeletes)
+        early.wait()
+        if let contents = prepared.contents {
+            searchIndex.install(prepared: contents)
+        } else {
+            searchIndex.apply(upserts: log.indexUpserts, deletes: log.indexDeletes)
+        }
         if !log.isEmpty {
             // A group's change reaches its members' group lists: then everything goes.
             cache.invalidate(log.groups.isEmpty ? log.contacts.map(\.id) : nil)
@@ -211,6 +235,16 @@ public final class ContactStore: @unchecked Sendable {
         releasePhotos(log.releasedPhotos)
         if !log.isEmpty, let changeHandler { changeHandler(log.contacts, log.groups) }
         return result
+    }
+
+    /// Copies the write-ahead log into the database on a utility thread, holding the write
+    /// lock (readers go on meanwhile).
+    private func checkpointSoon() {
+        DispatchQueue.global(qos: .utility).async { [self] in
+            writeLock.lock()
+            defer { writeLock.unlock() }
+            if !closed { try? writer.execute("PRAGMA wal_checkpoint(PASSIVE)") }
+        }
     }
 
     // MARK: Photo files
@@ -285,6 +319,11 @@ public final class ContactStore: @unchecked Sendable {
 }
 
 /// Changes made inside one transaction.
+/// The search index a write made ahead of its commit (see `ContactStore.write`).
+private final class PreparedIndex: @unchecked Sendable {
+    var contents: SearchIndex.Contents?
+}
+
 struct ChangeLog {
     var contacts: [ContactChange] = []
     var groups: [GroupChange] = []

@@ -54,7 +54,7 @@ final class SearchIndex: @unchecked Sendable {
     /// scattered over the heap among whatever else was allocated meanwhile, and pin its pages
     /// long after an import freed everything around them.) The type is the scan kernel's, so
     /// the scan reads the slot array as it is.
-    private typealias Slot = ScanSlot
+    typealias Slot = ScanSlot
 
     private var lock = pthread_rwlock_t()
     /// In name order.
@@ -130,33 +130,71 @@ final class SearchIndex: @unchecked Sendable {
 
     /// Appends the entry's text and key to the buffers; returns its slot and the features of
     /// its text.
-    private func makeSlot(_ e: Entry) -> (Slot, ScanFeatures) {
-        let textStart = textBuffer.count, keyStart = keyBuffer.count
-        textBuffer.append(contentsOf: e.text)
-        keyBuffer.append(contentsOf: e.key)
+    private static func makeSlot(_ e: Entry, texts: inout [UInt8], keys: inout [UInt8]) -> (Slot, ScanFeatures) {
+        let textStart = texts.count, keyStart = keys.count
+        texts.append(contentsOf: e.text)
+        keys.append(contentsOf: e.key)
         let slot = Slot(
             rowid: e.rowid, createdAt: e.createdAt, updatedAt: e.updatedAt, textStart: textStart, keyStart: keyStart,
             textCount: Int32(e.text.count), keyCount: Int32(e.key.count), favorite: e.favorite)
-        return (slot, textBuffer.withUnsafeBufferPointer { slot.features(in: $0) })
+        return (slot, texts.withUnsafeBufferPointer { slot.features(in: $0) })
     }
 
-    private func rebuild(_ all: [Entry], alreadySorted: Bool = false) {
+    /// Everything the index holds, made apart from it.
+    struct Contents {
+        fileprivate var slots: [Slot] = []
+        fileprivate var features: [ScanFeatures] = []
+        fileprivate var textBuffer: [UInt8] = []
+        fileprivate var keyBuffer: [UInt8] = []
+    }
+
+    private static func build(_ all: [Entry], alreadySorted: Bool) -> Contents {
         let sorted = alreadySorted ? all : all.sorted { Self.less($0.key, $1.key) }
-        textBuffer = []
-        keyBuffer = []
-        slots = []
-        features = []
-        textBuffer.reserveCapacity(sorted.reduce(0) { $0 + $1.text.count })
-        keyBuffer.reserveCapacity(sorted.reduce(0) { $0 + $1.key.count })
-        slots.reserveCapacity(sorted.count)
-        features.reserveCapacity(sorted.count)
+        var c = Contents()
+        c.textBuffer.reserveCapacity(sorted.reduce(0) { $0 + $1.text.count })
+        c.keyBuffer.reserveCapacity(sorted.reduce(0) { $0 + $1.key.count })
+        c.slots.reserveCapacity(sorted.count)
+        c.features.reserveCapacity(sorted.count)
         for e in sorted {
-            let (slot, summary) = makeSlot(e)
-            slots.append(slot)
-            features.append(summary)
+            let (slot, summary) = makeSlot(e, texts: &c.textBuffer, keys: &c.keyBuffer)
+            c.slots.append(slot)
+            c.features.append(summary)
         }
+        return c
+    }
+
+    private func install(_ c: Contents) {
+        slots = c.slots
+        features = c.features
+        textBuffer = c.textBuffer
+        keyBuffer = c.keyBuffer
         garbage = 0
         stretches = [0]
+    }
+
+    private func rebuild(_ all: [Entry], alreadySorted: Bool = false) { install(Self.build(all, alreadySorted: alreadySorted)) }
+
+    /// How many changes `apply` makes in place; beyond, it rebuilds the index.
+    static let inPlaceLimit = 256
+
+    /// The contents a large change gives (one `apply` would rebuild the index for), made while
+    /// searches go on with the index as it is; `install` then swaps them in. The store makes
+    /// them while its transaction commits, and installs them once it has. Nil for a change
+    /// small enough to apply in place, or while the index is not loaded. The caller holds the
+    /// store's write lock from here to `install`, so that nothing else changes the index.
+    func prepare(upserts: [Entry], deletes: Set<Int64>) -> Contents? {
+        guard upserts.count + deletes.count > Self.inPlaceLimit else { return nil }
+        pthread_rwlock_rdlock(&lock)
+        defer { pthread_rwlock_unlock(&lock) }
+        guard isLoaded else { return nil }
+        let gone = deletes.union(upserts.map(\.rowid))
+        return Self.build(currentEntries().filter { !gone.contains($0.rowid) } + upserts, alreadySorted: false)
+    }
+
+    func install(prepared: Contents) {
+        pthread_rwlock_wrlock(&lock)
+        defer { pthread_rwlock_unlock(&lock) }
+        if isLoaded { install(prepared) }
     }
 
     private func findStretches() {
@@ -210,7 +248,7 @@ final class SearchIndex: @unchecked Sendable {
         defer { pthread_rwlock_unlock(&lock) }
         guard isLoaded else { return }  // loaded later from the database as it is then
         let gone = deletes.union(upserts.map(\.rowid))
-        if upserts.count + deletes.count > 256 {
+        if upserts.count + deletes.count > Self.inPlaceLimit {
             rebuild(currentEntries().filter { !gone.contains($0.rowid) } + upserts)
             return
         }
@@ -233,7 +271,7 @@ final class SearchIndex: @unchecked Sendable {
                 let mid = (lo + hi) / 2
                 if slotKey(mid, isLessThan: e.key) { lo = mid + 1 } else { hi = mid }
             }
-            let (slot, summary) = makeSlot(e)
+            let (slot, summary) = Self.makeSlot(e, texts: &textBuffer, keys: &keyBuffer)
             slots.insert(slot, at: lo)
             features.insert(summary, at: lo)
         }
