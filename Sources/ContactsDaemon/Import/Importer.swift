@@ -87,12 +87,16 @@ struct Importer {
         var groupCards: [(name: String, members: [String])] = []
         var cardOffset = 0
         var waiting = 0.0
+        var lastBatch = Date()
         let total = file.estimatedCards
         let threadCPU0 = Self.threadCPUSeconds()
         let outcomes = try store.importContacts(
             batches: {
                 let w = Date()
-                guard let piece = pipeline.next() else { return nil }
+                guard let piece = pipeline.next() else {
+                    lastBatch = Date()
+                    return nil
+                }
                 waiting += Date().timeIntervalSince(w)
                 // A card ended by the next one lost nothing: not worth a warning.
                 for var issue in piece.issues where issue.card == nil || issue.kind != .cardEndedByNextCard {
@@ -107,9 +111,9 @@ struct Importer {
         let t1 = Date()
         log?.debug(
             String(
-                format: "import of %d cards in %d pieces: %.0f ms (%.0f ms of it waiting for parsed cards), %.2f s of CPU (%.2f s by the writing thread)",
-                cardOffset, file.count, t1.timeIntervalSince(t0) * 1000, waiting * 1000, Self.processCPUSeconds() - cpu0,
-                Self.threadCPUSeconds() - threadCPU0))
+                format: "import of %d cards in %d pieces: %.0f ms (%.0f ms of it waiting for parsed cards, %.0f ms after the last), %.2f s of CPU (%.2f s by the writing thread)",
+                cardOffset, file.count, t1.timeIntervalSince(t0) * 1000, waiting * 1000, t1.timeIntervalSince(lastBatch) * 1000,
+                Self.processCPUSeconds() - cpu0, Self.threadCPUSeconds() - threadCPU0))
         count(outcomes, into: &report)
         if cardOffset > 1000 { Memory.releaseSoon() }
         for g in groupCards {
