@@ -59,4 +59,15 @@ final class LargeImportTests: StoreTestCase {
         XCTAssertEqual(try store.counts().contacts, ContactStore.indexRebuildMinimum)
         XCTAssertEqual(try store.query(ContactQuery(text: "person 000007", limit: 5)).contacts.map(\.name), ["Person 000007"])
     }
+
+    /// An export of everyone made in blocks on all cores while rows are read gives the
+    /// contacts of a plain read, in the same order.
+    func testExportInBlocksKeepsTheOrderOfAPlainRead() throws {
+        _ = try store.importContacts(items(2_500))
+        let blocks = try store.exportEach { contacts in contacts.map { "\($0.id) \($0.name) \($0.vcardProperties?.count ?? -1)" } }
+        XCTAssertEqual(blocks.count, 3)
+        let plain = try store.exportContacts(ids: nil).map { "\($0.id) \($0.name) \($0.vcardProperties?.count ?? -1)" }
+        XCTAssertEqual(blocks.flatMap { $0 }, plain)
+        XCTAssertEqual(plain.first?.split(separator: " ").dropFirst().first, "Person")
+    }
 }

@@ -146,6 +146,16 @@ enum ImportExportMethods {
                     } else {
                         contacts = matching
                     }
+                } else if ids == nil && format != "json" {
+                    // Everyone as vCards: written while the rows are read.
+                    let version: VCardWriter.Version = format == "vcard3" ? .v3 : .v4
+                    let parts = try store.exportEach { contacts in (text: vcards(contacts, version: version, store: store), count: contacts.count) }
+                    let count = parts.reduce(0) { $0 + $1.count }
+                    var data = ""
+                    data.reserveCapacity(parts.reduce(0) { $0 + $1.text.utf8.count })
+                    for p in parts { data += p.text }
+                    defer { if count > 1000 { Memory.releaseSoon() } }
+                    return ["data": .string(data), "count": .int(count)]
                 } else {
                     contacts = try store.exportContacts(ids: ids)
                 }
