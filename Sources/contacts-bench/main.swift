@@ -152,7 +152,10 @@ if !searchOnly && !dropOnly { do {
 // The same corpus through the drop folder of a real contactsd, as one vCard 3.0 file.
 if !importOnly && !searchOnly { do {
     let (seconds, bytes) = try measureDropFolderImport(contacts, scratch: dir) { daemon in
-        if dropOnly { return }
+        if dropOnly {
+            pauseIfAsked(daemon)
+            return
+        }
         let c = try RPCClient(path: daemon.socket)
         // Search as a client sees it: a query and its first page of 50 contacts, each a call
         // on one connection, the daemon's index warm.
@@ -204,12 +207,7 @@ if !importOnly && !searchOnly { do {
         figures["daemonRSSMiB"] = rss
         figures["daemonRSSRightAfterExportMiB"] = rssBusy
         figures["daemonPeakRSSMiB"] = peak
-        if let pause = ProcessInfo.processInfo.environment["BENCH_PAUSE"].flatMap(Double.init) {
-            // For a look at the daemon's memory (/proc/PID/smaps) before it stops.
-            print("daemon pid \(pid) (socket \(daemon.socket)); pausing \(pause) s")
-            fflush(nil)
-            usleep(UInt32(pause * 1_000_000))
-        }
+        pauseIfAsked(daemon)
         if let id = ids.first {
             let p = try ServiceBench.photos(socket: daemon.socket, id: id)
             rows.append(("setPhoto, 12 MP JPEG (checked, first 256 px thumbnail)", String(format: "%.0f ms", p.set * 1000)))
@@ -244,3 +242,12 @@ if let jsonOut {
     try text.write(toFile: jsonOut, atomically: true, encoding: .utf8)
 }
 reopened.close()
+
+/// With BENCH_PAUSE=SECONDS, keeps the daemon running that long before it stops: for a look
+/// at its memory (/proc/PID/smaps) or a profiler attached to it.
+func pauseIfAsked(_ daemon: DaemonRun) {
+    guard let pause = ProcessInfo.processInfo.environment["BENCH_PAUSE"].flatMap(Double.init) else { return }
+    print("daemon pid \(daemon.process.processIdentifier) (socket \(daemon.socket)); pausing \(pause) s")
+    fflush(nil)
+    usleep(UInt32(pause * 1_000_000))
+}
