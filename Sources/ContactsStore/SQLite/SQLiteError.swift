@@ -17,4 +17,12 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
     public var isDiskFull: Bool { primaryCode == SQLITE_FULL }
     public var isCorrupt: Bool { primaryCode == SQLITE_CORRUPT || primaryCode == SQLITE_NOTADB }
     public var isReadOnly: Bool { primaryCode == SQLITE_READONLY }
+
+    /// A UNIQUE constraint on `column` (`table.column`, as SQLite names it) failed.
+    func isUniqueViolation(on column: String) -> Bool {
+        code == Self.constraintUnique && message.hasSuffix(column)
+    }
+
+    /// SQLITE_CONSTRAINT_UNIQUE (a macro Swift does not import).
+    static let constraintUnique = SQLITE_CONSTRAINT | (8 << 8)
 }

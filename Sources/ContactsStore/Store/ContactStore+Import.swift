@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import CSQLite
 import ContactsCore
 import VCard
 
@@ -73,7 +74,7 @@ extension ContactStore {
     public func importContacts(
         batches next: () throws -> PreparedImport?, expectedCount: Int, progress: ((Int) -> Void)? = nil, isCancelled: (() -> Bool)? = nil
     ) throws -> [ImportOutcome] {
-        try write(bulk: expectedCount > 1000) { db, log in
+        try write(bulk: expectedCount > 1000, bulkRows: expectedCount) { db, log in
             var rebuildIndexes = false
             if expectedCount >= Self.indexRebuildMinimum {
                 rebuildIndexes = Int(try db.scalarInt("SELECT count(*) FROM contacts")) <= expectedCount
@@ -81,12 +82,16 @@ extension ContactStore {
             if rebuildIndexes {
                 for index in Migrations.orderIndexes { try db.execute("DROP INDEX \(index.name)") }
             }
+            // Room for everything expected, made once: asking for exactly a batch more each
+            // time would copy the whole array for every batch (quadratic at a million).
             var outcomes: [ImportOutcome] = []
+            outcomes.reserveCapacity(expectedCount)
+            log.contacts.reserveCapacity(expectedCount)
+            log.indexUpserts.reserveCapacity(expectedCount)
             // Photo files are written unsynced and synced once, before the commit refers to them.
             var wrotePhotos = false
             var n = 0
             while let batch = try next() {
-                outcomes.reserveCapacity(outcomes.count + batch.items.count)
                 // By index, so that items are read where they lie rather than copied.
                 for k in batch.items.indices {
                     defer { n += 1 }
@@ -99,6 +104,7 @@ extension ContactStore {
                 // contacts is work the one thread that writes need not do.
                 Self.disposal.async { withExtendedLifetime(batch) {} }
             }
+            prepareSearchIndexEarly(log)
             if rebuildIndexes {
                 for index in Migrations.orderIndexes { try db.execute(index.create) }
             }
@@ -108,11 +114,17 @@ extension ContactStore {
     }
 
     private static func importOne(_ db: Database, _ item: ImportItem, row: RowText, log: inout ChangeLog) throws -> ImportOutcome {
-        // Most imported cards are new: a cheap index probe before reading a whole row.
-        var known = false
-        if !item.contact.uid.isEmpty { known = try db.scalarInt("SELECT rowid FROM contacts WHERE uid = ?", [.text(item.contact.uid)]) != 0 }
-        guard known, let existing = try fetch(db, uid: item.contact.uid) else {
+        // Most imported cards are new: they are inserted straight away, and the uid's UNIQUE
+        // constraint says which are not (SQLite checks it before it writes anything, in the
+        // same descent of the uid index that the insert then uses; a separate lookup first
+        // cost a second descent of an index larger than the page cache at a million).
+        do {
             return .created(id: try insertImported(db, item.contact, row: row, log: &log))
+        } catch let e as SQLiteError where e.isUniqueViolation(on: "contacts.uid") {
+            // Known: updated or unchanged below.
+        }
+        guard let existing = try fetch(db, uid: item.contact.uid) else {
+            throw StoreError.database(SQLiteError(code: SQLiteError.constraintUnique, message: "uid '\(item.contact.uid)' is taken but not found", sql: nil))
         }
         var incoming = item.contact
         incoming.id = existing.id

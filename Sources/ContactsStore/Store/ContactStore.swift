@@ -17,6 +17,13 @@ public final class ContactStore: @unchecked Sendable {
     private let poolLock = NSLock()
     private var idleReaders: [Database] = []
     private var closed = false
+    /// The search index being made ahead for the write under way (under the write lock).
+    private var earlyIndex: PreparedIndex?
+
+    /// Starts making the search index a large write gives, now rather than at its commit: the
+    /// write has made all its changes to contacts but has more to do (an import remaking the
+    /// order index). Only from the body of `write`.
+    func prepareSearchIndexEarly(_ log: ChangeLog) { earlyIndex?.start(searchIndex, log) }
     private var changeHandler: ChangeHandler?
     private var photoRemovalHandler: (@Sendable (String) -> Void)?
     let searchIndex = SearchIndex()
@@ -168,9 +175,14 @@ public final class ContactStore: @unchecked Sendable {
     static let idleCacheKiB = 8 << 10
     static let bulkCacheKiB = 64 << 10
 
+    /// The page cache for a bulk write of about `rows` contacts: 64 MiB, more for a larger
+    /// import (a quarter KiB a contact, up to 512 MiB) so that the uid index, where each new
+    /// contact lands at a random place, stays in it.
+    static func bulkCacheKiB(rows: Int) -> Int { min(512 << 10, max(bulkCacheKiB, rows / 4)) }
+
     /// Runs `body` in a write transaction and reports its changes after the commit. A `bulk`
     /// write (a large import) gets a larger page cache, given back afterwards.
-    func write<T>(bulk: Bool = false, _ body: (Database, inout ChangeLog) throws -> T) throws -> T {
+    func write<T>(bulk: Bool = false, bulkRows: Int = 0, _ body: (Database, inout ChangeLog) throws -> T) throws -> T {
         writeLock.lock()
         defer { writeLock.unlock() }
         if closed { throw StoreError.unavailable("the store is closed") }
@@ -180,7 +192,7 @@ public final class ContactStore: @unchecked Sendable {
             // The commit of a large import does not also copy the whole log into the database
             // (SQLite's automatic checkpoint would, while the import's caller waits): that is
             // done just after, in the background.
-            try? writer.execute("PRAGMA cache_size=-\(Self.bulkCacheKiB); PRAGMA wal_autocheckpoint=0;")
+            try? writer.execute("PRAGMA cache_size=-\(Self.bulkCacheKiB(rows: bulkRows)); PRAGMA wal_autocheckpoint=0;")
         }
         defer {
             if bulk {
@@ -190,18 +202,15 @@ public final class ContactStore: @unchecked Sendable {
         }
         let result: T
         // A large change's new search index is made while the transaction commits (mostly
-        // waiting for the disk), and put in place once it has.
-        let early = DispatchGroup()
+        // waiting for the disk), and put in place once it has. (An import starts it sooner,
+        // as soon as its last contact is in: see `prepareSearchIndexEarly`.)
         let prepared = PreparedIndex()
+        earlyIndex = prepared
+        defer { earlyIndex = nil }
         do {
             result = try writer.transaction {
                 let r = try body(writer, &log)
-                if log.indexRefresh.isEmpty && log.indexUpserts.count + log.indexDeletes.count > SearchIndex.inPlaceLimit {
-                    let (index, upserts, deletes) = (searchIndex, log.indexUpserts, log.indexDeletes)
-                    DispatchQueue.global(qos: .userInitiated).async(group: early) {
-                        prepared.contents = index.prepare(upserts: upserts, deletes: deletes)
-                    }
-                }
+                prepared.start(searchIndex, log)
                 return r
             }
         } catch let e as SQLiteError {
@@ -222,8 +231,7 @@ public final class ContactStore: @unchecked Sendable {
                 s.reset()
             }
         }
-        early.wait()
-        if let contents = prepared.contents {
+        if let contents = prepared.result(for: log) {
             searchIndex.install(prepared: contents)
         } else {
             searchIndex.apply(upserts: log.indexUpserts, deletes: log.indexDeletes)
@@ -319,9 +327,30 @@ public final class ContactStore: @unchecked Sendable {
 }
 
 /// Changes made inside one transaction.
-/// The search index a write made ahead of its commit (see `ContactStore.write`).
-private final class PreparedIndex: @unchecked Sendable {
-    var contents: SearchIndex.Contents?
+/// The search index a large write makes on another thread before its commit (see
+/// `ContactStore.write`). Used by the writing thread only, under the store's write lock.
+final class PreparedIndex: @unchecked Sendable {
+    private let group = DispatchGroup()
+    private var contents: SearchIndex.Contents?
+    /// How many changes it was made from (nil until started).
+    private var made: (upserts: Int, deletes: Int)?
+
+    /// Starts making the index that the changes in `log` give, unless started already or the
+    /// change is small enough to apply in place.
+    func start(_ index: SearchIndex, _ log: ChangeLog) {
+        guard made == nil, log.indexRefresh.isEmpty, log.indexUpserts.count + log.indexDeletes.count > SearchIndex.inPlaceLimit else { return }
+        made = (log.indexUpserts.count, log.indexDeletes.count)
+        let (upserts, deletes) = (log.indexUpserts, log.indexDeletes)
+        DispatchQueue.global(qos: .userInitiated).async(group: group) { self.contents = index.prepare(upserts: upserts, deletes: deletes) }
+    }
+
+    /// The index made, once made, if it was made from all of `log`'s changes.
+    func result(for log: ChangeLog) -> SearchIndex.Contents? {
+        guard let made else { return nil }
+        group.wait()
+        guard made == (log.indexUpserts.count, log.indexDeletes.count), log.indexRefresh.isEmpty else { return nil }
+        return contents
+    }
 }
 
 struct ChangeLog {
