@@ -8,6 +8,13 @@ public enum Timestamp {
         return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
     }
 
+    /// Milliseconds of a clock that only goes forward (for how long something took or waited).
+    public static func monotonicMillis() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
+    }
+
     public static func format(_ millis: Int64) -> String {
         var seconds = time_t(millis / 1000)
         var t = tm()

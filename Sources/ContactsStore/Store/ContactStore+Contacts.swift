@@ -57,6 +57,7 @@ extension ContactStore {
     // MARK: Reading
 
     public func contact(id: String) throws -> Contact {
+        noteRead()
         if let c = cache.get(id) { return c }
         let generation = cache.currentGeneration
         let c = try read { db in

@@ -6,7 +6,10 @@ extension ContactStore {
     ///
     /// Text queries are answered from the in-memory `SearchIndex`; listing without text uses
     /// the SQL indexes directly.
-    public func query(_ q: ContactQuery) throws -> QueryResult { try query(q, withCard: false) }
+    public func query(_ q: ContactQuery) throws -> QueryResult {
+        noteRead()
+        return try query(q, withCard: false)
+    }
 
     /// The matches of a query with their vCard properties, for export.
     public func exportContacts(matching q: ContactQuery) throws -> [Contact] { try query(q, withCard: true).contacts }
