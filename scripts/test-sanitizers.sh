@@ -12,7 +12,7 @@ swift build --build-tests --sanitize="$kind" --scratch-path "$scratch"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 filter=()
-if [ "$kind" = thread ]; then filter=(--filter "RPCServerTests|ContactStoreTests|SearchTests|SearchScanTests|ParallelTests|ParallelParseTests|HelperDecoderTests|EndToEndTests"); fi
+if [ "$kind" = thread ]; then filter=(--filter "RPCServerTests|ContactStoreTests|SearchTests|SearchScanTests|ParallelTests|ParallelParseTests|HelperDecoderTests|LargeImportTests|EndToEndTests"); fi
 status=0
 # LeakSanitizer counts the one-time allocations behind Swift's lazy globals as leaks: it
 # is turned off; use-after-free, overflows and races are what these runs look for.
