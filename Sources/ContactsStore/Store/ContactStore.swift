@@ -19,7 +19,7 @@ public final class ContactStore: @unchecked Sendable {
     private var idleReaders: [Database] = []
     private var closed = false
     /// When the store was last read (monotonic milliseconds, under the pool lock): searches
-    /// and gets answered from memory count too.
+    /// and gets answered from memory count too, and the end of a large import.
     private var lastRead: Int64 = 0
 
     func noteRead() {
@@ -263,6 +263,9 @@ public final class ContactStore: @unchecked Sendable {
     /// slower (p99 at 100k: 15 ms instead of 5). (A thread of its own, because its priority cannot be raised again by an
     /// unprivileged process, and a pooled thread would keep it.)
     private func checkpointSoon() {
+        // The import itself counts: searches right after it (a client told of the new
+        // contacts) must find the store quiet for a second first.
+        noteRead()
         let thread = Thread { [self] in
             _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)  // on Linux, the calling thread
             let start = Timestamp.monotonicMillis()
