@@ -21,6 +21,8 @@ public final class ContactStore: @unchecked Sendable {
     /// When the store was last read (monotonic milliseconds, under the pool lock): searches
     /// and gets answered from memory count too, and the end of a large import.
     private var lastRead: Int64 = 0
+    /// The search index being made ahead for the write under way (under the write lock).
+    private var earlyIndex: PreparedIndex?
 
     func noteRead() {
         let now = Timestamp.monotonicMillis()
@@ -28,8 +30,6 @@ public final class ContactStore: @unchecked Sendable {
         lastRead = now
         poolLock.unlock()
     }
-    /// The search index being made ahead for the write under way (under the write lock).
-    private var earlyIndex: PreparedIndex?
 
     /// Starts making the search index a large write gives, now rather than at its commit: the
     /// write has made all its changes to contacts but has more to do (an import remaking the
@@ -260,8 +260,8 @@ public final class ContactStore: @unchecked Sendable {
     /// Copies the write-ahead log into the database on a thread of its own at the lowest
     /// priority, holding the write lock, once reads have paused for a second (or after half a
     /// minute at most): copying a large log makes searches that run meanwhile several times
-    /// slower (p99 at 100k: 15 ms instead of 5). (A thread of its own, because its priority cannot be raised again by an
-    /// unprivileged process, and a pooled thread would keep it.)
+    /// slower (p99 at 100k: 15 ms instead of 5). A thread of its own, because an unprivileged
+    /// process cannot raise its priority again, and a pooled thread would keep it.
     private func checkpointSoon() {
         // The import itself counts: searches right after it (a client told of the new
         // contacts) must find the store quiet for a second first.
@@ -355,7 +355,6 @@ public final class ContactStore: @unchecked Sendable {
     }
 }
 
-/// Changes made inside one transaction.
 /// The search index a large write makes on another thread before its commit (see
 /// `ContactStore.write`). Used by the writing thread only, under the store's write lock.
 final class PreparedIndex: @unchecked Sendable {
@@ -382,6 +381,7 @@ final class PreparedIndex: @unchecked Sendable {
     }
 }
 
+/// Changes made inside one transaction.
 struct ChangeLog {
     var contacts: [ContactChange] = []
     var groups: [GroupChange] = []
