@@ -3,12 +3,11 @@ public enum TextEscaping {
     /// Splits a value into components (on unescaped `;`) and items (on unescaped `,`) and
     /// unescapes them. An unknown escape such as `\x` is kept as it was.
     static func split(_ s: String, v21: Bool, splitLists: Bool) -> [[String]] {
-        var s = s
         // Every character that matters is ASCII: the UTF-8 bytes are split, never inside a
         // character, and most values have nothing to split or unescape.
-        let whole = s
-        return s.withUTF8 { u in
-            guard u.contains(where: { $0 == 0x5C || $0 == 0x3B || ($0 == 0x2C && splitLists) }) else { return [[whole]] }
+        var text = s
+        return text.withUTF8 { u in
+            guard u.contains(where: { $0 == 0x5C || $0 == 0x3B || ($0 == 0x2C && splitLists) }) else { return [[s]] }
             return split(u, v21: v21, splitLists: splitLists)
         }
     }

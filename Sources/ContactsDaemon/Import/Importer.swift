@@ -159,9 +159,7 @@ struct Importer {
         var errors: [ImportReport.Failure] = []
         var groups: [(name: String, members: [String])] = []
         for (i, card) in parsed.cards.enumerated() {
-            if card.has("KIND") || card.has("X-ADDRESSBOOKSERVER-KIND"),
-                (card.first("KIND") ?? card.first("X-ADDRESSBOOKSERVER-KIND"))?.text.lowercased() == "group"
-            {
+            if (card.first("KIND") ?? card.first("X-ADDRESSBOOKSERVER-KIND"))?.text.lowercased() == "group" {
                 let name = card.first("FN")?.text.trimmingWhitespace() ?? ""
                 guard !name.isEmpty else {
                     errors.append(.init(index: i, line: card.line, message: "a group card without a name (FN)"))

@@ -151,11 +151,8 @@ enum ImportExportMethods {
                     let version: VCardWriter.Version = format == "vcard3" ? .v3 : .v4
                     let parts = try store.exportEach { contacts in (text: vcards(contacts, version: version, store: store), count: contacts.count) }
                     let count = parts.reduce(0) { $0 + $1.count }
-                    var data = ""
-                    data.reserveCapacity(parts.reduce(0) { $0 + $1.text.utf8.count })
-                    for p in parts { data += p.text }
                     defer { if count > 1000 { Memory.releaseSoon() } }
-                    return ["data": .string(data), "count": .int(count)]
+                    return ["data": .string(joined(parts.map(\.text))), "count": .int(count)]
                 } else {
                     contacts = try store.exportContacts(ids: ids)
                 }
@@ -179,7 +176,11 @@ enum ImportExportMethods {
             for c in contacts[range] { VCardWriter.write(VCard(properties: store.cardProperties(for: c)), version: version, into: &text) }
             return text
         }
-        // One allocation for the whole text, not one per doubling.
+        return joined(parts)
+    }
+
+    /// The parts as one string, made in one allocation rather than one per doubling.
+    static func joined(_ parts: [String]) -> String {
         var text = ""
         text.reserveCapacity(parts.reduce(0) { $0 + $1.utf8.count })
         for p in parts { text += p }

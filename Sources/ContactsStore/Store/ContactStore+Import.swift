@@ -160,12 +160,15 @@ extension ContactStore {
         return left == right
     }
 
+    /// Every contact with its vCard properties, in name order: what an export of everyone reads.
+    static let everyoneWithCards = "SELECT \(contactColumnsWithCard) FROM contacts c ORDER BY c.sort_key, c.name, c.id"
+
     /// Everyone in name order with their vCard properties, in blocks made into `T` by `make`
     /// on all cores while later rows are still being read; the results in order. An export
     /// writes its text this way, never holding every contact at once.
     public func exportEach<T>(_ make: @escaping @Sendable ([Contact]) -> T) throws -> [T] {
         try read { db in
-            let s = try db.prepare("SELECT \(Self.contactColumnsWithCard) FROM contacts c ORDER BY c.sort_key, c.name, c.id")
+            let s = try db.prepare(Self.everyoneWithCards)
             let results = OrderedResults<T>()
             let group = DispatchGroup()
             defer { group.wait() }
@@ -199,7 +202,7 @@ extension ContactStore {
                     return c
                 }
             }
-            let s = try db.prepare("SELECT \(Self.contactColumnsWithCard) FROM contacts c ORDER BY c.sort_key, c.name, c.id")
+            let s = try db.prepare(Self.everyoneWithCards)
             var rows: [RawRow] = []
             while try s.step() { rows.append(RawRow(s, withCard: true)) }
             return Self.decode(rows)

@@ -187,6 +187,11 @@ final class SearchIndex: @unchecked Sendable {
         pthread_rwlock_rdlock(&lock)
         defer { pthread_rwlock_unlock(&lock) }
         guard isLoaded else { return nil }
+        return rebuilt(upserts: upserts, deletes: deletes)
+    }
+
+    /// The index's contents once the changes are made, made whole. (The caller holds the lock.)
+    private func rebuilt(upserts: [Entry], deletes: Set<Int64>) -> Contents {
         let gone = deletes.union(upserts.map(\.rowid))
         return Self.build(currentEntries().filter { !gone.contains($0.rowid) } + upserts, alreadySorted: false)
     }
@@ -247,11 +252,11 @@ final class SearchIndex: @unchecked Sendable {
         pthread_rwlock_wrlock(&lock)
         defer { pthread_rwlock_unlock(&lock) }
         guard isLoaded else { return }  // loaded later from the database as it is then
-        let gone = deletes.union(upserts.map(\.rowid))
         if upserts.count + deletes.count > Self.inPlaceLimit {
-            rebuild(currentEntries().filter { !gone.contains($0.rowid) } + upserts)
+            install(rebuilt(upserts: upserts, deletes: deletes))
             return
         }
+        let gone = deletes.union(upserts.map(\.rowid))
         var kept = 0
         for i in slots.indices {
             if gone.contains(slots[i].rowid) {
