@@ -1,5 +1,5 @@
 import ContactsCore
-import ContactsStore
+@testable import ContactsStore
 import Foundation
 import VCard
 import XCTest
@@ -90,5 +90,35 @@ final class PhotoStoreTests: StoreTestCase {
         // The column is filled: removing the photo removes the file.
         _ = try store.removePhoto(id: c.id)
         XCTAssertFalse(FileManager.default.fileExists(atPath: photoFile(hash)))
+    }
+}
+
+/// The background flusher of an import's photo files.
+final class PhotoFlusherTests: StoreTestCase {
+    func testAFlushThatFailsFailsTheWriteAndNoFileMeansNoFlush() throws {
+        // A photo directory that cannot be opened: every flush fails.
+        let notADirectory = dir + "/photos-file"
+        XCTAssertTrue(FileManager.default.createFile(atPath: notADirectory, contents: Data("x".utf8)))
+        let idle = PhotoFlusher(PhotoStore(root: notADirectory))
+        XCTAssertNoThrow(try idle.finish(), "nothing written, nothing to flush")
+        let flusher = PhotoFlusher(PhotoStore(root: notADirectory))
+        for _ in 0..<3 { flusher.wroteFile() }
+        XCTAssertThrowsError(try flusher.finish()) { XCTAssertEqual(($0 as? PhotoStore.FileError)?.code, ENOTDIR) }
+    }
+
+    func testAnImportOfManyPhotosHasEveryFileInPlace() throws {
+        let photos = (0..<300).map { i in Array("photo \(i) ".utf8) + [UInt8](repeating: UInt8(i % 251), count: 2000) }
+        let items = photos.enumerated().map { i, bytes in
+            let upload = PhotoUpload(bytes: bytes, mimeType: "image/jpeg")
+            var c = Contact(name: "P \(i)")
+            c.photo = upload.reference
+            return ImportItem(contact: c, carriesGroups: false, carriesFavorite: false, photo: upload)
+        }
+        let outcomes = try store.importContacts(items)
+        XCTAssertEqual(outcomes.count, 300)
+        for bytes in photos {
+            let hex = SHA256.hex(bytes)
+            XCTAssertEqual(FileManager.default.contents(atPath: "\(dir)/photos/\(hex.prefix(2))/\(hex)").map { [UInt8]($0) }, bytes)
+        }
     }
 }

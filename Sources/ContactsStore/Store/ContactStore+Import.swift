@@ -88,8 +88,9 @@ extension ContactStore {
             outcomes.reserveCapacity(expectedCount)
             log.contacts.reserveCapacity(expectedCount)
             log.indexUpserts.reserveCapacity(expectedCount)
-            // Photo files are written unsynced and synced once, before the commit refers to them.
-            var wrotePhotos = false
+            // Photo files are written unsynced, flushed in the background as the import goes
+            // on, and all on disk before the commit refers to them.
+            let flusher = PhotoFlusher(photos)
             var n = 0
             while let batch = try next() {
                 // By index, so that items are read where they lie rather than copied.
@@ -97,7 +98,7 @@ extension ContactStore {
                     defer { n += 1 }
                     if let p = progress, n % 1000 == 999 { p(n + 1) }
                     if n % 500 == 499, isCancelled?() == true { throw StoreError.cancelled }
-                    if let photo = batch.items[k].photo, try photos.put(photo.hash, photo.bytes, sync: false) { wrotePhotos = true }
+                    if let photo = batch.items[k].photo, try photos.put(photo.hash, photo.bytes, sync: false) { flusher.wroteFile() }
                     outcomes.append(try Self.importOne(db, batch.items[k], row: batch.rows[k], log: &log))
                 }
                 // The batch's last reference goes to another thread: freeing thousands of
@@ -108,7 +109,7 @@ extension ContactStore {
             if rebuildIndexes {
                 for index in Migrations.orderIndexes { try db.execute(index.create) }
             }
-            if wrotePhotos { try photos.syncAll() }
+            try flusher.finish()
             return outcomes
         }
     }

@@ -110,3 +110,54 @@ struct PhotoStore {
         guard fsync(fd) == 0 else { throw FileError(path: dir, code: errno) }
     }
 }
+
+/// Flushes the photo files a long write puts down unsynced, in the background while the write
+/// goes on, so that the flush its commit must wait for finds little left to do. (That last
+/// flush also carries whatever else the file system holds unwritten, such as the file being
+/// imported, just copied into the inbox: the one before it already did.)
+final class PhotoFlusher: @unchecked Sendable {
+    private let photos: PhotoStore
+    private let lock = NSLock()
+    private let running = DispatchGroup()
+    private var busy = false
+    private var lastStart: Int64 = 0
+    private var wrote = false
+    private var failure: PhotoStore.FileError?
+    /// Flushes start at most this often.
+    static let intervalMillis: Int64 = 250
+
+    init(_ photos: PhotoStore) { self.photos = photos }
+
+    /// A photo file was written unsynced.
+    func wroteFile() {
+        lock.lock()
+        defer { lock.unlock() }
+        wrote = true
+        let now = Timestamp.monotonicMillis()
+        guard !busy, now - lastStart >= Self.intervalMillis else { return }
+        busy = true
+        lastStart = now
+        running.enter()
+        DispatchQueue.global(qos: .utility).async { [self] in
+            var failed: PhotoStore.FileError?
+            do throws(PhotoStore.FileError) { try photos.syncAll() } catch { failed = error }
+            lock.lock()
+            if failure == nil { failure = failed }
+            busy = false
+            lock.unlock()
+            running.leave()
+        }
+    }
+
+    /// Every file written so far is on disk when this returns; the first failure to flush
+    /// one is thrown.
+    func finish() throws(PhotoStore.FileError) {
+        running.wait()
+        lock.lock()
+        let (wrote, failure) = (self.wrote, self.failure)
+        lock.unlock()
+        guard wrote else { return }
+        if let failure { throw failure }
+        try photos.syncAll()
+    }
+}
