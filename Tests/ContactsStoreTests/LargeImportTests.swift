@@ -1,19 +1,24 @@
 import ContactsCore
 import Foundation
+import ScanKernel
 import XCTest
 
 @testable import ContactsStore
 
-/// A large import drops the ordering indexes and makes them again within its transaction.
+/// Large imports, and the name order that the search index alone keeps.
 final class LargeImportTests: StoreTestCase {
-    func orderIndexes() throws -> [String] {
+    /// As many contacts as an import of a real address book of some size.
+    static let large = 20_000
+
+    func indexes() throws -> [String] {
         let db = try Database(path: databasePath, readOnly: true)
-        let s = try db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name IN ('contacts_by_sort_key', 'contacts_by_created', 'contacts_by_updated') ORDER BY name")
+        let s = try db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'contacts' AND sql IS NOT NULL ORDER BY name")
         var names: [String] = []
         while try s.step() { names.append(s.text(0)) }
         return names
     }
 
+    /// Named so that the table's order (the import's) is the reverse of the name order.
     func items(_ n: Int, from start: Int = 0) -> [ImportItem] {
         (start..<(start + n)).map { i in
             var c = Contact(name: "Person \(String(format: "%06d", n + start - 1 - i))")
@@ -22,24 +27,49 @@ final class LargeImportTests: StoreTestCase {
         }
     }
 
-    func testTheOrderingIndexesAreThereAfterALargeImportAndAfterOneRolledBack() throws {
-        let all = ["contacts_by_created", "contacts_by_sort_key", "contacts_by_updated"]
-        XCTAssertEqual(try orderIndexes(), all)
+    func testListsAndExportsComeInNameOrderWithNoSQLIndexByName() throws {
+        XCTAssertEqual(try indexes(), ["contacts_by_created", "contacts_by_favorite", "contacts_by_photo", "contacts_by_updated"])
         var asked = 0
-        XCTAssertThrowsError(try store.importContacts(items(ContactStore.indexRebuildMinimum), isCancelled: { asked += 1; return asked > 3 }))
-        XCTAssertEqual(try orderIndexes(), all, "a rolled-back import leaves the indexes as they were")
+        XCTAssertThrowsError(try store.importContacts(items(Self.large), isCancelled: { asked += 1; return asked > 3 }))
         XCTAssertEqual(try store.counts().contacts, 0)
-        _ = try store.importContacts(items(ContactStore.indexRebuildMinimum))
-        XCTAssertEqual(try orderIndexes(), all)
-        // Lists in name order come from the sort-key index while the search index is not loaded.
-        let first = try store.query(ContactQuery(limit: 3)).contacts.map(\.name)
-        XCTAssertEqual(first, ["Person 000000", "Person 000001", "Person 000002"])
-        // The planner uses the index (no temporary sort) for that list.
-        let db = try Database(path: databasePath, readOnly: true)
-        let plan = try db.prepare("EXPLAIN QUERY PLAN SELECT id FROM contacts ORDER BY sort_key, name, id LIMIT 3")
-        var steps: [String] = []
-        while try plan.step() { steps.append(plan.text(3)) }
-        XCTAssertTrue(steps.contains { $0.contains("contacts_by_sort_key") }, "\(steps)")
+        _ = try store.importContacts(items(Self.large))
+        // A store opened afresh loads its search index from the table, which holds the
+        // contacts in the reverse of their name order.
+        store.close()
+        store = try ContactStore(path: databasePath)
+        func names(_ sort: [ContactQuery.Sort] = [.init(.name)], limit: Int, offset: Int = 0) throws -> [String] {
+            var q = ContactQuery(limit: limit, offset: offset)
+            q.sort = sort
+            return try store.query(q).contacts.map(\.name)
+        }
+        XCTAssertEqual(try names(limit: 3), ["Person 000000", "Person 000001", "Person 000002"])
+        XCTAssertEqual(try names([.init(.name, ascending: false)], limit: 2), ["Person 019999", "Person 019998"])
+        XCTAssertEqual(try names(limit: 2, offset: 10_000), ["Person 010000", "Person 010001"])
+        // A second sort key goes to SQL, which sorts by name without an index.
+        XCTAssertEqual(try names([.init(.name), .init(.createdAt)], limit: 2), ["Person 000000", "Person 000001"])
+        let exported = try store.exportContacts(ids: nil).map(\.name)
+        XCTAssertEqual(exported.count, Self.large)
+        XCTAssertEqual(exported, exported.sorted())
+        XCTAssertEqual(try store.exportEach { $0.map(\.name) }.flatMap { $0 }, exported)
+    }
+
+    func testTheIndexLoadsInTheOrderOfKeysWhateverTheirFirstBytes() {
+        // Keys that share their first eight bytes, keys shorter than eight, and keys that
+        // differ only in length: ordered by `less` alone.
+        var generator = SystemRandomNumberGenerator()
+        var keys: [[UInt8]] = ["", "a", "ab", "abcdefgh", "abcdefghi", "abcdefgh\u{0}", "\u{7F}", "é"].map { Array($0.utf8) }
+        for _ in 0..<3000 {
+            let n = Int.random(in: 0...12, using: &generator)
+            keys.append((0..<n).map { _ in [0, 0x61, 0x62, 0xC3, 0xFF].randomElement(using: &generator)! })
+        }
+        var buffer: [UInt8] = []
+        var slots: [ScanSlot] = []
+        for k in keys {
+            slots.append(ScanSlot(rowid: 0, createdAt: 0, updatedAt: 0, textStart: 0, keyStart: buffer.count, textCount: 0, keyCount: Int32(k.count), favorite: false))
+            buffer += k
+        }
+        let order = buffer.withUnsafeBytes { SearchIndex.nameOrder(slots, keys: $0) }
+        XCTAssertEqual(order.map { keys[$0] }, keys.sorted { SearchIndex.less($0, $1) })
     }
 
     /// A large import's commit leaves the copy of its log into the database to a moment
@@ -47,7 +77,7 @@ final class LargeImportTests: StoreTestCase {
     func testALargeImportsLogIsCopiedIntoTheDatabaseSoonAfter() throws {
         func size(_ path: String) -> Int { ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0 }
         let before = size(databasePath)
-        _ = try store.importContacts(items(ContactStore.indexRebuildMinimum))
+        _ = try store.importContacts(items(Self.large))
         let log = size(databasePath + "-wal")
         XCTAssertGreaterThan(log, 1 << 20, "the import's pages went to the log")
         var copied = false
@@ -56,7 +86,7 @@ final class LargeImportTests: StoreTestCase {
             if !copied { usleep(50_000) }
         }
         XCTAssertTrue(copied, "the database file grew from \(before) bytes to \(size(databasePath)); the log holds \(log)")
-        XCTAssertEqual(try store.counts().contacts, ContactStore.indexRebuildMinimum)
+        XCTAssertEqual(try store.counts().contacts, Self.large)
         XCTAssertEqual(try store.query(ContactQuery(text: "person 000007", limit: 5)).contacts.map(\.name), ["Person 000007"])
     }
 

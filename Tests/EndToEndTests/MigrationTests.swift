@@ -23,6 +23,7 @@ final class StartupTests: FixtureTestCase {
               name_key TEXT NOT NULL UNIQUE, sort_key TEXT NOT NULL, created_at INTEGER NOT NULL);
             CREATE TABLE memberships (group_rowid INTEGER NOT NULL, contact_rowid INTEGER NOT NULL,
               PRIMARY KEY (group_rowid, contact_rowid)) WITHOUT ROWID;
+            CREATE INDEX contacts_by_sort_key ON contacts(sort_key, name, id);
             INSERT INTO contacts VALUES (1, 'A', 'urn:uuid:a', 1, 'Old Friend', 'old friend', 0, 0, 0, '{}', 'old friend');
             PRAGMA user_version = 1;
             \"\"\")
@@ -33,5 +34,14 @@ final class StartupTests: FixtureTestCase {
         XCTAssertTrue(daemon.notify?.messages.first?.contains("EXTEND_TIMEOUT_USEC=") ?? false, "\(daemon.notify?.messages ?? [])")
         XCTAssertEqual(try daemon.client().call("contacts.get", ["id": "A"])["name"], "Old Friend")
         XCTAssertEqual(try daemon.client().call("contacts.query", ["text": "friend"])["total"], 1)
+        XCTAssertEqual(try daemon.client().call("contacts.query", [:])["total"], 1)
+        // Every migration ran: the photo index came, the SQL index by name went (the other indexes
+        // of the first schema are left out above).
+        let indexes = try runProgram(
+            "/usr/bin/env",
+            ["python3", "-c", "import sqlite3, sys; print(sorted(r[0] for r in sqlite3.connect(sys.argv[1]).execute(\"SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL\")))",
+             daemon.dataDir + "/contacts.sqlite3"], environment: daemon.environment)
+        XCTAssertEqual(indexes.stdout.trimmingCharacters(in: .whitespacesAndNewlines),
+            "['contacts_by_photo']", indexes.stderr)
     }
 }

@@ -45,15 +45,13 @@ enum Migrations {
         ALTER TABLE contacts ADD COLUMN photo_hash TEXT;
         CREATE INDEX contacts_by_photo ON contacts(photo_hash) WHERE photo_hash IS NOT NULL;
         """,
+        // 4: no index by name. The search index in memory holds every contact in name order
+        // and answers lists as well as searches; the SQL index cost every insert a descent at
+        // a random place, and a large import the remaking of it over the whole table.
+        """
+        DROP INDEX IF EXISTS contacts_by_sort_key;
+        """,
     ]
 
     static var latestVersion: Int { all.count }
-
-    /// The index that orders contacts by name (made by migration 1). A large import drops it
-    /// and makes it again at its end, in its transaction: one sort is far cheaper than a
-    /// million inserts at random places in a B-tree larger than the page cache. (The indexes
-    /// by creation and change time stay: an import adds to their ends.)
-    static let orderIndexes: [(name: String, create: String)] = [
-        ("contacts_by_sort_key", "CREATE INDEX contacts_by_sort_key ON contacts(sort_key, name, id)"),
-    ]
 }

@@ -63,10 +63,6 @@ extension ContactStore {
     /// Where imported batches are freed.
     static let disposal = DispatchQueue(label: "import-disposal", qos: .utility)
 
-    /// From how many contacts on an import drops the ordering indexes and makes them again at
-    /// its end (when it also brings at least as many contacts as the store holds).
-    static let indexRebuildMinimum = 20_000
-
     /// Imports what `next` hands out until it says nil, in one transaction, as
     /// `importContacts(_:)` does; the batches can be made while earlier ones are inserted.
     /// An error thrown by `next` rolls everything back. `expectedCount`, about how many items
@@ -75,13 +71,6 @@ extension ContactStore {
         batches next: () throws -> PreparedImport?, expectedCount: Int, progress: ((Int) -> Void)? = nil, isCancelled: (() -> Bool)? = nil
     ) throws -> [ImportOutcome] {
         try write(bulk: expectedCount > 1000, bulkRows: expectedCount) { db, log in
-            var rebuildIndexes = false
-            if expectedCount >= Self.indexRebuildMinimum {
-                rebuildIndexes = Int(try db.scalarInt("SELECT count(*) FROM contacts")) <= expectedCount
-            }
-            if rebuildIndexes {
-                for index in Migrations.orderIndexes { try db.execute("DROP INDEX \(index.name)") }
-            }
             // Room for everything expected, made once: asking for exactly a batch more each
             // time would copy the whole array for every batch (quadratic at a million).
             var outcomes: [ImportOutcome] = []
@@ -105,10 +94,9 @@ extension ContactStore {
                 // contacts is work the one thread that writes need not do.
                 Self.disposal.async { withExtendedLifetime(batch) {} }
             }
+            // The new search index is made on another core from now, while what is left of the
+            // transaction runs: the photo files' flush and the commit.
             prepareSearchIndexEarly(log)
-            if rebuildIndexes {
-                for index in Migrations.orderIndexes { try db.execute(index.create) }
-            }
             try flusher.finish()
             return outcomes
         }
@@ -161,33 +149,28 @@ extension ContactStore {
         return left == right
     }
 
-    /// Every contact with its vCard properties, in name order: what an export of everyone reads.
-    static let everyoneWithCards = "SELECT \(contactColumnsWithCard) FROM contacts c ORDER BY c.sort_key, c.name, c.id"
+    /// Everyone's rowids in name order (the search index's order; loaded if it is not).
+    private func everyoneInNameOrder(_ db: Database) throws -> [Int64] {
+        try searchIndex.loadIfNeeded(db)
+        return searchIndex.rowidsInNameOrder()
+    }
 
     /// Everyone in name order with their vCard properties, in blocks made into `T` by `make`
     /// on all cores while later rows are still being read; the results in order. An export
     /// writes its text this way, never holding every contact at once.
     public func exportEach<T>(_ make: @escaping @Sendable ([Contact]) -> T) throws -> [T] {
         try read { db in
-            let s = try db.prepare(Self.everyoneWithCards)
+            let rowids = try everyoneInNameOrder(db)
             let results = OrderedResults<T>()
             let group = DispatchGroup()
             defer { group.wait() }
-            var block: [RawRow] = []
             var made = 0
-            func hand(_ rows: [RawRow]) {
+            for start in stride(from: 0, to: rowids.count, by: 1000) {
+                let block = try Self.fetch(db, rowids: rowids[start..<min(start + 1000, rowids.count)], withCard: true) { RawRow($0, withCard: true) }
                 let i = made
                 made += 1
-                DispatchQueue.global(qos: .userInitiated).async(group: group) { results.set(i, make(rows.map { $0.contact() })) }
+                DispatchQueue.global(qos: .userInitiated).async(group: group) { results.set(i, make(block.map { $0.contact() })) }
             }
-            while try s.step() {
-                block.append(RawRow(s, withCard: true))
-                if block.count == 1024 {
-                    hand(block)
-                    block = []
-                }
-            }
-            if !block.isEmpty { hand(block) }
             group.wait()
             return results.inOrder(made)
         }
@@ -203,9 +186,7 @@ extension ContactStore {
                     return c
                 }
             }
-            let s = try db.prepare(Self.everyoneWithCards)
-            var rows: [RawRow] = []
-            while try s.step() { rows.append(RawRow(s, withCard: true)) }
+            let rows = try Self.fetch(db, rowids: try everyoneInNameOrder(db), withCard: true) { RawRow($0, withCard: true) }
             return Self.decode(rows)
         }
     }

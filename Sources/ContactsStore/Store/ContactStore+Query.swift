@@ -29,9 +29,10 @@ extension ContactStore {
                 let g = try Self.fetchGroup(db, group)
                 groupRowid = try Self.groupRowid(db, id: g.id)
             }
-            // Lists go through the index too once it is loaded (it counts without reading the
-            // table), except for orders it does not keep (a second sort key).
-            if patterns.isEmpty && (q.sort.count > 1 || !searchIndex.ready) {
+            // Lists go through the index too (it counts without reading the table, and holds
+            // the name order, which no SQL index does), except for orders it does not keep (a
+            // second sort key).
+            if patterns.isEmpty && q.sort.count > 1 {
                 return try Self.listWithSQL(db, q, groupRowid: groupRowid, withCard: withCard)
             }
             try searchIndex.loadIfNeeded(db)
@@ -64,16 +65,23 @@ extension ContactStore {
 
     /// Contacts by rowid, in the order given; rowids deleted meanwhile are skipped.
     static func fetch(_ db: Database, rowids: [Int64], withCard: Bool = false) throws -> [Contact] {
+        try fetch(db, rowids: rowids, withCard: withCard) { s in readContact(s, withCard: withCard) }
+    }
+
+    /// Rows by rowid made into `T` by `make`, in the order given; rowids deleted meanwhile
+    /// are skipped. (SQLite reads each statement's 500 in rowid order.)
+    static func fetch<T>(_ db: Database, rowids: some Collection<Int64>, withCard: Bool, _ make: (Statement) -> T) throws -> [T] {
         guard !rowids.isEmpty else { return [] }
-        var byRowid: [Int64: Contact] = [:]
-        var start = 0
-        while start < rowids.count {
-            let chunk = rowids[start..<min(start + 500, rowids.count)]
+        var byRowid: [Int64: T] = [:]
+        byRowid.reserveCapacity(rowids.count)
+        var rest = rowids[...]
+        while !rest.isEmpty {
+            let chunk = rest.prefix(500)
+            rest = rest.dropFirst(500)
             let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ",")
             let s = try db.prepare("SELECT \(withCard ? contactColumnsWithCard : contactColumns) FROM contacts c WHERE c.rowid IN (\(placeholders))")
             try s.bind(chunk.map { .int($0) })
-            while try s.step() { byRowid[s.int64(0)] = readContact(s, withCard: withCard) }
-            start += 500
+            while try s.step() { byRowid[s.int64(0)] = make(s) }
         }
         return rowids.compactMap { byRowid[$0] }
     }

@@ -32,8 +32,8 @@ public final class ContactStore: @unchecked Sendable {
     }
 
     /// Starts making the search index a large write gives, now rather than at its commit: the
-    /// write has made all its changes to contacts but has more to do (an import remaking the
-    /// order index). Only from the body of `write`.
+    /// write has made all its changes to contacts but has more to do (an import flushing its
+    /// photo files). Only from the body of `write`.
     func prepareSearchIndexEarly(_ log: ChangeLog) { earlyIndex?.start(searchIndex, log) }
     private var changeHandler: ChangeHandler?
     private var photoRemovalHandler: (@Sendable (String) -> Void)?

@@ -72,6 +72,7 @@ final class SearchIndex: @unchecked Sendable {
     /// hold is looked for over a whole stretch in one pass.
     private var stretches: [Int] = [0]
     private(set) var isLoaded = false
+    private let loading = NSLock()
 
     init() { pthread_rwlock_init(&lock, nil) }
 
@@ -91,16 +92,29 @@ final class SearchIndex: @unchecked Sendable {
             createdAt: s.int64(6), updatedAt: s.int64(7))
     }
 
-    /// Loads every contact, unless already loaded.
+    /// Loads every contact, unless already loaded. Loads never overlap: a caller arriving
+    /// during one waits for it.
     func loadIfNeeded(_ db: Database) throws {
+        loading.lock()
+        defer { loading.unlock() }
         pthread_rwlock_rdlock(&lock)
         let loaded = isLoaded
         pthread_rwlock_unlock(&lock)
         if loaded { return }
-        let s = try db.prepare("SELECT \(Self.selectColumns) FROM contacts ORDER BY sort_key, name, id")
-        // SQLite's BINARY collation compares bytes as `less` does, so the rows come sorted:
-        // they go straight into the buffers, with no per-contact arrays on the way.
-        var fresh: [Slot] = [], summaries: [ScanFeatures] = [], texts: [UInt8] = [], keys: [UInt8] = []
+        let c = try Self.load(db)
+        pthread_rwlock_wrlock(&lock)
+        if !isLoaded {
+            install(c)
+            isLoaded = true
+        }
+        pthread_rwlock_unlock(&lock)
+    }
+
+    /// Every contact, read in the table's order (one pass over it, with no index to follow)
+    /// straight into the buffers, then put in name order.
+    private static func load(_ db: Database) throws -> Contents {
+        let s = try db.prepare("SELECT \(Self.selectColumns) FROM contacts")
+        var read: [Slot] = [], texts: [UInt8] = [], keys: [UInt8] = []
         while try s.step() {
             let textStart = texts.count, keyStart = keys.count
             s.withBytes(4) { texts.append(contentsOf: $0) }
@@ -109,23 +123,45 @@ final class SearchIndex: @unchecked Sendable {
             s.withBytes(3) { keys.append(contentsOf: $0) }
             keys.append(0)
             s.withBytes(1) { keys.append(contentsOf: $0) }
-            let slot = Slot(
-                rowid: s.int64(0), createdAt: s.int64(6), updatedAt: s.int64(7), textStart: textStart, keyStart: keyStart,
-                textCount: Int32(texts.count - textStart), keyCount: Int32(keys.count - keyStart), favorite: s.int64(5) != 0)
-            fresh.append(slot)
-            summaries.append(texts.withUnsafeBufferPointer { slot.features(in: $0) })
+            read.append(
+                Slot(
+                    rowid: s.int64(0), createdAt: s.int64(6), updatedAt: s.int64(7), textStart: textStart, keyStart: keyStart,
+                    textCount: Int32(texts.count - textStart), keyCount: Int32(keys.count - keyStart), favorite: s.int64(5) != 0))
         }
-        pthread_rwlock_wrlock(&lock)
-        if !isLoaded {
-            slots = fresh
-            features = summaries
-            stretches = [0]
-            textBuffer = texts
-            keyBuffer = keys
-            garbage = 0
-            isLoaded = true
+        let order = keys.withUnsafeBytes { Self.nameOrder(read, keys: $0) }
+        // The buffers are laid out again in that order: a scan then reads them front to back.
+        var c = Contents()
+        c.slots.reserveCapacity(read.count)
+        c.features.reserveCapacity(read.count)
+        c.textBuffer.reserveCapacity(texts.count)
+        c.keyBuffer.reserveCapacity(keys.count)
+        for i in order {
+            var slot = read[i]
+            let textStart = c.textBuffer.count, keyStart = c.keyBuffer.count
+            c.textBuffer.append(contentsOf: texts[slot.textStart..<slot.textEnd])
+            c.keyBuffer.append(contentsOf: keys[slot.keyStart..<(slot.keyStart + Int(slot.keyCount))])
+            slot.textStart = textStart
+            slot.keyStart = keyStart
+            c.slots.append(slot)
+            c.features.append(c.textBuffer.withUnsafeBufferPointer { slot.features(in: $0) })
         }
-        pthread_rwlock_unlock(&lock)
+        return c
+    }
+
+    /// The positions of `slots` in the order of their keys (`less`). Most comparisons are
+    /// settled by the keys' first eight bytes, compared as one number.
+    static func nameOrder(_ slots: [Slot], keys: UnsafeRawBufferPointer) -> [Int] {
+        func key(_ slot: Slot) -> UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: keys[slot.keyStart..<(slot.keyStart + Int(slot.keyCount))]) }
+        let prefixes = slots.map { slot -> UInt64 in
+            var p: UInt64 = 0
+            for (k, byte) in key(slot).prefix(8).enumerated() { p |= UInt64(byte) << (56 - 8 * k) }
+            return p
+        }
+        var order = Array(slots.indices)
+        order.sort { a, b in
+            prefixes[a] != prefixes[b] ? prefixes[a] < prefixes[b] : less(key(slots[a]), key(slots[b]))
+        }
+        return order
     }
 
     /// Appends the entry's text and key to the buffers; returns its slot and the features of
@@ -214,6 +250,13 @@ final class SearchIndex: @unchecked Sendable {
                 text: Array(textBuffer[slot.textStart..<slot.textEnd]), favorite: slot.favorite, createdAt: slot.createdAt,
                 updatedAt: slot.updatedAt)
         }
+    }
+
+    /// Every contact's rowid, in name order.
+    func rowidsInNameOrder() -> [Int64] {
+        pthread_rwlock_rdlock(&lock)
+        defer { pthread_rwlock_unlock(&lock) }
+        return slots.map(\.rowid)
     }
 
     /// The contact id of slot `i`: what follows the last NUL of its key.
