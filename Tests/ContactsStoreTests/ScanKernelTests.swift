@@ -60,8 +60,10 @@ final class ScanMarkTests: XCTestCase {
         var rng = SystemRandomNumberGenerator()
         // A small alphabet with bytes that share feature bits (0xE5, 0xBC): matches
         // everywhere, across borders and in the gaps between texts too.
-        let alphabet: [UInt8] = [0x61, 0x62, 0x63, 0x64, 0xE5, 0xBC]
-        for round in 0..<400 {
+        // Then letters that make the pairs with bits of their own ("an", "er", "th"...), whose
+        // two-letter needles are answered by the features alone.
+        for (alphabet, rounds) in [([0x61, 0x62, 0x63, 0x64, 0xE5, 0xBC] as [UInt8], 400), (Array("anerth ".utf8) + [0xE5], 400)] {
+        for round in 0..<rounds {
             let texts = (0..<Int.random(in: 1...60, using: &rng)).map { _ in
                 (0..<Int.random(in: 0...80, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! }
             }
@@ -70,6 +72,35 @@ final class ScanMarkTests: XCTestCase {
             for pair in 0..<max(1, needle.count - 1) {
                 XCTAssertEqual(mark(layout, needle, pair: pair), texts.map { contains($0, needle) }, "round \(round), needle \(needle), pair \(pair)")
             }
+        }
+        }
+    }
+
+    func testTheMostFrequentLetterPairsHaveBitsOfTheirOwn() {
+        func features(_ b: [UInt8]) -> [UInt64] {
+            var f = ScanFeatures()
+            b.withUnsafeBufferPointer { scan_features($0.baseAddress, b.count, &f) }
+            return [f.bits.0, f.bits.1, f.bits.2, f.bits.3, f.bits.4]
+        }
+        let letters = Array("abcdefghijklmnopqrstuvwxyz".utf8)
+        let pairs = letters.flatMap { a in letters.map { b in [a, b] } }
+        let exact = pairs.filter { p in p.withUnsafeBufferPointer { scan_needle_is_exact($0.baseAddress!, 2) } }
+        XCTAssertEqual(exact.count, 64)
+        for p in ["an", "th", "ch", "er", "ll"] { XCTAssertTrue(exact.contains(Array(p.utf8)), p) }
+        for p in ["zo", "qx", "a1"] { XCTAssertFalse(Array(p.utf8).withUnsafeBufferPointer { scan_needle_is_exact($0.baseAddress!, 2) }, p) }
+        XCTAssertFalse(Array("ann".utf8).withUnsafeBufferPointer { scan_needle_is_exact($0.baseAddress!, 3) })
+        // Each has one pair bit, shared with no other pair of letters.
+        var seen = Set<[UInt64]>()
+        for p in exact {
+            var bits = features(p)
+            let bytes = zip(features([p[0]]), features([p[1]])).map { $0 | $1 }
+            bits = zip(bits, bytes).map { $0 & ~$1 }
+            XCTAssertEqual(bits.map(\.nonzeroBitCount).reduce(0, +), 1, String(decoding: p, as: UTF8.self))
+            XCTAssertTrue(seen.insert(bits).inserted, String(decoding: p, as: UTF8.self))
+        }
+        for p in pairs where !exact.contains(p) {
+            let bytes = zip(features([p[0]]), features([p[1]])).map { $0 | $1 }
+            XCTAssertFalse(seen.contains(zip(features(p), bytes).map { $0 & ~$1 }), String(decoding: p, as: UTF8.self))
         }
     }
 
@@ -105,7 +136,7 @@ final class ScanMarkTests: XCTestCase {
             var f = ScanFeatures()
             let b = Array(s.utf8)
             b.withUnsafeBufferPointer { scan_features($0.baseAddress, b.count, &f) }
-            return [f.bits.0, f.bits.1, f.bits.2, f.bits.3]
+            return [f.bits.0, f.bits.1, f.bits.2, f.bits.3, f.bits.4]
         }
         let text = features("müller\nanna@example.org\n5551234")
         for needle in ["m", "ü", "ll", "a@e", "org", "555", "1234", "r\na"] {

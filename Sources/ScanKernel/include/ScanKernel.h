@@ -18,25 +18,30 @@ typedef struct ScanSlot {
     bool favorite;
 } ScanSlot;
 
-/* A 256-bit summary of a contact's text (scan_features): which bytes and which pairs of
+/* A 320-bit summary of a contact's text (scan_features): which bytes and which pairs of
  * adjacent bytes it holds. The index keeps them in an array of their own beside the slots,
- * so that the scan, which reads every one, reads 32 bytes a contact. */
+ * so that the scan, which reads every one, reads 40 bytes a contact. */
 typedef struct ScanFeatures {
-    uint64_t bits[4];
+    uint64_t bits[5];
 } ScanFeatures;
 
 /* The features of `length` bytes of text, or of a needle: one bit for each byte it holds
  * (a bit of its own for lower-case ASCII letters, digits and the punctuation of addresses;
- * other bytes share bits) and a hashed bit for each pair of adjacent bytes. Text that holds
- * a needle holds all of the needle's features, so a contact lacking one of them cannot match. */
+ * other bytes share bits) and one for each pair of adjacent bytes (a bit of its own for the
+ * 64 most frequent pairs of letters; other pairs share bits by a hash). Text that holds a
+ * needle holds all of the needle's features, so a contact lacking one of them cannot match. */
 void scan_features(const unsigned char *text, size_t length, ScanFeatures *features);
+
+/* Whether a needle's features are all bits of its own (one such byte, or one such pair of
+ * letters): text whose features hold the needle's then holds the needle. */
+bool scan_needle_is_exact(const unsigned char *needle, size_t length);
 
 /* Sets marks[i] to 1 for each of the `count` slots whose text holds the needle (`length`
  * bytes, at least one) and leaves the other marks alone; features[i] summarizes slot i. `text` is the whole text buffer
  * (`textLength` bytes) the slots point into. A slot whose features lack some of the needle's
  * is passed over; in the others the needle is looked for from its rarest pair of adjacent
  * bytes, at `pair` (0 for a needle of one byte), and its last byte, sixteen positions at a
- * time (SSE2). A needle of one byte that has a feature bit of its own needs no look at the
+ * time (SSE2). A needle whose features are exact (scan_needle_is_exact) needs no look at the
  * text at all. When the slots' texts follow one another (`contiguous`) and most of the first
  * thousand slots let the needle through, the stretch is searched in one pass instead. */
 void scan_mark(const unsigned char *text, size_t textLength, const ScanSlot *slots, const ScanFeatures *features, size_t count,
