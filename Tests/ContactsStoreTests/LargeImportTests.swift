@@ -55,10 +55,11 @@ final class LargeImportTests: StoreTestCase {
 
     func testTheIndexLoadsInTheOrderOfKeysWhateverTheirFirstBytes() {
         // Keys that share their first eight bytes, keys shorter than eight, and keys that
-        // differ only in length: ordered by `less` alone.
+        // differ only in length: ordered by `less` alone. Enough of them to be sorted in two
+        // halves at once and merged.
         var generator = SystemRandomNumberGenerator()
         var keys: [[UInt8]] = ["", "a", "ab", "abcdefgh", "abcdefghi", "abcdefgh\u{0}", "\u{7F}", "é"].map { Array($0.utf8) }
-        for _ in 0..<3000 {
+        for _ in 0..<60_000 {
             let n = Int.random(in: 0...12, using: &generator)
             keys.append((0..<n).map { _ in [0, 0x61, 0x62, 0xC3, 0xFF].randomElement(using: &generator)! })
         }

@@ -131,37 +131,107 @@ final class SearchIndex: @unchecked Sendable {
         let order = keys.withUnsafeBytes { Self.nameOrder(read, keys: $0) }
         // The buffers are laid out again in that order: a scan then reads them front to back.
         var c = Contents()
-        c.slots.reserveCapacity(read.count)
-        c.features.reserveCapacity(read.count)
-        c.textBuffer.reserveCapacity(texts.count)
-        c.keyBuffer.reserveCapacity(keys.count)
-        for i in order {
-            var slot = read[i]
-            let textStart = c.textBuffer.count, keyStart = c.keyBuffer.count
-            c.textBuffer.append(contentsOf: texts[slot.textStart..<slot.textEnd])
-            c.keyBuffer.append(contentsOf: keys[slot.keyStart..<(slot.keyStart + Int(slot.keyCount))])
-            slot.textStart = textStart
-            slot.keyStart = keyStart
-            c.slots.append(slot)
-            c.features.append(c.textBuffer.withUnsafeBufferPointer { slot.features(in: $0) })
-        }
+        var slots = order.map { read[$0] }
+        read = []
+        c.textBuffer = Self.gather(texts, &slots, start: \.textStart, count: \.textCount)
+        texts = []
+        c.keyBuffer = Self.gather(keys, &slots, start: \.keyStart, count: \.keyCount)
+        keys = []
+        c.features = Self.features(of: slots, in: c.textBuffer)
+        c.slots = slots
         return c
     }
 
+    /// The pieces of `buffer` the slots point at (by the `start` and `count` fields), one
+    /// after another in the slots' order; the slots are changed to point into the result.
+    private static func gather(_ buffer: [UInt8], _ slots: inout [Slot], start: WritableKeyPath<Slot, Int>, count: KeyPath<Slot, Int32>) -> [UInt8] {
+        let total = slots.reduce(0) { $0 + Int($1[keyPath: count]) }
+        return [UInt8](unsafeUninitializedCapacity: total) { out, initialized in
+            buffer.withUnsafeBufferPointer { from in
+                var at = 0
+                for k in slots.indices {
+                    let n = Int(slots[k][keyPath: count])
+                    if n > 0 { (out.baseAddress! + at).initialize(from: from.baseAddress! + slots[k][keyPath: start], count: n) }
+                    slots[k][keyPath: start] = at
+                    at += n
+                }
+            }
+            initialized = total
+        }
+    }
+
+    /// The features of every slot's text, worked out on all cores.
+    private static func features(of slots: [Slot], in texts: [UInt8]) -> [ScanFeatures] {
+        [ScanFeatures](unsafeUninitializedCapacity: slots.count) { out, initialized in
+            let parts = slots.count < 20_000 ? 1 : 4
+            texts.withUnsafeBufferPointer { text in
+                slots.withUnsafeBufferPointer { slots in
+                    // Each part writes its own range of `out`.
+                    let shared = Unchecked((out, slots, text))
+                    DispatchQueue.concurrentPerform(iterations: parts) { part in
+                        let (out, slots, text) = shared.value
+                        for i in (slots.count * part / parts)..<(slots.count * (part + 1) / parts) {
+                            (out.baseAddress! + i).initialize(to: slots[i].features(in: text))
+                        }
+                    }
+                }
+            }
+            initialized = slots.count
+        }
+    }
+
     /// The positions of `slots` in the order of their keys (`less`). Most comparisons are
-    /// settled by the keys' first eight bytes, compared as one number.
+    /// settled by the keys' first eight bytes, compared as one number. A large index sorts
+    /// its halves on two cores and merges them.
     static func nameOrder(_ slots: [Slot], keys: UnsafeRawBufferPointer) -> [Int] {
-        func key(_ slot: Slot) -> UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: keys[slot.keyStart..<(slot.keyStart + Int(slot.keyCount))]) }
-        let prefixes = slots.map { slot -> UInt64 in
+        var items = slots.indices.map { i -> OrderItem in
+            let slot = slots[i]
             var p: UInt64 = 0
-            for (k, byte) in key(slot).prefix(8).enumerated() { p |= UInt64(byte) << (56 - 8 * k) }
-            return p
+            for k in 0..<min(8, Int(slot.keyCount)) { p |= UInt64(keys[slot.keyStart + k]) << (56 - 8 * k) }
+            return OrderItem(prefix: p, start: slot.keyStart, count: Int(slot.keyCount), index: i)
         }
-        var order = Array(slots.indices)
-        order.sort { a, b in
-            prefixes[a] != prefixes[b] ? prefixes[a] < prefixes[b] : less(key(slots[a]), key(slots[b]))
+        guard items.count >= 50_000 else { return items.sorted { $0.before($1, keys) }.map(\.index) }
+        let middle = items.count / 2
+        items.withUnsafeMutableBufferPointer { all in
+            // Each half is sorted in place by a thread of its own.
+            let shared = Unchecked((all, keys))
+            DispatchQueue.concurrentPerform(iterations: 2) { half in
+                let (all, keys) = shared.value
+                var part = UnsafeMutableBufferPointer(rebasing: half == 0 ? all[..<middle] : all[middle...])
+                part.sort { $0.before($1, keys) }
+            }
         }
+        var order: [Int] = []
+        order.reserveCapacity(items.count)
+        var a = 0, b = middle
+        while a < middle && b < items.count {
+            if items[b].before(items[a], keys) {
+                order.append(items[b].index)
+                b += 1
+            } else {
+                order.append(items[a].index)
+                a += 1
+            }
+        }
+        order += items[a..<middle].map(\.index)
+        order += items[b...].map(\.index)
         return order
+    }
+
+    /// A key to sort by: where it lies and its first eight bytes as one number.
+    struct OrderItem {
+        var prefix: UInt64
+        var start: Int
+        var count: Int
+        var index: Int
+
+        @inline(__always)
+        func before(_ other: OrderItem, _ keys: UnsafeRawBufferPointer) -> Bool {
+            if prefix != other.prefix { return prefix < other.prefix }
+            return SearchIndex.less(
+                UnsafeRawBufferPointer(start: keys.baseAddress! + start, count: count),
+                UnsafeRawBufferPointer(start: keys.baseAddress! + other.start, count: other.count))
+        }
     }
 
     /// Appends the entry's text and key to the buffers; returns its slot and the features of
@@ -549,4 +619,10 @@ extension ScanSlot {
         scan_features(buffer.baseAddress.map { $0 + textStart }, Int(textCount), &f)
         return f
     }
+}
+
+/// Values handed to threads that each use their own part of them: the caller answers for that.
+private struct Unchecked<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
 }
