@@ -128,15 +128,18 @@ final class SearchIndex: @unchecked Sendable {
                     rowid: s.int64(0), createdAt: s.int64(6), updatedAt: s.int64(7), textStart: textStart, keyStart: keyStart,
                     textCount: Int32(texts.count - textStart), keyCount: Int32(keys.count - keyStart), favorite: s.int64(5) != 0))
         }
-        let order = keys.withUnsafeBytes { Self.nameOrder(read, keys: $0) }
-        // The buffers are laid out again in that order: a scan then reads them front to back.
+        return ordered(read, texts: texts, keys: keys)
+    }
+
+    /// Slots pointing into `texts` and `keys` in any order made into the index's contents:
+    /// put in name order (unless `alreadySorted`), with the buffers laid out again in that
+    /// order (a scan then reads them front to back, and what no slot points at is left out)
+    /// and the features worked out.
+    private static func ordered(_ read: [Slot], texts: [UInt8], keys: [UInt8], alreadySorted: Bool = false) -> Contents {
+        var slots = alreadySorted ? read : keys.withUnsafeBytes { Self.nameOrder(read, keys: $0) }.map { read[$0] }
         var c = Contents()
-        var slots = order.map { read[$0] }
-        read = []
         c.textBuffer = Self.gather(texts, &slots, start: \.textStart, count: \.textCount)
-        texts = []
         c.keyBuffer = Self.gather(keys, &slots, start: \.keyStart, count: \.keyCount)
-        keys = []
         c.features = Self.features(of: slots, in: c.textBuffer)
         c.slots = slots
         return c
@@ -254,21 +257,6 @@ final class SearchIndex: @unchecked Sendable {
         fileprivate var keyBuffer: [UInt8] = []
     }
 
-    private static func build(_ all: [Entry], alreadySorted: Bool) -> Contents {
-        let sorted = alreadySorted ? all : all.sorted { Self.less($0.key, $1.key) }
-        var c = Contents()
-        c.textBuffer.reserveCapacity(sorted.reduce(0) { $0 + $1.text.count })
-        c.keyBuffer.reserveCapacity(sorted.reduce(0) { $0 + $1.key.count })
-        c.slots.reserveCapacity(sorted.count)
-        c.features.reserveCapacity(sorted.count)
-        for e in sorted {
-            let (slot, summary) = makeSlot(e, texts: &c.textBuffer, keys: &c.keyBuffer)
-            c.slots.append(slot)
-            c.features.append(summary)
-        }
-        return c
-    }
-
     private func install(_ c: Contents) {
         slots = c.slots
         features = c.features
@@ -278,7 +266,6 @@ final class SearchIndex: @unchecked Sendable {
         stretches = [0]
     }
 
-    private func rebuild(_ all: [Entry], alreadySorted: Bool = false) { install(Self.build(all, alreadySorted: alreadySorted)) }
 
     /// How many changes `apply` makes in place; beyond, it rebuilds the index.
     static let inPlaceLimit = 256
@@ -298,8 +285,25 @@ final class SearchIndex: @unchecked Sendable {
 
     /// The index's contents once the changes are made, made whole. (The caller holds the lock.)
     private func rebuilt(upserts: [Entry], deletes: Set<Int64>) -> Contents {
-        let gone = deletes.union(upserts.map(\.rowid))
-        return Self.build(currentEntries().filter { !gone.contains($0.rowid) } + upserts, alreadySorted: false)
+        var read: [Slot] = []
+        if !slots.isEmpty {
+            let gone = deletes.union(upserts.map(\.rowid))
+            read = slots.filter { !gone.contains($0.rowid) }
+        }
+        // The contacts that stay point into copies of the buffers; the new ones go after them.
+        var texts = textBuffer, keys = keyBuffer
+        read.reserveCapacity(read.count + upserts.count)
+        texts.reserveCapacity(texts.count + upserts.reduce(0) { $0 + $1.text.count })
+        keys.reserveCapacity(keys.count + upserts.reduce(0) { $0 + $1.key.count })
+        for e in upserts {
+            read.append(
+                Slot(
+                    rowid: e.rowid, createdAt: e.createdAt, updatedAt: e.updatedAt, textStart: texts.count, keyStart: keys.count,
+                    textCount: Int32(e.text.count), keyCount: Int32(e.key.count), favorite: e.favorite))
+            texts += e.text
+            keys += e.key
+        }
+        return Self.ordered(read, texts: texts, keys: keys)
     }
 
     func install(prepared: Contents) {
@@ -311,15 +315,6 @@ final class SearchIndex: @unchecked Sendable {
     private func findStretches() {
         stretches = [0]
         for i in slots.indices.dropFirst() where slots[i].textStart != slots[i - 1].textEnd { stretches.append(i) }
-    }
-
-    private func currentEntries() -> [Entry] {
-        slots.map { slot in
-            Entry(
-                rowid: slot.rowid, key: Array(keyBuffer[slot.keyStart..<(slot.keyStart + Int(slot.keyCount))]),
-                text: Array(textBuffer[slot.textStart..<slot.textEnd]), favorite: slot.favorite, createdAt: slot.createdAt,
-                updatedAt: slot.updatedAt)
-        }
     }
 
     /// Every contact's rowid, in name order.
@@ -394,7 +389,7 @@ final class SearchIndex: @unchecked Sendable {
             features.insert(summary, at: lo)
         }
         if garbage > 1 << 20 && garbage > (textBuffer.count + keyBuffer.count) / 2 {
-            rebuild(currentEntries(), alreadySorted: true)
+            install(Self.ordered(slots, texts: textBuffer, keys: keyBuffer, alreadySorted: true))
         } else {
             findStretches()
         }
