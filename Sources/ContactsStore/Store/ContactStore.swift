@@ -212,6 +212,9 @@ public final class ContactStore: @unchecked Sendable {
                 checkpointSoon()
             }
         }
+        // What a large write puts in the log goes to disk as it goes, not all at its commit.
+        let pusher = bulk ? LogPusher(path: path + "-wal") : nil
+        defer { pusher?.stop() }
         let result: T
         // A large change's new search index is made while the transaction commits (mostly
         // waiting for the disk), and put in place once it has. (An import starts it sooner,
@@ -225,6 +228,7 @@ public final class ContactStore: @unchecked Sendable {
                 prepared.start(searchIndex, log)
                 return r
             }
+
         } catch let e as SQLiteError {
             if e.isDiskFull { throw StoreError.unavailable("the disk is full; nothing was changed") }
             if e.isReadOnly { throw StoreError.unavailable("the store is read-only; nothing was changed") }
@@ -420,4 +424,32 @@ struct ChangeLog {
             positioned += 1
         }
     }
+}
+
+/// Pushes the write-ahead log to disk every second while a large write runs. SQLite writes
+/// the pages its cache cannot hold into the log as the write goes, but the kernel keeps
+/// them in memory (on a machine with room, for up to half a minute): the flush of an
+/// import's photo files and the commit's sync then had all of them to write, after the last
+/// contact (at 300k contacts: 330 ms of the flush, against 10-60 ms now).
+final class LogPusher: @unchecked Sendable {
+    private let path: String
+    private let wake = DispatchSemaphore(value: 0)
+
+    init(path: String) {
+        self.path = path
+        let thread = Thread { [self] in
+            while wake.wait(timeout: .now() + 1) == .timedOut {
+                let fd = open(self.path, O_RDONLY | O_CLOEXEC)
+                if fd >= 0 {
+                    _ = fdatasync(fd)
+                    close(fd)
+                }
+            }
+        }
+        thread.name = "log-pusher"
+        thread.start()
+    }
+
+    /// Stops the pushing (a push under way ends on its own: another sync is harmless).
+    func stop() { wake.signal() }
 }
