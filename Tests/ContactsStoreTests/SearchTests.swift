@@ -15,6 +15,23 @@ final class SearchTests: StoreTestCase {
         try add("Anna Haro", emails: ["anna-haro@mac.com"], groups: ["Friends"], favorite: true)
     }
 
+    func testAWriteThatCommitsWhileTheIndexLoadsIsFound() throws {
+        try add("Early Bird")
+        store.close()
+        store = try ContactStore(path: databasePath)
+        // The table has been read; before what was read goes in, a contact is created.
+        nonisolated(unsafe) var wrote = false
+        let store = self.store!
+        store.searchIndex.afterReadForTesting = {
+            guard !wrote else { return }
+            wrote = true
+            _ = try? store.create(Contact(name: "Late Comer"))
+        }
+        XCTAssertEqual(try store.query(ContactQuery(text: "comer", limit: 5)).contacts.map(\.name), ["Late Comer"])
+        XCTAssertTrue(wrote)
+        XCTAssertEqual(try store.query(ContactQuery(limit: 10)).total, try store.counts().contacts)
+    }
+
     func testText_isCaseAccentAndTransliterationInsensitive() throws {
         XCTAssertEqual(try search("zoe"), ["Zoë Ångström"])
         XCTAssertEqual(try search("ZOË"), ["Zoë Ångström"])

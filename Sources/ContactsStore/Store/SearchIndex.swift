@@ -93,22 +93,34 @@ final class SearchIndex: @unchecked Sendable {
     }
 
     /// Loads every contact, unless already loaded. Loads never overlap: a caller arriving
-    /// during one waits for it.
+    /// during one waits for it. A write that commits while the table is read (its changes
+    /// come here, to an index not loaded yet, and are dropped) makes the load read it again:
+    /// otherwise its contacts would be missing from searches until the next start.
     func loadIfNeeded(_ db: Database) throws {
         loading.lock()
         defer { loading.unlock() }
-        pthread_rwlock_rdlock(&lock)
-        let loaded = isLoaded
-        pthread_rwlock_unlock(&lock)
-        if loaded { return }
-        let c = try Self.load(db)
-        pthread_rwlock_wrlock(&lock)
-        if !isLoaded {
-            install(c)
-            isLoaded = true
+        while true {
+            pthread_rwlock_rdlock(&lock)
+            let (loaded, seen) = (isLoaded, changesWhileUnloaded)
+            pthread_rwlock_unlock(&lock)
+            if loaded { return }
+            let c = try Self.load(db)
+            afterReadForTesting?()
+            pthread_rwlock_wrlock(&lock)
+            defer { pthread_rwlock_unlock(&lock) }
+            if isLoaded { return }
+            if changesWhileUnloaded == seen {
+                install(c)
+                isLoaded = true
+                return
+            }
         }
-        pthread_rwlock_unlock(&lock)
     }
+
+    /// Changes that came while the index was not loaded (and so were not applied).
+    private var changesWhileUnloaded = 0
+    /// Called between reading the table and installing what was read (tests only).
+    nonisolated(unsafe) var afterReadForTesting: (() -> Void)?
 
     /// Every contact, read in the table's order (one pass over it, with no index to follow)
     /// straight into the buffers, then put in name order.
@@ -309,7 +321,7 @@ final class SearchIndex: @unchecked Sendable {
     func install(prepared: Contents) {
         pthread_rwlock_wrlock(&lock)
         defer { pthread_rwlock_unlock(&lock) }
-        if isLoaded { install(prepared) }
+        if isLoaded { install(prepared) } else { changesWhileUnloaded += 1 }
     }
 
     private func findStretches() {
@@ -359,7 +371,11 @@ final class SearchIndex: @unchecked Sendable {
         if upserts.isEmpty && deletes.isEmpty { return }
         pthread_rwlock_wrlock(&lock)
         defer { pthread_rwlock_unlock(&lock) }
-        guard isLoaded else { return }  // loaded later from the database as it is then
+        guard isLoaded else {
+            // Loaded later from the database as it is then (a load under way reads again).
+            changesWhileUnloaded += 1
+            return
+        }
         if upserts.count + deletes.count > Self.inPlaceLimit {
             install(rebuilt(upserts: upserts, deletes: deletes))
             return
