@@ -53,6 +53,27 @@ final class LargeImportTests: StoreTestCase {
         XCTAssertEqual(try store.exportEach { $0.map(\.name) }.flatMap { $0 }, exported)
     }
 
+    /// A file that holds the same card twice creates the contact, then updates it, in one
+    /// write: searches find it once, as the later card has it, whether the index takes the
+    /// write in place or is rebuilt for it.
+    func testACardTwiceInOneImportIsFoundOnce() throws {
+        _ = try store.query(ContactQuery(limit: 1))  // the index is loaded
+        for n in [3, 400] {
+            var cards = items(n, from: n * 10)
+            var again = cards[0].contact
+            let first = again.name
+            again.name = "Twice \(n)"
+            cards.append(ImportItem(contact: again, carriesGroups: false, carriesFavorite: false))
+            let outcomes = try store.importContacts(cards)
+            XCTAssertEqual(outcomes.filter { if case .updated = $0 { true } else { false } }.count, 1)
+            let page = try store.query(ContactQuery(text: "twice \(n)", limit: 5))
+            XCTAssertEqual(page.total, 1, "n = \(n)")
+            XCTAssertEqual(page.contacts.map(\.name), ["Twice \(n)"])
+            XCTAssertEqual(try store.query(ContactQuery(text: first, limit: 5)).total, 0, "the first card's name is gone")
+            XCTAssertEqual(try store.query(ContactQuery(limit: 0)).total, try store.counts().contacts, "n = \(n)")
+        }
+    }
+
     func testTheIndexLoadsInTheOrderOfKeysWhateverTheirFirstBytes() {
         // Keys that share their first eight bytes, keys shorter than eight, and keys that
         // differ only in length: ordered by `less` alone. Enough of them to be sorted in two

@@ -278,7 +278,6 @@ final class SearchIndex: @unchecked Sendable {
         stretches = [0]
     }
 
-
     /// How many changes `apply` makes in place; beyond, it rebuilds the index.
     static let inPlaceLimit = 256
 
@@ -292,7 +291,19 @@ final class SearchIndex: @unchecked Sendable {
         pthread_rwlock_rdlock(&lock)
         defer { pthread_rwlock_unlock(&lock) }
         guard isLoaded else { return nil }
-        return rebuilt(upserts: upserts, deletes: deletes)
+        return rebuilt(upserts: Self.latest(upserts), deletes: deletes)
+    }
+
+    /// The last entry for each rowid, in their order. One write can change a contact twice
+    /// (a file holding the same card twice: created, then updated), and hands over both.
+    static func latest(_ upserts: [Entry]) -> [Entry] {
+        // Rowids that only grow (new contacts, the usual import) cannot repeat.
+        if zip(upserts, upserts.dropFirst()).allSatisfy({ $0.rowid < $1.rowid }) { return upserts }
+        var seen = Set<Int64>(minimumCapacity: upserts.count)
+        var kept: [Entry] = []
+        kept.reserveCapacity(upserts.count)
+        for e in upserts.reversed() where seen.insert(e.rowid).inserted { kept.append(e) }
+        return kept.reversed()
     }
 
     /// The index's contents once the changes are made, made whole. (The caller holds the lock.)
@@ -369,6 +380,7 @@ final class SearchIndex: @unchecked Sendable {
     /// order.
     func apply(upserts: [Entry], deletes: Set<Int64>) {
         if upserts.isEmpty && deletes.isEmpty { return }
+        let upserts = Self.latest(upserts)
         pthread_rwlock_wrlock(&lock)
         defer { pthread_rwlock_unlock(&lock) }
         guard isLoaded else {
