@@ -76,12 +76,6 @@ final class SearchIndex: @unchecked Sendable {
 
     init() { pthread_rwlock_init(&lock, nil) }
 
-    /// Whether the index is loaded and can answer at once.
-    var ready: Bool {
-        pthread_rwlock_rdlock(&lock)
-        defer { pthread_rwlock_unlock(&lock) }
-        return isLoaded
-    }
     deinit { pthread_rwlock_destroy(&lock) }
 
     static let selectColumns = "rowid, id, sort_key, name, search, favorite, created_at, updated_at"
@@ -177,22 +171,9 @@ final class SearchIndex: @unchecked Sendable {
 
     /// The features of every slot's text, worked out on all cores.
     private static func features(of slots: [Slot], in texts: [UInt8]) -> [ScanFeatures] {
-        [ScanFeatures](unsafeUninitializedCapacity: slots.count) { out, initialized in
-            let parts = slots.count < 20_000 ? 1 : 4
-            texts.withUnsafeBufferPointer { text in
-                slots.withUnsafeBufferPointer { slots in
-                    // Each part writes its own range of `out`.
-                    let shared = Unchecked((out, slots, text))
-                    DispatchQueue.concurrentPerform(iterations: parts) { part in
-                        let (out, slots, text) = shared.value
-                        for i in (slots.count * part / parts)..<(slots.count * (part + 1) / parts) {
-                            (out.baseAddress! + i).initialize(to: slots[i].features(in: text))
-                        }
-                    }
-                }
-            }
-            initialized = slots.count
-        }
+        Parallel.chunks(slots.count, minimum: 20_000) { range in
+            texts.withUnsafeBufferPointer { text in range.map { slots[$0].features(in: text) } }
+        }.flatMap { $0 }
     }
 
     /// The positions of `slots` in the order of their keys (`less`). Most comparisons are
