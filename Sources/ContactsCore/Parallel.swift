@@ -10,6 +10,15 @@ public enum Parallel {
         count < minimum ? 1 : max(1, min(8, ProcessInfo.processInfo.activeProcessorCount))
     }
 
+    /// Lets go of `value` on a background thread, where its last reference is then dropped:
+    /// freeing a large import's contacts or change list (a million entries) is work the
+    /// thread that made them, and its caller, need not wait for.
+    public static func free<T: Sendable>(_ value: consuming T) {
+        disposal.async { [value] in withExtendedLifetime(value) {} }
+    }
+
+    private static let disposal = DispatchQueue(label: "disposal", qos: .utility)
+
     /// `body` applied to consecutive ranges covering `0..<count`, in order.
     public static func chunks<T>(_ count: Int, minimum: Int, _ body: @Sendable (Range<Int>) -> T) -> [T] {
         let parts = parts(for: count, minimum: minimum)
@@ -43,6 +52,11 @@ public enum Parallel {
 /// Work items `0..<count` made on worker threads at most `window` items ahead of the one
 /// consumer, which takes the results in order. What is made ahead is bounded, so a long stream
 /// of work (an import of a million cards) never holds more than a window of results.
+///
+/// What the consumer is done with can go back to the worker that made it (`giveBack`), to be
+/// freed there before that worker makes its next item: memory then returns to the allocator
+/// of the thread that took it, where that thread's next item finds it, instead of passing
+/// through a third thread under the allocator's locks.
 public final class OrderedPipeline<T>: @unchecked Sendable {
     private let condition = NSCondition()
     private let count: Int
@@ -54,6 +68,10 @@ public final class OrderedPipeline<T>: @unchecked Sendable {
     private var stopped = false
     /// Whether worker threads make the items (else `next()` does).
     private let workersExpected: Bool
+    /// Which worker made each item not yet given back, and what each still running worker has
+    /// been given back to let go of.
+    private var maker: [Int: Int] = [:]
+    private var givenBack: [Int: [Any]] = [:]
 
     /// With no workers, each item is made by `next()` on the consumer's own thread.
     public init(count: Int, window: Int, workers: Int, name: String = "pipeline", produce: @escaping @Sendable (Int) -> T) {
@@ -61,29 +79,42 @@ public final class OrderedPipeline<T>: @unchecked Sendable {
         self.window = max(1, window)
         self.produce = produce
         workersExpected = workers > 0
-        for _ in 0..<min(workers, count) {
-            let t = Thread { [self] in work() }
+        for w in 0..<min(workers, count) {
+            givenBack[w] = []
+            let t = Thread { [self] in work(w) }
             t.name = name
             t.start()
         }
     }
 
-    private func work() {
+    private func work(_ worker: Int) {
         condition.lock()
-        while !stopped && nextToStart < count {
+        while true {
+            if let back = givenBack[worker], !back.isEmpty {
+                givenBack[worker] = []
+                condition.unlock()
+                withExtendedLifetime(back) {}
+                condition.lock()
+                continue
+            }
+            guard !stopped && nextToStart < count else { break }
             if nextToStart >= nextToTake + window {
                 condition.wait()
                 continue
             }
             let i = nextToStart
             nextToStart += 1
+            maker[i] = worker
             condition.unlock()
             let result = produce(i)
             condition.lock()
             made[i] = result
             condition.broadcast()
         }
+        // What comes back from now on is let go of elsewhere.
+        let back = givenBack.removeValue(forKey: worker) ?? []
         condition.unlock()
+        withExtendedLifetime(back) {}
     }
 
     /// The next result in order, waiting for it; nil after the last.
@@ -103,6 +134,21 @@ public final class OrderedPipeline<T>: @unchecked Sendable {
         nextToTake += 1
         condition.broadcast()
         return result
+    }
+
+    /// Hands `value`, made from item `index`, back to the worker that made that item, to be
+    /// freed on its thread; when that worker has stopped, or made no items, it is freed on a
+    /// background thread.
+    public func giveBack(_ value: consuming some Sendable, of index: Int) {
+        condition.lock()
+        if let w = maker.removeValue(forKey: index), givenBack[w] != nil {
+            givenBack[w]!.append(value)
+            condition.broadcast()
+            condition.unlock()
+        } else {
+            condition.unlock()
+            Parallel.free(value)
+        }
     }
 
     /// Starts nothing more (the consumer stopped early); work under way finishes and is dropped.

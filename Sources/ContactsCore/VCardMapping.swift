@@ -55,54 +55,57 @@ public enum VCardMapping {
             return typeLabel(p.parameterValues("TYPE"), kind: kind)
         }
         var notes: [String] = []
-        // Each property is read where it lies: a copy of each would retain and release its parts.
-        for i in props.indices {
-            let name = props[i].name
-            switch name {
-            case "FN" where c.name.isEmpty: c.name = clean(props[i].text)
-            case "N" where c.structuredName == nil:
-                let v = props[i].value
-                let n = StructuredName(
-                    family: clean(v.component(0)), given: clean(v.component(1)), additional: clean(v.component(2)),
-                    prefix: clean(v.component(3)), suffix: clean(v.component(4)))
-                if !n.isEmpty { c.structuredName = n }
-            case "NICKNAME" where c.nickname == nil: c.nickname = nonEmpty(clean(props[i].text))
-            case "TEL":
-                var v = clean(props[i].text)
-                if v.utf8.count >= 4, v.utf8.prefix(4).lazy.map({ $0 | 0x20 }).elementsEqual("tel:".utf8) { v = String(v.dropFirst(4)) }
-                if !v.isEmpty { c.phones.append(LabeledValue(value: v, label: label(props[i], kind: .phone))) }
-            case "EMAIL":
-                let v = clean(props[i].text)
-                if !v.isEmpty { c.emails.append(LabeledValue(value: v, label: label(props[i], kind: .email))) }
-            case "URL":
-                let v = clean(props[i].text)
-                if !v.isEmpty { c.urls.append(LabeledValue(value: v, label: label(props[i], kind: .url))) }
-            case "ADR":
-                var a = PostalAddress()
-                a.poBox = clean(props[i].value.component(0))
-                a.extended = clean(props[i].value.component(1))
-                a.street = clean(props[i].value.component(2))
-                a.locality = clean(props[i].value.component(3))
-                a.region = clean(props[i].value.component(4))
-                a.postalCode = clean(props[i].value.component(5))
-                a.country = clean(props[i].value.component(6))
-                a.label = label(props[i], kind: .address)
-                if !a.isEmpty { c.addresses.append(a) }
-            case "ORG" where c.organization == nil: c.organization = nonEmpty(clean(props[i].value.component(0)))
-            case "TITLE" where c.title == nil: c.title = nonEmpty(clean(props[i].text))
-            case "BDAY" where c.birthday == nil: c.birthday = birthday(props[i])
-            case "NOTE": if let n = nonEmpty(clean(props[i].text, keepNewlines: true)) { notes.append(n) }
-            case "CATEGORIES":
-                for item in props[i].value.components.flatMap({ $0.split(separator: ",").map(String.init) }) {
-                    let g = clean(item)
-                    if !g.isEmpty && g.lowercased() != "mycontacts" && !c.groups.contains(where: { $0.lowercased() == g.lowercased() }) {
-                        c.groups.append(g)
+        // Each property is read where it lies, through a buffer pointer: an array's subscript
+        // hands out a copy, which retains and releases each of its parts.
+        props.withUnsafeBufferPointer { props in
+            for i in props.indices {
+                let name = props[i].name
+                switch name {
+                case "FN" where c.name.isEmpty: c.name = clean(props[i].text)
+                case "N" where c.structuredName == nil:
+                    let v = props[i].value
+                    let n = StructuredName(
+                        family: clean(v.component(0)), given: clean(v.component(1)), additional: clean(v.component(2)),
+                        prefix: clean(v.component(3)), suffix: clean(v.component(4)))
+                    if !n.isEmpty { c.structuredName = n }
+                case "NICKNAME" where c.nickname == nil: c.nickname = nonEmpty(clean(props[i].text))
+                case "TEL":
+                    var v = clean(props[i].text)
+                    if v.utf8.count >= 4, v.utf8.prefix(4).lazy.map({ $0 | 0x20 }).elementsEqual("tel:".utf8) { v = String(v.dropFirst(4)) }
+                    if !v.isEmpty { c.phones.append(LabeledValue(value: v, label: label(props[i], kind: .phone))) }
+                case "EMAIL":
+                    let v = clean(props[i].text)
+                    if !v.isEmpty { c.emails.append(LabeledValue(value: v, label: label(props[i], kind: .email))) }
+                case "URL":
+                    let v = clean(props[i].text)
+                    if !v.isEmpty { c.urls.append(LabeledValue(value: v, label: label(props[i], kind: .url))) }
+                case "ADR":
+                    var a = PostalAddress()
+                    a.poBox = clean(props[i].value.component(0))
+                    a.extended = clean(props[i].value.component(1))
+                    a.street = clean(props[i].value.component(2))
+                    a.locality = clean(props[i].value.component(3))
+                    a.region = clean(props[i].value.component(4))
+                    a.postalCode = clean(props[i].value.component(5))
+                    a.country = clean(props[i].value.component(6))
+                    a.label = label(props[i], kind: .address)
+                    if !a.isEmpty { c.addresses.append(a) }
+                case "ORG" where c.organization == nil: c.organization = nonEmpty(clean(props[i].value.component(0)))
+                case "TITLE" where c.title == nil: c.title = nonEmpty(clean(props[i].text))
+                case "BDAY" where c.birthday == nil: c.birthday = birthday(props[i])
+                case "NOTE": if let n = nonEmpty(clean(props[i].text, keepNewlines: true)) { notes.append(n) }
+                case "CATEGORIES":
+                    for item in props[i].value.components.flatMap({ $0.split(separator: ",").map(String.init) }) {
+                        let g = clean(item)
+                        if !g.isEmpty && g.lowercased() != "mycontacts" && !c.groups.contains(where: { $0.lowercased() == g.lowercased() }) {
+                            c.groups.append(g)
+                        }
                     }
+                case "UID" where c.uid.isEmpty: c.uid = clean(props[i].text)
+                case "PHOTO" where c.photo == nil: c.photo = photoReference(props[i])
+                case "X-CONTACTSD-FAVORITE": c.favorite = ["1", "TRUE", "YES"].contains(props[i].text.uppercased())
+                default: break
                 }
-            case "UID" where c.uid.isEmpty: c.uid = clean(props[i].text)
-            case "PHOTO" where c.photo == nil: c.photo = photoReference(props[i])
-            case "X-CONTACTSD-FAVORITE": c.favorite = ["1", "TRUE", "YES"].contains(props[i].text.uppercased())
-            default: break
             }
         }
         if !notes.isEmpty { c.note = notes.joined(separator: "\n\n") }

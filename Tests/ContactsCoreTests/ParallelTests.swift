@@ -65,4 +65,58 @@ final class ParallelTests: XCTestCase {
         tally.lock.unlock()
         XCTAssertLessThanOrEqual(started, 4)
     }
+
+    /// Which thread made each item and which freed what was given back for it.
+    final class Threads: @unchecked Sendable {
+        let lock = NSLock()
+        var maker: [Int: pthread_t] = [:]
+        var freer: [Int: pthread_t] = [:]
+        func record(_ i: Int, made: Bool) {
+            lock.lock()
+            if made { maker[i] = pthread_self() } else { freer[i] = pthread_self() }
+            lock.unlock()
+        }
+    }
+
+    final class Token: @unchecked Sendable {
+        let i: Int
+        let threads: Threads
+        init(_ i: Int, _ threads: Threads) { (self.i, self.threads) = (i, threads) }
+        deinit { threads.record(i, made: false) }
+    }
+
+    func testWhatIsGivenBackIsFreedByTheWorkerThatMadeIt() {
+        let threads = Threads()
+        let count = 300, window = 2
+        let pipeline = OrderedPipeline(count: count, window: window, workers: 2) { i -> Token in
+            threads.record(i, made: true)
+            usleep(UInt32.random(in: 0...200))
+            return Token(i, threads)
+        }
+        var i = 0
+        while let token = pipeline.next() {
+            pipeline.giveBack(consume token, of: i)
+            i += 1
+        }
+        XCTAssertEqual(i, count)
+        // Everything is freed in the end, the last ones perhaps elsewhere.
+        let deadline = Date().addingTimeInterval(5)
+        while Date() < deadline {
+            threads.lock.lock()
+            let freed = threads.freer.count
+            threads.lock.unlock()
+            if freed == count { break }
+            usleep(1000)
+        }
+        threads.lock.lock()
+        defer { threads.lock.unlock() }
+        XCTAssertEqual(threads.freer.count, count)
+        XCTAssertEqual(Set(threads.maker.values).count, 2, "both workers made items")
+        // While items remain to be started, every worker is still running: what comes back
+        // before then is freed by its maker, never by the consumer.
+        for k in 0..<(count - window - 1) {
+            XCTAssertEqual(threads.freer[k], threads.maker[k], "item \(k)")
+            XCTAssertNotEqual(threads.freer[k], pthread_self(), "item \(k)")
+        }
+    }
 }

@@ -86,6 +86,7 @@ struct Importer {
         var report = ImportReport()
         var groupCards: [(name: String, members: [String])] = []
         var cardOffset = 0
+        var batchesDone = 0
         var waiting = 0.0
         var lastBatch = Date()
         let total = file.estimatedCards
@@ -107,7 +108,12 @@ struct Importer {
                 groupCards += piece.groups
                 cardOffset += piece.cards
                 return piece.prepared
-            }, expectedCount: total, progress: { done in progress?(done, max(total, done)) }, isCancelled: isCancelled)
+            }, expectedCount: total, progress: { done in progress?(done, max(total, done)) }, isCancelled: isCancelled,
+            done: { batch in
+                // Freed by the worker that parsed it, before it parses its next piece.
+                pipeline.giveBack(batch, of: batchesDone)
+                batchesDone += 1
+            })
         let t1 = Date()
         log?.debug(
             String(
@@ -115,6 +121,7 @@ struct Importer {
                 cardOffset, file.count, t1.timeIntervalSince(t0) * 1000, waiting * 1000, t1.timeIntervalSince(lastBatch) * 1000,
                 Self.processCPUSeconds() - cpu0, Self.threadCPUSeconds() - threadCPU0))
         count(outcomes, into: &report)
+        if outcomes.count > 1000 { Parallel.free(outcomes) }
         if cardOffset > 1000 { Memory.releaseSoon() }
         for g in groupCards {
             do {

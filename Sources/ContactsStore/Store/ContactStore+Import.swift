@@ -39,7 +39,13 @@ extension ContactStore {
     /// Items made ready for `importContacts(batches:)`: what their rows will hold is worked
     /// out from the contacts alone, on whichever thread calls this, ahead of the transaction.
     public static func prepare(_ items: [ImportItem]) -> PreparedImport {
-        PreparedImport(items: items, rows: items.map { RowText(new: $0.contact) })
+        var rows: [RowText] = []
+        rows.reserveCapacity(items.count)
+        // By index through a buffer pointer, so that no item is copied (`map` would).
+        items.withUnsafeBufferPointer { items in
+            for k in items.indices { rows.append(RowText(new: items[k].contact)) }
+        }
+        return PreparedImport(items: items, rows: rows)
     }
 
     /// Imports contacts in one transaction. A UID already stored updates that contact (the
@@ -56,19 +62,23 @@ extension ContactStore {
             count: (items.count + block - 1) / block, window: 2, workers: items.count >= 2 * block ? 1 : 0, name: "import-rows"
         ) { b in Self.prepare(Array(items[(b * block)..<min(items.count, (b + 1) * block)])) }
         defer { pipeline.cancel() }
+        var doneCount = 0
         return try importContacts(
-            batches: { pipeline.next() }, expectedCount: items.count, progress: progress, isCancelled: isCancelled)
+            batches: { pipeline.next() }, expectedCount: items.count, progress: progress, isCancelled: isCancelled,
+            done: { batch in
+                pipeline.giveBack(batch, of: doneCount)
+                doneCount += 1
+            })
     }
-
-    /// Where imported batches are freed.
-    static let disposal = DispatchQueue(label: "import-disposal", qos: .utility)
 
     /// Imports what `next` hands out until it says nil, in one transaction, as
     /// `importContacts(_:)` does; the batches can be made while earlier ones are inserted.
     /// An error thrown by `next` rolls everything back. `expectedCount`, about how many items
-    /// will come, chooses how the transaction goes about a large import.
+    /// will come, chooses how the transaction goes about a large import. Each batch, once in,
+    /// goes to `done` (by default it is freed on a background thread).
     public func importContacts(
-        batches next: () throws -> PreparedImport?, expectedCount: Int, progress: ((Int) -> Void)? = nil, isCancelled: (() -> Bool)? = nil
+        batches next: () throws -> PreparedImport?, expectedCount: Int, progress: ((Int) -> Void)? = nil, isCancelled: (() -> Bool)? = nil,
+        done: (consuming PreparedImport) -> Void = { Parallel.free($0) }
     ) throws -> [ImportOutcome] {
         try write(bulk: expectedCount > 1000, bulkRows: expectedCount) { db, log in
             // Room for everything expected, made once: asking for exactly a batch more each
@@ -82,17 +92,22 @@ extension ContactStore {
             let flusher = PhotoFlusher(photos)
             var n = 0
             while let batch = try next() {
-                // By index, so that items are read where they lie rather than copied.
-                for k in batch.items.indices {
-                    defer { n += 1 }
-                    if let p = progress, n % 1000 == 999 { p(n + 1) }
-                    if n % 500 == 499, isCancelled?() == true { throw StoreError.cancelled }
-                    if let photo = batch.items[k].photo, try photos.put(photo.hash, photo.bytes, sync: false) { flusher.wroteFile() }
-                    outcomes.append(try Self.importOne(db, batch.items[k], row: batch.rows[k], log: &log))
+                // Through buffer pointers, so that items are read where they lie: an array's
+                // subscript hands out a copy, which retains and releases each of its parts.
+                try batch.items.withUnsafeBufferPointer { items in
+                    try batch.rows.withUnsafeBufferPointer { rows in
+                        for k in items.indices {
+                            defer { n += 1 }
+                            if let p = progress, n % 1000 == 999 { p(n + 1) }
+                            if n % 500 == 499, isCancelled?() == true { throw StoreError.cancelled }
+                            if let photo = items[k].photo, try photos.put(photo.hash, photo.bytes, sync: false) { flusher.wroteFile() }
+                            outcomes.append(try Self.importOne(db, items[k], row: rows[k], log: &log))
+                        }
+                    }
                 }
-                // The batch's last reference goes to another thread: freeing thousands of
-                // contacts is work the one thread that writes need not do.
-                Self.disposal.async { withExtendedLifetime(batch) {} }
+                // The batch's last reference goes elsewhere: freeing thousands of contacts is
+                // work the one thread that writes need not do.
+                done(consume batch)
             }
             // The new search index is made on another core from now, while what is left of the
             // transaction runs: the photo files' flush and the commit.

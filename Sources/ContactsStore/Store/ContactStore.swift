@@ -258,6 +258,11 @@ public final class ContactStore: @unchecked Sendable {
         }
         releasePhotos(log.releasedPhotos)
         if !log.isEmpty, let changeHandler { changeHandler(log.contacts, log.groups) }
+        if bulk {
+            // A large write's log holds an entry for every contact it changed.
+            Parallel.free(log)
+            log = ChangeLog()
+        }
         return result
     }
 

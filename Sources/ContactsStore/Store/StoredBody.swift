@@ -158,44 +158,51 @@ enum StoredProperties {
         guard let props else { return nil }
         var w = JSONWriter(capacity: 256 + props.count * 96)
         w.writeRaw("[")
-        // Fields are read where they lie (props[i].name), not through a copy of each property.
-        for i in props.indices {
-            if i > 0 { w.writeRaw(",") }
-            var f = true
-            w.writeRaw("{")
-            if let g = props[i].group {
-                w.writeKey("g", first: &f)
-                w.writeString(g)
-            }
-            w.writeKey("n", first: &f)
-            w.writeString(props[i].name)
-            if !props[i].parameters.isEmpty {
-                w.writeKey("p", first: &f)
-                w.writeRaw("[")
-                for j in props[i].parameters.indices {
-                    if j > 0 { w.writeRaw(",") }
+        // Read where they lie, through buffer pointers: an array's subscript hands out a copy,
+        // which retains and releases each of its parts.
+        props.withUnsafeBufferPointer { props in
+            for i in props.indices {
+                if i > 0 { w.writeRaw(",") }
+                var f = true
+                w.writeRaw("{")
+                if let g = props[i].group {
+                    w.writeKey("g", first: &f)
+                    w.writeString(g)
+                }
+                w.writeKey("n", first: &f)
+                w.writeString(props[i].name)
+                if !props[i].parameters.isEmpty {
+                    w.writeKey("p", first: &f)
                     w.writeRaw("[")
-                    w.writeString(props[i].parameters[j].name)
-                    w.writeRaw(",")
-                    writeStrings(props[i].parameters[j].values, &w)
+                    props[i].parameters.withUnsafeBufferPointer { params in
+                        for j in params.indices {
+                            if j > 0 { w.writeRaw(",") }
+                            w.writeRaw("[")
+                            w.writeString(params[j].name)
+                            w.writeRaw(",")
+                            writeStrings(params[j].values, &w)
+                            w.writeRaw("]")
+                        }
+                    }
                     w.writeRaw("]")
                 }
-                w.writeRaw("]")
-            }
-            switch props[i].value {
-            case .raw(let r):
-                w.writeKey("r", first: &f)
-                w.writeString(r)
-            case .text(let components):
-                w.writeKey("t", first: &f)
-                w.writeRaw("[")
-                for j in components.indices {
-                    if j > 0 { w.writeRaw(",") }
-                    writeStrings(components[j], &w)
+                switch props[i].value {
+                case .raw(let r):
+                    w.writeKey("r", first: &f)
+                    w.writeString(r)
+                case .text(let components):
+                    w.writeKey("t", first: &f)
+                    w.writeRaw("[")
+                    components.withUnsafeBufferPointer { components in
+                        for j in components.indices {
+                            if j > 0 { w.writeRaw(",") }
+                            writeStrings(components[j], &w)
+                        }
+                    }
+                    w.writeRaw("]")
                 }
-                w.writeRaw("]")
+                w.writeRaw("}")
             }
-            w.writeRaw("}")
         }
         w.writeRaw("]")
         return w.string
@@ -203,9 +210,11 @@ enum StoredProperties {
 
     private static func writeStrings(_ list: [String], _ w: inout JSONWriter) {
         w.writeRaw("[")
-        for i in list.indices {
-            if i > 0 { w.writeRaw(",") }
-            w.writeString(list[i])
+        list.withUnsafeBufferPointer { list in
+            for i in list.indices {
+                if i > 0 { w.writeRaw(",") }
+                w.writeString(list[i])
+            }
         }
         w.writeRaw("]")
     }
