@@ -16,18 +16,20 @@ enum LogicalLines {
     }
 
     /// How many line ends `physical` counts in `range`.
-    static func lineEnds(_ b: [UInt8], _ range: Range<Int>) -> Int {
-        var n = 0
-        var i = range.lowerBound
-        while i < range.upperBound {
-            let c = b[i]
-            if c == 0x0A || c == 0x0D {
-                n += 1
-                i = terminatorEnd(b, i)
+    static func lineEnds(_ bytes: [UInt8], _ range: Range<Int>) -> Int {
+        bytes.withUnsafeBufferPointer { b in
+            var n = 0
+            var i = range.lowerBound
+            while i < range.upperBound {
+                let c = b[i]
+                if c <= 0x0D && (c == 0x0A || c == 0x0D) {
+                    n += 1
+                    i = terminatorEnd(b, i)
+                }
+                i += 1
             }
-            i += 1
+            return n
         }
-        return n
     }
 
     static func split(_ b: [UInt8]) -> [Line] {

@@ -67,12 +67,23 @@ public enum VCardParser {
         init(_ data: [UInt8], parts: Int) {
             bytes = TextDecoding.normalizeFileEncoding(data)
             let (cuts, begins) = VCardParser.cardBoundaries(bytes, parts: max(1, parts))
-            bounds = [0] + cuts + [bytes.count]
-            var offsets = [0]
-            for i in 0..<(bounds.count - 2) {
-                // Every cut follows a line end, so a piece's lines all end inside it.
-                offsets.append(offsets[i] + LogicalLines.lineEnds(bytes, bounds[i]..<bounds[i + 1]))
+            let bounds = [0] + cuts + [bytes.count]
+            self.bounds = bounds
+            // Every cut follows a line end, so a piece's lines all end inside it: each piece's
+            // line ends are counted on their own, on every core (a large file is ready to parse
+            // sooner), and summed.
+            let pieces = bounds.count - 1
+            let ends = UnsafeMutableBufferPointer<Int>.allocate(capacity: pieces)
+            defer { ends.deallocate() }
+            let text = bytes
+            let into = PieceCounts(ends)
+            let threads = pieces < 16 ? 1 : ProcessInfo.processInfo.activeProcessorCount
+            DispatchQueue.concurrentPerform(iterations: threads) { thread in
+                for i in stride(from: thread, to: pieces, by: threads) { into.counts[i] = LogicalLines.lineEnds(text, bounds[i]..<bounds[i + 1]) }
             }
+            var offsets = [0]
+            offsets.reserveCapacity(pieces)
+            for i in 0..<(pieces - 1) { offsets.append(offsets[i] + ends[i]) }
             lineOffsets = offsets
             estimatedCards = begins
         }
@@ -94,38 +105,49 @@ public enum VCardParser {
         }
     }
 
+    /// Line ends counted per piece, each written by one thread only.
+    private struct PieceCounts: @unchecked Sendable {
+        let counts: UnsafeMutableBufferPointer<Int>
+        init(_ counts: UnsafeMutableBufferPointer<Int>) { self.counts = counts }
+    }
+
     /// Offsets where a BEGIN:VCARD line starts right after an END:VCARD line that closed a
     /// card, one near each of `parts - 1` evenly spaced targets. A file where a card begins
     /// inside another (nested AGENT cards, cards without END) gets no cuts: there, where a card
     /// ends is the parser's judgement alone.
-    static func cardBoundaries(_ b: [UInt8], parts: Int) -> (cuts: [Int], begins: Int) {
+    static func cardBoundaries(_ bytes: [UInt8], parts: Int) -> (cuts: [Int], begins: Int) {
         let begin = Array("BEGIN:VCARD".utf8), endMarker = Array("END:VCARD".utf8)
         var cuts: [Int] = []
         var nested = false
         var begins = 0
         var inCard = false
         var previousClosedACard = false
-        var start = 0
-        var target = b.count / parts
-        while start < b.count {
-            var end = start
-            while end < b.count && b[end] != 0x0A { end += 1 }
-            if isMarker(b, start, end, begin) {
-                begins += 1
-                if inCard { nested = true }
-                if !nested && previousClosedACard && start >= target && cuts.count < parts - 1 {
-                    cuts.append(start)
-                    target = b.count / parts * (cuts.count + 1)
+        var target = bytes.count / parts
+        bytes.withUnsafeBufferPointer { b in
+            guard let base = b.baseAddress else { return }
+            var start = 0
+            while start < b.count {
+                // Lines found with memchr: this pass over the whole file runs before any piece
+                // can be parsed.
+                let end = memchr(base + start, 0x0A, b.count - start).map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - base } ?? b.count
+                let first = b[start] | 0x20
+                if first == UInt8(ascii: "b"), isMarker(b, start, end, begin) {
+                    begins += 1
+                    if inCard { nested = true }
+                    if !nested && previousClosedACard && start >= target && cuts.count < parts - 1 {
+                        cuts.append(start)
+                        target = b.count / parts * (cuts.count + 1)
+                    }
+                    inCard = true
+                    previousClosedACard = false
+                } else if first == UInt8(ascii: "e"), isMarker(b, start, end, endMarker) {
+                    previousClosedACard = inCard
+                    inCard = false
+                } else {
+                    previousClosedACard = false
                 }
-                inCard = true
-                previousClosedACard = false
-            } else if isMarker(b, start, end, endMarker) {
-                previousClosedACard = inCard
-                inCard = false
-            } else {
-                previousClosedACard = false
+                start = end + 1
             }
-            start = end + 1
         }
         return (nested ? [] : cuts, begins)
     }
@@ -246,7 +268,7 @@ public enum VCardParser {
     }
 
     /// Whether `b[start..<end]` is the marker line (any case), trailing blanks and CRs aside.
-    static func isMarker(_ b: [UInt8], _ start: Int, _ end: Int, _ marker: [UInt8]) -> Bool {
+    static func isMarker(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ marker: [UInt8]) -> Bool {
         guard end - start >= marker.count else { return false }
         // The marker is upper case; only letters are folded.
         for k in 0..<marker.count where LogicalLines.upper(b[start + k]) != marker[k] { return false }
