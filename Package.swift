@@ -13,6 +13,8 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
+        // The daemon's allocator: threads that parse while another writes and frees.
+        .systemLibrary(name: "CJemalloc", pkgConfig: "jemalloc", providers: [.apt(["libjemalloc-dev"])]),
         // libvips' thumbnail and save calls are variadic: a few plain C functions wrap them.
         .target(name: "VipsShim", dependencies: ["CVips"]),
 
@@ -35,7 +37,7 @@ let package = Package(
         // libvips behind the image helper: the only module that touches it.
         .target(name: "VipsImages", dependencies: ["VipsShim", "Thumbnails"]),
         // Wires store, RPC, systemd and configuration into the service.
-        .target(name: "ContactsDaemon", dependencies: ["ContactsStore", "Thumbnails", "ContactsCore", "VCard", "JSONRPC", "JSONCore", "CSystemd"]),
+        .target(name: "ContactsDaemon", dependencies: ["ContactsStore", "Thumbnails", "ContactsCore", "VCard", "JSONRPC", "JSONCore", "CSystemd", "CJemalloc"]),
         // The command-line client's logic; links neither SQLite nor image libraries.
         .target(name: "ContactsControl", dependencies: ["JSONRPC", "JSONCore", "ContactsCore"]),
 

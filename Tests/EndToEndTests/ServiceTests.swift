@@ -19,6 +19,14 @@ final class ServiceTests: DaemonTestCase {
         }
     }
 
+    func testJemallocServesTheDaemonsHeap() throws {
+        // A sanitizer's build has the sanitizer's allocator.
+        if try Products.path("contactsd").contains("/.build-") { throw XCTSkip("a sanitizer build allocates with the sanitizer") }
+        daemon.stop()
+        try daemon.start(extraArgs: ["--log-level", "debug"])
+        XCTAssertTrue(daemon.log.contains("heap: jemalloc 5."), daemon.log)
+    }
+
     func testTheJSONRPCConformanceSuitePasses() throws {
         let script = Products.shared.appendingPathComponent("conformance/jsonrpc_conformance.py").path
         guard FileManager.default.fileExists(atPath: script) else {

@@ -54,7 +54,6 @@ public final class Daemon: @unchecked Sendable {
         // Everything the daemon creates (store, WAL, photos, reports) is the user's alone,
         // however it was started.
         umask(0o077)
-        Memory.configure()
         SignalWatcher.install([SIGTERM, SIGINT, SIGHUP]) { [weak self] sig in
             guard let self else { return }
             if sig == SIGHUP {
@@ -133,6 +132,7 @@ public final class Daemon: @unchecked Sendable {
         startWatchdog()
         let counts = (try? store.counts()) ?? (contacts: 0, groups: 0)
         log.info("serving \(counts.contacts) contacts from \(databasePath) on \(socketPath); inbox \(inboxPath)")
+        log.debug("heap: \(Memory.allocator)")
         Systemd.notify("READY=1\nSTATUS=\(statusLine())\nMAINPID=\(getpid())")
         // Load the search index now, off the critical path, so the first search is fast.
         let warm = Thread { [log] in
