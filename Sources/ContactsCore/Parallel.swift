@@ -79,8 +79,10 @@ public final class OrderedPipeline<T>: @unchecked Sendable {
         self.window = max(1, window)
         self.produce = produce
         workersExpected = workers > 0
-        for w in 0..<min(workers, count) {
-            givenBack[w] = []
+        let started = min(workers, count)
+        // Every worker's list is in place before the first one starts and reads it.
+        for w in 0..<started { givenBack[w] = [] }
+        for w in 0..<started {
             let t = Thread { [self] in work(w) }
             t.name = name
             t.start()
