@@ -1,3 +1,4 @@
+import ContactsCore
 import Foundation
 import Glibc
 import JSONCore
@@ -47,6 +48,40 @@ enum ServiceBench {
         }
         let parallel = Double(calls) / Date().timeIntervalSince(t)
         return (sequential, pipelined, parallel)
+    }
+
+    /// Where `name` is on PATH, if it is.
+    static func which(_ name: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// The corpus as an abook address book (its own key=value format, one section a
+    /// contact), for `abook --mutt-query` to search the same people.
+    static func writeAbook(_ contacts: [ContactsCore.Contact], to path: String) throws {
+        var text = "# abook addressbook file\n\n[format]\nprogram=abook\nversion=0.6.1\n\n"
+        for (i, c) in contacts.enumerated() {
+            text += "[\(i)]\nname=\(c.name)\n"
+            if !c.emails.isEmpty { text += "email=" + c.emails.map(\.value).joined(separator: ",") + "\n" }
+            if let phone = c.phones.first { text += "phone=\(phone.value)\n" }
+            text += "\n"
+        }
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    /// What a command writes to standard output.
+    static func output(_ path: String, _ args: [String], environment: [String: String]) -> String {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: path)
+        p.arguments = args
+        p.environment = environment
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        p.standardError = FileHandle.nullDevice
+        guard (try? p.run()) != nil else { return "" }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
     }
 
     /// Wall time of a whole command, best of `runs`, in milliseconds. posix_spawn, not

@@ -196,6 +196,30 @@ if !importOnly && !searchOnly { do {
         let q = ServiceBench.commandMillis(ctl, ["query-email", "smith"], environment: env, runs: 20)
         rows.append(("contactsctl query-email (best of 20)", String(format: "%.1f ms", q)))
         figures["queryEmailMs"] = q
+        if let abook = ServiceBench.which("abook") {
+            // The same people and the same query through abook, as mutt would ask it; its
+            // own HOME, so that no configuration of the user's is read.
+            let book = dir + "/abook.addressbook"
+            try ServiceBench.writeAbook(contacts, to: book)
+            var abookEnv = env
+            abookEnv["HOME"] = dir
+            let args = ["--datafile", book, "--mutt-query", "smith"]
+            let a = ServiceBench.commandMillis(abook, args, environment: abookEnv, runs: 5)
+            // abook lists every match; query-email the first 100 contacts. Compared like for
+            // like, contactsctl lists every match too.
+            let all = ["query-email", "--limit", "\(count)", "smith"]
+            let qAll = ServiceBench.commandMillis(ctl, all, environment: env, runs: 5)
+            // Both print a first line, then one line an address.
+            let found = (
+                ours: ServiceBench.output(ctl, all, environment: env).split(separator: "\n").count - 1,
+                abook: ServiceBench.output(abook, args, environment: abookEnv).split(separator: "\n").count - 1
+            )
+            rows.append(("every match for 'smith': contactsctl / abook --mutt-query", String(format: "%.1f / %.1f ms (best of 5; %d / %d addresses)", qAll, a, found.ours, found.abook)))
+            rows.append(("abook / contactsctl, every match", String(format: "%.1fx", a / qAll)))
+            figures["queryEmailAllMs"] = qAll
+            figures["abookQueryMs"] = a
+            figures["abookRatio"] = a / qAll
+        }
         let pid = daemon.process.processIdentifier
         let rssBusy = ServiceBench.rssMiB(pid)
         // At rest: what the daemon keeps once the work is done and its buffers are gone (it
