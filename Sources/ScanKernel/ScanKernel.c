@@ -5,6 +5,9 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 /* Bytes with a feature bit of their own: folded contact text is mostly these. */
 static const char exactBytes[] = "abcdefghijklmnopqrstuvwxyz0123456789 @.-_+'";
@@ -48,13 +51,17 @@ void scan_features(const unsigned char *text, size_t length, ScanFeatures *out)
     }
 }
 
-/* What the scan looks for first: the needle's rarest pair of adjacent bytes, and its last
- * byte (for needles of three bytes or more). Checking the last byte too turns away almost
- * every place where only the pair occurs: digits of phone numbers, common letter pairs. */
+/* What the scan looks for first: the needle's rarest pair of adjacent bytes, and for needles
+ * of three bytes or more a third byte: the last, or the first when the pair ends the needle.
+ * Checking a third byte turns away almost every place where only the pair occurs: digits of
+ * phone numbers, common letter pairs. */
 typedef struct Probe {
     long pair;
     long length;
-    unsigned char p0, p1, final;
+    unsigned char p0, p1;
+    /* Where the third byte is (below `length`), and what it is. */
+    long third;
+    unsigned char thirdByte;
 } Probe;
 
 /* Set when the program is loaded, before any thread can scan. */
@@ -87,13 +94,13 @@ static inline long next_candidate(const unsigned char *text, long s, long last, 
      * up to text[s + length + 14], lie below `end`. */
     const __m128i a = _mm_set1_epi8((char)p->p0);
     const __m128i b = _mm_set1_epi8((char)p->p1);
-    const __m128i z = _mm_set1_epi8((char)p->final);
+    const __m128i z = _mm_set1_epi8((char)p->thirdByte);
     for (; s <= last && s + p->length + 15 <= end; s += 16) {
         __m128i eq = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(text + s + p->pair)), a);
         if (p->length >= 2)
             eq = _mm_and_si128(eq, _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(text + s + p->pair + 1)), b));
         if (p->length >= 3)
-            eq = _mm_and_si128(eq, _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(text + s + p->length - 1)), z));
+            eq = _mm_and_si128(eq, _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(text + s + p->third)), z));
         unsigned mask = (unsigned)_mm_movemask_epi8(eq);
         if (mask) {
             long c = s + __builtin_ctz(mask);
@@ -103,10 +110,74 @@ static inline long next_candidate(const unsigned char *text, long s, long last, 
 #endif
     for (; s <= last; s++) {
         if (text[s + p->pair] == p->p0 && (p->length < 2 || text[s + p->pair + 1] == p->p1)
-            && (p->length < 3 || text[s + p->length - 1] == p->final))
+            && (p->length < 3 || text[s + p->third] == p->thirdByte))
             return s;
     }
     return -1;
+}
+
+#if defined(__x86_64__)
+/* next_candidate thirty-two positions a step, for processors with AVX2 (most x86-64 made since
+ * 2013): a needle most contacts' features let through is looked for in the whole stretch of
+ * text, and this step is what that costs (a million contacts: "55512" 26 ms with SSE2). */
+__attribute__((target("avx2"))) static long next_candidate_avx2(const unsigned char *text, long s, long last, long end, const Probe *p)
+{
+    const __m256i a = _mm256_set1_epi8((char)p->p0);
+    const __m256i b = _mm256_set1_epi8((char)p->p1);
+    const __m256i z = _mm256_set1_epi8((char)p->thirdByte);
+    /* The bytes a step reads, up to text[s + length + 30], lie below `end`. */
+    for (; s <= last && s + p->length + 31 <= end; s += 32) {
+        __m256i eq = _mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)(text + s + p->pair)), a);
+        if (p->length >= 2)
+            eq = _mm256_and_si256(eq, _mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)(text + s + p->pair + 1)), b));
+        if (p->length >= 3)
+            eq = _mm256_and_si256(eq, _mm256_cmpeq_epi8(_mm256_loadu_si256((const __m256i *)(text + s + p->third)), z));
+        unsigned mask = (unsigned)_mm256_movemask_epi8(eq);
+        if (mask) {
+            long c = s + __builtin_ctz(mask);
+            return c <= last ? c : -1;
+        }
+    }
+    /* The last positions, sixteen or one at a time. */
+    return next_candidate(text, s, last, end, p);
+}
+
+static bool haveAVX2;
+
+__attribute__((constructor)) static void detect_avx2(void)
+{
+    __builtin_cpu_init();
+    haveAVX2 = __builtin_cpu_supports("avx2");
+}
+#endif
+
+/* next_candidate with the widest steps this processor takes. */
+static inline long find_candidate(const unsigned char *text, long s, long last, long end, const Probe *p)
+{
+#if defined(__x86_64__)
+    if (haveAVX2)
+        return next_candidate_avx2(text, s, last, end, p);
+#endif
+    return next_candidate(text, s, last, end, p);
+}
+
+bool scan_uses_avx2(void)
+{
+#if defined(__x86_64__)
+    return haveAVX2;
+#else
+    return false;
+#endif
+}
+
+void scan_allow_avx2(bool allowed)
+{
+#if defined(__x86_64__)
+    __builtin_cpu_init();
+    haveAVX2 = allowed && __builtin_cpu_supports("avx2");
+#else
+    (void)allowed;
+#endif
 }
 
 static inline bool has_all(const ScanFeatures *f, const uint64_t *want)
@@ -154,7 +225,7 @@ static void mark_stretch(const unsigned char *text, size_t textLength, const Sca
     size_t cursor = 0;
     long s = slots[0].textStart;
     while (s <= last) {
-        long c = next_candidate(text, s, last, (long)textLength, probe);
+        long c = find_candidate(text, s, last, (long)textLength, probe);
         if (c < 0)
             return;
         cursor = slot_containing(slots, count, cursor, c);
@@ -183,7 +254,10 @@ void scan_mark(const unsigned char *text, size_t textLength, const ScanSlot *slo
     /* A needle whose features are its own bits: holding them is holding the needle. */
     const bool exact = scan_needle_is_exact(needle, length);
     const long len = (long)length;
-    const Probe probe = {(long)pair, len, needle[pair], length >= 2 ? needle[pair + 1] : 0, needle[length - 1]};
+    /* The third byte: the last, unless the pair ends the needle ("55512" looked for at its
+     * "12": checking the final "2" again would let every "12" through). */
+    const long third = len >= 3 && (long)pair + 1 == len - 1 ? 0 : len - 1;
+    const Probe probe = {(long)pair, len, needle[pair], length >= 2 ? needle[pair + 1] : 0, third, needle[third]};
     const unsigned char first = needle[0];
     if (contiguous && !exact) {
         /* Most contacts' features let the needle through: one pass over the stretch. */
@@ -205,7 +279,7 @@ void scan_mark(const unsigned char *text, size_t textLength, const ScanSlot *slo
         const ScanSlot *slot = &slots[i];
         const long last = slot->textStart + slot->textCount - len;
         for (long s = slot->textStart; s <= last;) {
-            long c = next_candidate(text, s, last, (long)textLength, &probe);
+            long c = find_candidate(text, s, last, (long)textLength, &probe);
             if (c < 0)
                 break;
             if (text[c] == first && (len <= 3 || memcmp(text + c, needle, length) == 0)) {

@@ -57,6 +57,16 @@ final class ScanMarkTests: XCTestCase {
     }
 
     func testEveryTextThatHoldsTheNeedleIsMarkedAndNoOther() {
+        // Thirty-two positions a step where the processor has AVX2, then sixteen.
+        defer { scan_allow_avx2(true) }
+        for wide in [true, false] {
+            scan_allow_avx2(wide)
+            if !wide { XCTAssertFalse(scan_uses_avx2()) }
+            everyTextThatHoldsTheNeedleIsMarkedAndNoOther()
+        }
+    }
+
+    private func everyTextThatHoldsTheNeedleIsMarkedAndNoOther() {
         var rng = SystemRandomNumberGenerator()
         // A small alphabet with bytes that share feature bits (0xE5, 0xBC): matches
         // everywhere, across borders and in the gaps between texts too.

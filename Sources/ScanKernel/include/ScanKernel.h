@@ -41,10 +41,16 @@ bool scan_needle_is_exact(const unsigned char *needle, size_t length);
  * (`textLength` bytes) the slots point into. A slot whose features lack some of the needle's
  * is passed over; in the others the needle is looked for from its rarest pair of adjacent
  * bytes, at `pair` (0 for a needle of one byte), and its last byte, sixteen positions at a
- * time (SSE2). A needle whose features are exact (scan_needle_is_exact) needs no look at the
+ * time (SSE2) or thirty-two (AVX2). A needle whose features are exact (scan_needle_is_exact) needs no look at the
  * text at all. When the slots' texts follow one another (`contiguous`) and most of the first
  * thousand slots let the needle through, the stretch is searched in one pass instead. */
 void scan_mark(const unsigned char *text, size_t textLength, const ScanSlot *slots, const ScanFeatures *features, size_t count,
                const unsigned char *needle, size_t length, size_t pair, bool contiguous, unsigned char *marks);
+
+/* Whether the scan takes thirty-two positions a step (AVX2, where the processor has it) rather
+ * than sixteen. scan_allow_avx2(false) keeps it to SSE2, for tests of that path; it is not
+ * safe while another thread scans. */
+bool scan_uses_avx2(void);
+void scan_allow_avx2(bool allowed);
 
 #endif
