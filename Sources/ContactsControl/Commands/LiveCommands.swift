@@ -112,5 +112,5 @@ enum LiveCommands {
 }
 
 extension String {
-    func replacingTabs() -> String { contains("\t") ? split(separator: "\t").joined(separator: " ") : self }
+    func replacingTabs() -> String { utf8.contains(0x09) ? split(separator: "\t").joined(separator: " ") : self }
 }
