@@ -72,6 +72,8 @@ public final class OrderedPipeline<T>: @unchecked Sendable {
     /// been given back to let go of.
     private var maker: [Int: Int] = [:]
     private var givenBack: [Int: [Any]] = [:]
+    /// The item whose results come back next: they come back in the order they were taken.
+    private var nextToGiveBack = 0
 
     /// With no workers, each item is made by `next()` on the consumer's own thread.
     public init(count: Int, window: Int, workers: Int, name: String = "pipeline", produce: @escaping @Sendable (Int) -> T) {
@@ -138,11 +140,13 @@ public final class OrderedPipeline<T>: @unchecked Sendable {
         return result
     }
 
-    /// Hands `value`, made from item `index`, back to the worker that made that item, to be
-    /// freed on its thread; when that worker has stopped, or made no items, it is freed on a
-    /// background thread.
-    public func giveBack(_ value: consuming some Sendable, of index: Int) {
+    /// Hands `value`, made from the earliest item taken and not yet given back for, back to the
+    /// worker that made that item, to be freed on its thread; when that worker has stopped, or
+    /// made no items, it is freed on a background thread.
+    public func giveBack(_ value: consuming some Sendable) {
         condition.lock()
+        let index = nextToGiveBack
+        nextToGiveBack += 1
         if let w = maker.removeValue(forKey: index), givenBack[w] != nil {
             givenBack[w]!.append(value)
             condition.broadcast()

@@ -95,7 +95,7 @@ final class ParallelTests: XCTestCase {
         }
         var i = 0
         while let token = pipeline.next() {
-            pipeline.giveBack(consume token, of: i)
+            pipeline.giveBack(consume token)
             i += 1
         }
         XCTAssertEqual(i, count)

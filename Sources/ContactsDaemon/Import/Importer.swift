@@ -86,7 +86,6 @@ struct Importer {
         var report = ImportReport()
         var groupCards: [(name: String, members: [String])] = []
         var cardOffset = 0
-        var batchesDone = 0
         var waiting = 0.0
         var lastBatch = Date()
         let total = file.estimatedCards
@@ -109,11 +108,8 @@ struct Importer {
                 cardOffset += piece.cards
                 return piece.prepared
             }, expectedCount: total, progress: { done in progress?(done, max(total, done)) }, isCancelled: isCancelled,
-            done: { batch in
-                // Freed by the worker that parsed it, before it parses its next piece.
-                pipeline.giveBack(batch, of: batchesDone)
-                batchesDone += 1
-            })
+            // Each batch is freed by the worker that parsed it, before it parses its next piece.
+            done: { pipeline.giveBack($0) })
         let t1 = Date()
         log?.debug(
             String(

@@ -62,13 +62,9 @@ extension ContactStore {
             count: (items.count + block - 1) / block, window: 2, workers: items.count >= 2 * block ? 1 : 0, name: "import-rows"
         ) { b in Self.prepare(Array(items[(b * block)..<min(items.count, (b + 1) * block)])) }
         defer { pipeline.cancel() }
-        var doneCount = 0
         return try importContacts(
             batches: { pipeline.next() }, expectedCount: items.count, progress: progress, isCancelled: isCancelled,
-            done: { batch in
-                pipeline.giveBack(batch, of: doneCount)
-                doneCount += 1
-            })
+            done: { pipeline.giveBack($0) })
     }
 
     /// Imports what `next` hands out until it says nil, in one transaction, as
