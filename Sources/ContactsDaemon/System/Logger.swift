@@ -51,7 +51,11 @@ public final class Logger: @unchecked Sendable {
         lock.unlock()
     }
 
-    public func debug(_ m: String) { log(.debug, m) }
+    /// The message is made only when debug lines are written (some take work to make).
+    public func debug(_ m: @autoclosure () -> String) {
+        guard RPCLogLevel.debug >= level else { return }
+        log(.debug, m())
+    }
     public func info(_ m: String) { log(.info, m) }
     public func notice(_ m: String) { log(.notice, m) }
     public func warning(_ m: String) { log(.warning, m) }
