@@ -51,9 +51,9 @@ let package = Package(
         .testTarget(name: "JSONCoreTests", dependencies: ["JSONCore"]),
         .testTarget(name: "VCardTests", dependencies: ["VCard"]),
         .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "JSONCore"]),
-        .testTarget(name: "ContactsCoreTests", dependencies: ["ContactsCore", "JSONCore", "VCard", "SHA256Kernel"]),
+        .testTarget(name: "ContactsCoreTests", dependencies: ["ContactsCore", "JSONCore", "VCard", "SHA256Kernel", "TestSupport"]),
         .testTarget(name: "ContactsStoreTests", dependencies: ["ContactsStore", "ContactsCore", "VCard", "ScanKernel"]),
-        // Helpers shared by the test targets (hostile images).
+        // Helpers shared by the test targets (hostile images, the material in ../shared).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "ThumbnailsTests", dependencies: ["Thumbnails", "VipsImages", "TestSupport", "ContactsCore", "VCard"]),
         .testTarget(name: "EndToEndTests", dependencies: ["JSONCore", "JSONRPC", "ContactsCore", "Thumbnails", "VipsImages", "TestSupport"]),

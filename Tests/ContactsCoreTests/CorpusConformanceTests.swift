@@ -1,15 +1,12 @@
 import ContactsCore
 import Foundation
 import JSONCore
+import TestSupport
 import VCard
 import XCTest
 
 /// Every file of the shared corpus of real vCards, against the values a correct parser must get.
 final class CorpusConformanceTests: XCTestCase {
-    static var corpus: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("shared/corpus/vcard")
-    }
 
     struct Expected {
         var file: String
@@ -18,22 +15,20 @@ final class CorpusConformanceTests: XCTestCase {
     }
 
     func testEveryCorpusFileImportsAndCertainCardsMatch() throws {
-        let expectedURL = Self.corpus.appendingPathComponent("EXPECTED.jsonl")
-        guard let text = try? String(contentsOf: expectedURL, encoding: .utf8) else {
-            throw XCTSkip("the vCard corpus is not present at \(Self.corpus.path); conformance skipped")
-        }
+        let corpus = try SharedMaterial.folder("corpus/vcard")
+        let text = try String(contentsOf: corpus.appendingPathComponent("EXPECTED.jsonl"), encoding: .utf8)
         var byFile: [String: [Expected]] = [:]
         for line in text.split(separator: "\n") {
             let v = try JSONParser.parse(String(line))
             guard let file = v["file"]?.stringValue, let index = v["index"]?.intValue else { continue }
             byFile[file, default: []].append(Expected(file: file, index: index, json: v))
         }
-        let manifest = try String(contentsOf: Self.corpus.appendingPathComponent("MANIFEST.tsv"), encoding: .utf8)
+        let manifest = try String(contentsOf: corpus.appendingPathComponent("MANIFEST.tsv"), encoding: .utf8)
         let files = manifest.split(separator: "\n").dropFirst().compactMap { $0.split(separator: "\t").first.map(String.init) }
         var passed = 0, failed = 0, uncertainDiffering = 0, cards = 0
         var failures: [String] = []
         for file in files {
-            let data = try [UInt8](Data(contentsOf: Self.corpus.appendingPathComponent(file)))
+            let data = try [UInt8](Data(contentsOf: corpus.appendingPathComponent(file)))
             let result = VCardParser.parse(data)
             let expected = byFile[file] ?? []
             if result.cards.count != expected.count {

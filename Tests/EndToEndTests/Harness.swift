@@ -21,7 +21,6 @@ enum Products {
     }
 
     static var repository: URL { URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent() }
-    static var shared: URL { repository.deletingLastPathComponent().appendingPathComponent("shared") }
 }
 
 /// A datagram socket that receives sd_notify messages, as systemd's NOTIFY_SOCKET does.

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import JSONCore
 import JSONRPC
+import TestSupport
 import XCTest
 
 /// The built contactsd, driven through its socket.
@@ -28,10 +29,7 @@ final class ServiceTests: DaemonTestCase {
     }
 
     func testTheJSONRPCConformanceSuitePasses() throws {
-        let script = Products.shared.appendingPathComponent("conformance/jsonrpc_conformance.py").path
-        guard FileManager.default.fileExists(atPath: script) else {
-            throw XCTSkip("the conformance script is not present (\(script)); skipped")
-        }
+        let script = try SharedMaterial.file("conformance/jsonrpc_conformance.py").path
         let r = try runProgram("/usr/bin/env", ["python3", script, daemon.socketPath], environment: daemon.environment, timeout: 60)
         print(r.stdout)
         XCTAssertEqual(r.status, 0, r.stdout + r.stderr)

@@ -1,10 +1,10 @@
 import ContactsCore
 import Foundation
-import VCard
-import XCTest
-
+import TestSupport
 import Thumbnails
+import VCard
 import VipsImages
+import XCTest
 
 /// The header reader an import uses for JPEG and PNG photos, against what libvips reports.
 final class ImageHeaderTests: XCTestCase {
@@ -72,11 +72,8 @@ final class ImageHeaderTests: XCTestCase {
 
     /// Every photo carried by the shared vCard corpus (phones, Apple, Google...).
     func testCorpusPhotosReadAsLibvipsReadsThem() throws {
-        let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("shared/corpus/vcard")
-        guard let files = FileManager.default.enumerator(atPath: corpus.path) else {
-            throw XCTSkip("the vCard corpus is not present at \(corpus.path); skipped")
-        }
+        let corpus = try SharedMaterial.folder("corpus/vcard")
+        guard let files = FileManager.default.enumerator(atPath: corpus.path) else { return XCTFail("cannot list \(corpus.path)") }
         var read = 0, refused = 0
         for case let file as String in files where file.hasSuffix(".vcf") {
             let data = try [UInt8](Data(contentsOf: corpus.appendingPathComponent(file)))
