@@ -2,18 +2,27 @@
 public struct VCardParameter: Sendable, Equatable {
     /// Upper-cased name, or nil for a 2.1 bare parameter.
     public var name: String?
+    /// The name as it arrived, when that was not all upper case (`type`, `X-ServiceType`):
+    /// what a card is written back with, so that nothing it came with changes its spelling.
+    public var spelling: String?
     public var values: [String]
 
     public init(_ name: String?, _ values: [String]) {
-        self.name = name?.uppercased()
+        let upper = name?.uppercased()
+        self.name = upper
+        self.spelling = upper == name ? nil : name
         self.values = values
     }
 
-    /// A parameter whose name is already upper-cased.
-    init(uppercasedName name: String?, _ values: [String]) {
+    /// A parameter whose name is already upper-cased, with its spelling when that differs.
+    init(uppercasedName name: String?, spelling: String? = nil, _ values: [String]) {
         self.name = name
+        self.spelling = spelling
         self.values = values
     }
+
+    /// The name to write: as it arrived, or the canonical upper case.
+    public var writtenName: String? { spelling ?? name }
 }
 
 /// A property's value: text split into components (`;`) and list items (`,`), unescaped; or
@@ -53,25 +62,31 @@ public enum VCardValue: Sendable, Equatable {
 /// One content line: `group.NAME;PARAMS:value`, in the order the card had it.
 public struct VCardProperty: Sendable, Equatable {
     public var group: String?
-    /// Upper-cased.
+    /// Upper-cased: what every comparison uses.
     public var name: String
+    /// The name as it arrived, when that was not all upper case (Apple's `X-ABLabel`): what
+    /// the property is written back with. Nil for upper-case and generated names.
+    public var spelling: String?
     public var parameters: [VCardParameter]
     public var value: VCardValue
     /// The line of the source where the property began (0 for generated ones).
     public var line: Int
 
     public init(group: String? = nil, name: String, parameters: [VCardParameter] = [], value: VCardValue, line: Int = 0) {
+        let upper = VCard.upper(name)
         self.group = group
-        self.name = name.uppercased()
+        self.name = upper
+        self.spelling = upper == name ? nil : name
         self.parameters = parameters
         self.value = value
         self.line = line
     }
 
-    /// A property whose name is already upper-cased.
-    init(uppercasedName name: String, group: String?, parameters: [VCardParameter], value: VCardValue, line: Int) {
+    /// A property whose name is already upper-cased, with its spelling when that differs.
+    init(uppercasedName name: String, spelling: String?, group: String?, parameters: [VCardParameter], value: VCardValue, line: Int) {
         self.group = group
         self.name = name
+        self.spelling = spelling
         self.parameters = parameters
         self.value = value
         self.line = line
@@ -128,6 +143,9 @@ public struct VCardProperty: Sendable, Equatable {
 
     /// The value as one piece of text.
     public var text: String { value.joined }
+
+    /// The name to write: as it arrived, or the canonical upper case.
+    public var writtenName: String { spelling ?? name }
 }
 
 /// One card: its properties in order, where it began, and its version as declared.
@@ -162,7 +180,7 @@ public struct VCard: Sendable, Equatable {
     }
 
     /// Names are asked for in upper case almost always: then nothing is made.
-    private static func upper(_ name: String) -> String {
+    static func upper(_ name: String) -> String {
         name.utf8.contains(where: { $0 >= 0x61 && $0 <= 0x7A || $0 >= 0x80 }) ? name.uppercased() : name
     }
 }

@@ -313,6 +313,8 @@ public enum VCardParser {
 struct RawProperty {
     var group: String?
     var name: String
+    /// The name as written, when it was not upper case.
+    var spelling: String?
     var parameters: [VCardParameter]
     var value: [UInt8]
     var line: Int
@@ -357,6 +359,7 @@ struct RawProperty {
             guard VCardParser.isLetter(c) || (c >= 0x30 && c <= 0x39) || c == UInt8(ascii: "-") || c == UInt8(ascii: "_") else { return nil }
         }
         let name = asciiUppercased(b, nameStart..<full.upperBound)
+        let spelling = spelling(b, nameStart..<full.upperBound)
         var params: [VCardParameter] = []
         while i < b.count, b[i] == UInt8(ascii: ";") {
             i += 1
@@ -373,7 +376,16 @@ struct RawProperty {
             i = j
         }
         guard i < b.count, b[i] == UInt8(ascii: ":") else { return nil }
-        return RawProperty(group: group, name: name, parameters: params, value: Array(b[(i + 1)...]), line: line)
+        return RawProperty(group: group, name: name, spelling: spelling, parameters: params, value: Array(b[(i + 1)...]), line: line)
+    }
+
+    /// The bytes as a string when they are not all upper case, nil when they are (as nearly
+    /// every name is, so nothing is made for those).
+    static func spelling(_ b: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String? {
+        for k in range where b[k] >= 0x61 {
+            if b[k] <= 0x7A || b[k] >= 0x80 { return String(decoding: UnsafeBufferPointer(rebasing: b[range]), as: UTF8.self) }
+        }
+        return nil
     }
 
     /// The bytes as a string with ASCII letters upper-cased (anything else as `uppercased()` does).
@@ -399,7 +411,9 @@ struct RawProperty {
         guard eq < range.upperBound else {
             return VCardParameter(uppercasedName: nil, [String(decoding: UnsafeBufferPointer(rebasing: b[trimmed(b, range)]), as: UTF8.self)])
         }
-        let name = asciiUppercased(b, trimmed(b, range.lowerBound..<eq))
+        let nameRange = trimmed(b, range.lowerBound..<eq)
+        let name = asciiUppercased(b, nameRange)
+        let spelling = spelling(b, nameRange)
         var values: [String] = []
         var current: [UInt8] = []
         var quoted = false
@@ -425,7 +439,7 @@ struct RawProperty {
             }
         }
         values.append(String(decoding: current, as: UTF8.self))
-        return VCardParameter(uppercasedName: name, values)
+        return VCardParameter(uppercasedName: name, spelling: spelling, values)
     }
 
     /// Whether `s` is `upper` in any ASCII case.
@@ -497,6 +511,6 @@ struct RawProperty {
         } else {
             decoded = .text(TextEscaping.split(text, v21: v21, splitLists: !v21 || Self.isListName(name)))
         }
-        return VCardProperty(uppercasedName: name, group: group, parameters: kept, value: decoded, line: line)
+        return VCardProperty(uppercasedName: name, spelling: spelling, group: group, parameters: kept, value: decoded, line: line)
     }
 }

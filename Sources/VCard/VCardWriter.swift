@@ -64,9 +64,9 @@ public enum VCardWriter {
         }
         var s = ""
         if let g = p.group { s += g + "." }
-        s += p.name
+        s += p.writtenName
         for param in params {
-            s += ";" + (param.name ?? "TYPE") + "=" + param.values.map { parameterValue($0, version: version) }.joined(separator: ",")
+            s += ";" + (param.writtenName ?? "TYPE") + "=" + param.values.map { parameterValue($0, version: version) }.joined(separator: ",")
         }
         s += ":"
         switch p.value {

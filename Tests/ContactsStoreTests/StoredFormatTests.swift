@@ -77,9 +77,9 @@ final class StoredFormatTests: XCTestCase {
             props.map { p in
                 var o = JSONObject()
                 if let g = p.group { o["g"] = .string(g) }
-                o["n"] = .string(p.name)
+                o["n"] = .string(p.writtenName)
                 if !p.parameters.isEmpty {
-                    o["p"] = .array(p.parameters.map { .array([$0.name.map(JSONValue.string) ?? .null, .array($0.values.map(JSONValue.string))]) })
+                    o["p"] = .array(p.parameters.map { .array([$0.writtenName.map(JSONValue.string) ?? .null, .array($0.values.map(JSONValue.string))]) })
                 }
                 switch p.value {
                 case .raw(let r): o["r"] = .string(r)

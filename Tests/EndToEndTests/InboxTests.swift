@@ -169,6 +169,18 @@ final class InboxTests: DaemonTestCase {
         XCTAssertTrue(card.contains("UID:urn:uuid:11111111-2222-3333-4444-555555555555"), card)
     }
 
+    func testPropertyAndParameterNamesLeaveSpelledAsTheyCame() throws {
+        let c = try daemon.client()
+        _ = try c.call("contacts.import", ["vcard": .string(good)])
+        let kate = try XCTUnwrap(try c.call("contacts.query", ["text": "kate"])["contacts"]?.arrayValue?.first)
+        for format in ["vcard3", "vcard4"] {
+            let card = try XCTUnwrap(try c.call("contacts.export", ["format": .string(format), "ids": [kate["id"] ?? .null]])["data"]?.stringValue)
+            XCTAssertTrue(card.contains("\r\nitem1.X-ABLabel:_$!<Mobile>!$_\r\n"), card)
+            XCTAssertTrue(card.contains("\r\nX-SOCIALPROFILE;type=twitter:https://twitter.com/kate\r\n"), card)
+            XCTAssertFalse(card.contains("X-ABLABEL"), card)
+        }
+    }
+
     func testContactsctlImportsAndExports() throws {
         let file = daemon.home + "/people.vcf"
         try good.write(toFile: file, atomically: true, encoding: .utf8)

@@ -169,8 +169,9 @@ enum StoredProperties {
                     w.writeKey("g", first: &f)
                     w.writeString(g)
                 }
+                // Names as they arrived; read back, they are upper-cased for comparison again.
                 w.writeKey("n", first: &f)
-                w.writeString(props[i].name)
+                w.writeString(props[i].writtenName)
                 if !props[i].parameters.isEmpty {
                     w.writeKey("p", first: &f)
                     w.writeRaw("[")
@@ -178,7 +179,7 @@ enum StoredProperties {
                         for j in params.indices {
                             if j > 0 { w.writeRaw(",") }
                             w.writeRaw("[")
-                            w.writeString(params[j].name)
+                            w.writeString(params[j].writtenName)
                             w.writeRaw(",")
                             writeStrings(params[j].values, &w)
                             w.writeRaw("]")
