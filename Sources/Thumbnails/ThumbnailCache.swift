@@ -2,6 +2,7 @@ import ContactsCore
 import Dispatch
 import Foundation
 import Glibc
+import Synchronization
 
 /// A thumbnail on disk.
 public struct CachedThumbnail: Sendable, Equatable {
@@ -16,7 +17,7 @@ public struct CachedThumbnail: Sendable, Equatable {
 /// are renamed into place but not synced.
 public final class ThumbnailCache: Sendable {
     public let directory: String
-    public let limits: ImageLimits
+    private let currentLimits: Mutex<ImageLimits>
     public let decoder: any ImageDecoding
     /// At most this many thumbnails are decoded at once; the rest wait their turn, so a burst
     /// of requests never holds a burst of full-size images in memory.
@@ -25,8 +26,14 @@ public final class ThumbnailCache: Sendable {
     public init(directory: String, decoder: any ImageDecoding, limits: ImageLimits = ImageLimits(), concurrency: Int = 2) {
         self.directory = directory
         self.decoder = decoder
-        self.limits = limits
+        self.currentLimits = Mutex(limits)
         self.decoders = DispatchSemaphore(value: max(1, concurrency))
+    }
+
+    /// What a photo may be to be decoded: the configured limits, changed on reload.
+    public var limits: ImageLimits {
+        get { currentLimits.withLock { $0 } }
+        set { currentLimits.withLock { $0 = newValue } }
     }
 
     /// The file for a photo's thumbnail, or nil when `hash` is not a sha256 content address

@@ -279,6 +279,30 @@ final class PhotoTests: DaemonTestCase {
         XCTAssertEqual(errorCode("contacts.setPhoto", ["id": .string(id), "path": .string(path)]), 0)
     }
 
+    func testALimitRaisedAboveTheDefaultIsHonouredForThePhotoAndItsThumbnails() throws {
+        let id = try create("Raised")
+        // Noise barely compresses: a PNG over the default 20 MiB.
+        let photo = try Images.synthesize(width: 5000, height: 4000, format: .png)
+        XCTAssertGreaterThan(photo.count, 20 << 20)
+        let path = daemon.home + "/big.png"
+        _ = FileManager.default.createFile(atPath: path, contents: Data(photo))
+        XCTAssertEqual(errorCode("contacts.setPhoto", ["id": .string(id), "path": .string(path)]), -32004, "over the default limit")
+        let config = daemon.home + "/config/contactsd/config.json"
+        try FileManager.default.createDirectory(atPath: daemon.home + "/config/contactsd", withIntermediateDirectories: true)
+        try #"{"maxPhotoBytes": 41943040}"#.write(toFile: config, atomically: true, encoding: .utf8)
+        kill(daemon.process!.processIdentifier, SIGHUP)
+        XCTAssertTrue(daemon.notify?.wait(for: "READY=1", count: 2) ?? false)
+        XCTAssertEqual(errorCode("contacts.setPhoto", ["id": .string(id), "path": .string(path)]), 0, "raised on reload")
+        XCTAssertEqual(try c.call("contacts.thumbnail", ["id": .string(id), "size": 100])["width"]?.intValue, 100)
+
+        // The same limit read at start.
+        daemon.stop()
+        try daemon.start()
+        c = try daemon.client()
+        let other = try create("Raised at start")
+        XCTAssertEqual(errorCode("contacts.setPhoto", ["id": .string(other), "path": .string(path)]), 0)
+    }
+
     func testAThumbnailInTheMakingDoesNotHoldUpOtherClients() throws {
         let id = try create("Large")
         _ = try setPhoto(id, try Images.synthesize(width: 4000, height: 3000))

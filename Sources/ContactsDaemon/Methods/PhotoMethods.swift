@@ -28,7 +28,6 @@ final class PhotoService: @unchecked Sendable {
     let store: ContactStore
     let thumbnails: ThumbnailCache
     private let lock = NSLock()
-    private var _limits: ImageLimits
     private var _aheadSizes: [Int]
     /// Thumbnails made ahead of any request, one at a time, behind everything else.
     private let aheadQueue = DispatchQueue(label: "thumbnails-ahead", qos: .utility)
@@ -37,22 +36,24 @@ final class PhotoService: @unchecked Sendable {
 
     init(store: ContactStore, cacheDirectory: String, settings: Settings) {
         self.store = store
-        self.thumbnails = ThumbnailCache(directory: cacheDirectory + "/thumbnails", decoder: PhotoDecoder.shared)
-        self._limits = ImageLimits(maxBytes: settings.maxPhotoBytes, maxPixels: settings.maxPhotoPixels)
+        self.thumbnails = ThumbnailCache(
+            directory: cacheDirectory + "/thumbnails", decoder: PhotoDecoder.shared, limits: Self.limits(settings))
         self._aheadSizes = settings.thumbnailSizes
         // A photo no contact refers to any more takes its thumbnails with it.
         store.setPhotoRemovalHandler { [thumbnails] hash in thumbnails.purge(hash: hash) }
     }
 
-    var limits: ImageLimits {
-        lock.lock()
-        defer { lock.unlock() }
-        return _limits
+    /// The configured limits, which the thumbnail cache holds: a photo is checked and its
+    /// thumbnails are made under the same ones.
+    var limits: ImageLimits { thumbnails.limits }
+
+    static func limits(_ settings: Settings) -> ImageLimits {
+        ImageLimits(maxBytes: settings.maxPhotoBytes, maxPixels: settings.maxPhotoPixels)
     }
 
     func apply(_ settings: Settings) {
+        thumbnails.limits = Self.limits(settings)
         lock.lock()
-        _limits = ImageLimits(maxBytes: settings.maxPhotoBytes, maxPixels: settings.maxPhotoPixels)
         _aheadSizes = settings.thumbnailSizes
         lock.unlock()
     }
