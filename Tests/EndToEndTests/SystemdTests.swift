@@ -80,6 +80,21 @@ final class SystemdTests: FixtureTestCase {
         XCTAssertTrue(daemon.notify?.wait(for: "STATUS=Serving 1 contacts in 1 groups", timeout: 5) ?? false)
     }
 
+    func testTheLastImportStaysInTheStatusLineAfterLaterChanges() throws {
+        try daemon.start()
+        let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Kate Bell\r\nCATEGORIES:Work\r\nEND:VCARD\r\n"
+        try card.write(toFile: daemon.dataDir + "/inbox/people.vcf", atomically: false, encoding: .utf8)
+        let line = "last import people.vcf: 1 contacts, 0 failed"
+        XCTAssertTrue(daemon.notify?.wait(for: "STATUS=Serving 1 contacts in 1 groups; " + line, timeout: 30) ?? false)
+        // The change's own update, a second after the commit, and one after a later edit.
+        _ = try daemon.client().call("contacts.create", ["contact": ["name": "Anna Haro"]])
+        XCTAssertTrue(daemon.notify?.wait(for: "STATUS=Serving 2 contacts in 1 groups; " + line, timeout: 5) ?? false)
+        let statuses = daemon.notify?.messages.filter { $0.contains("STATUS=Serving") } ?? []
+        let afterImport = statuses.drop { !$0.contains(line) }
+        XCTAssertFalse(afterImport.isEmpty)
+        XCTAssertTrue(afterImport.allSatisfy { $0.contains(line) }, "\(statuses)")
+    }
+
     func waitUntil(timeout: Double = 5, _ condition: () -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {

@@ -5,6 +5,7 @@ import Foundation
 import Glibc
 import JSONCore
 import JSONRPC
+import Synchronization
 
 /// The version of contactsd and contactsctl.
 public let contactsdVersion = "0.1.0"
@@ -31,6 +32,8 @@ public final class Daemon: @unchecked Sendable {
     private let stopSignal = DispatchSemaphore(value: 0)
     private let statusQueue = DispatchQueue(label: "status")
     private var statusPending = false
+    /// What the last drop-folder import did, carried by every later status line.
+    private let lastImport = Mutex<String?>(nil)
 
     public struct StartupError: Error, CustomStringConvertible {
         public var description: String
@@ -121,7 +124,11 @@ public final class Daemon: @unchecked Sendable {
         let watcher = InboxWatcher(inbox: inboxPath, importer: Importer(store: store, log: log), bus: bus, log: log)
         watcher.onProcessed = { [weak self] line in
             guard let self else { return }
-            Systemd.status("\(statusLine()); \(line)")
+            lastImport.withLock { $0 = line }
+            statusQueue.async { [weak self] in
+                guard let self else { return }
+                Systemd.status(statusLine())
+            }
         }
         // Both are set before the first request can arrive: handlers read them from other threads.
         self.server = server
@@ -183,9 +190,11 @@ public final class Daemon: @unchecked Sendable {
         }
     }
 
+    /// The one STATUS= text: the counts, and the last import once there was one.
     func statusLine() -> String {
         let counts = (try? store?.counts()) ?? nil
-        return "Serving \(counts?.contacts ?? 0) contacts in \(counts?.groups ?? 0) groups"
+        let serving = "Serving \(counts?.contacts ?? 0) contacts in \(counts?.groups ?? 0) groups"
+        return lastImport.withLock { $0 }.map { "\(serving); \($0)" } ?? serving
     }
 
     /// Sends a fresh STATUS= line at most once a second, after changes.
