@@ -169,6 +169,41 @@ final class InboxTests: DaemonTestCase {
         XCTAssertTrue(card.contains("UID:urn:uuid:11111111-2222-3333-4444-555555555555"), card)
     }
 
+    func testAFileWithGroupCardsIsOneChangeWithItsContacts() throws {
+        let subscriber = try daemon.client()
+        _ = try subscriber.call("events.subscribe")
+        let band = """
+            BEGIN:VCARD\r
+            VERSION:4.0\r
+            KIND:group\r
+            FN:Band\r
+            MEMBER:urn:uuid:11111111-2222-3333-4444-555555555555\r
+            END:VCARD\r
+
+            """
+        try write("band.vcf", band + good)
+        var events: [String] = []
+        var processed: JSONValue?
+        while processed == nil {
+            let m = try subscriber.readMessage()
+            guard let method = m["method"]?.stringValue else { continue }
+            if method == "inbox.processed" { processed = m["params"] } else { events.append(method) }
+        }
+        XCTAssertEqual(processed?["report"]?["created"], 2)
+        XCTAssertEqual(processed?["report"]?["groups"], 1)
+        XCTAssertEqual(events.filter { $0 == "contacts.changed" }.count, 1, "\(events)")
+        XCTAssertEqual(events.filter { $0 == "groups.changed" }.count, 1, "\(events)")
+        let kate = try daemon.client().call("contacts.query", ["text": "kate"])["contacts"]?.arrayValue?.first
+        XCTAssertEqual(kate?["groups"], ["Band", "Work"])
+    }
+
+    func testImportsThroughTheAPIAreLoggedAsTheDropFoldersAre() throws {
+        daemon.stop()
+        try daemon.start(extraArgs: ["--log-level", "debug"])
+        _ = try daemon.client().call("contacts.import", ["vcard": .string(good)])
+        XCTAssertTrue(daemon.log.contains("import of 2 cards in 1 pieces"), daemon.log)
+    }
+
     func testPropertyAndParameterNamesLeaveSpelledAsTheyCame() throws {
         let c = try daemon.client()
         _ = try c.call("contacts.import", ["vcard": .string(good)])

@@ -62,12 +62,13 @@ struct Importer {
     let store: ContactStore
     var log: Logger?
     /// Asked between stages and during the store's transaction: a shutdown stops an import
-    /// (rolled back, so its file is imported whole at the next start).
+    /// (rolled back, so a dropped file is imported whole at the next start).
     var isCancelled: (@Sendable () -> Bool)?
     /// An import reads its file whole; what it parses from it is held a few pieces at a time.
     static let maxFileBytes = 1 << 30
 
-    /// Imports vCard bytes (any dialect and encoding).
+    /// Imports vCard bytes (any dialect and encoding): contacts and group cards in one
+    /// transaction.
     ///
     /// The file is cut between cards into pieces of about 256 KiB. Worker threads parse each
     /// piece, map its cards to contacts and work out their rows, a few pieces ahead of the
@@ -75,101 +76,99 @@ struct Importer {
     /// import holds only a few pieces' cards at once, however large the file.
     func importVCard(_ bytes: [UInt8], progress: ((Int, Int) -> Void)? = nil) throws -> ImportReport {
         if isCancelled?() == true { throw StoreError.cancelled }
-        let t0 = Date()
-        let cpu0 = Self.processCPUSeconds()
-        let file = VCardParser.Pieces(bytes, pieceBytes: Self.pieceBytes)
-        let workers = file.count == 1 ? 0 : max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
-        let pipeline = OrderedPipeline(count: file.count, window: 2 * max(1, workers), workers: workers, name: "import") { i in
-            Self.readPiece(file.parse(i))
-        }
-        defer { pipeline.cancel() }
-        var report = ImportReport()
-        var groupCards: [(name: String, members: [String])] = []
-        var cardOffset = 0
-        var waiting = 0.0
-        var lastBatch = Date()
-        let total = file.estimatedCards
-        let threadCPU0 = Self.threadCPUSeconds()
-        let outcomes = try store.importContacts(
-            batches: {
-                let w = Date()
-                guard let piece = pipeline.next() else {
-                    lastBatch = Date()
-                    return nil
-                }
-                waiting += Date().timeIntervalSince(w)
-                // A card ended by the next one lost nothing: not worth a warning.
-                for var issue in piece.issues where issue.card == nil || issue.kind != .cardEndedByNextCard {
-                    issue.card = issue.card.map { $0 + cardOffset }
-                    report.warnings.append(issue)
-                }
-                for e in piece.errors { report.errors.append(.init(index: e.index + cardOffset, line: e.line, message: e.message)) }
-                groupCards += piece.groups
-                cardOffset += piece.cards
-                return piece.prepared
-            }, expectedCount: total, progress: { done in progress?(done, max(total, done)) }, isCancelled: isCancelled,
-            // Each batch is freed by the worker that parsed it, before it parses its next piece.
-            done: { pipeline.giveBack($0) })
-        let t1 = Date()
-        log?.debug(
-            String(
-                format: "import of %d cards in %d pieces: %.0f ms (%.0f ms of it waiting for parsed cards, %.0f ms after the last), %.2f s of CPU (%.2f s by the writing thread)",
-                cardOffset, file.count, t1.timeIntervalSince(t0) * 1000, waiting * 1000, t1.timeIntervalSince(lastBatch) * 1000,
-                Self.processCPUSeconds() - cpu0, Self.threadCPUSeconds() - threadCPU0))
-        count(outcomes, into: &report)
-        if outcomes.count > 1000 { Parallel.free(outcomes) }
-        if cardOffset > 1000 { Memory.releaseSoon() }
-        for g in groupCards {
-            do {
-                try store.importGroup(name: g.name, memberUIDs: g.members)
-                report.groups += 1
-            } catch {
-                report.errors.append(.init(index: 0, line: nil, message: "group '\(g.name)': \(error)"))
-            }
-        }
+        let timer = ImportTimer()
+        var pieces = FileBatches(VCardParser.Pieces(bytes, pieceBytes: Self.pieceBytes), progress: progress, isCancelled: isCancelled)
+        defer { pieces.pipeline.cancel() }
+        let result = try store.importContacts(from: &pieces)
+        if let log { timer.report(to: log, cards: pieces.cards, pieces: pieces.count, waiting: pieces.waiting, lastBatch: pieces.lastBatch) }
+        var report = pieces.report
+        count(result.contacts, into: &report)
+        report.groups = result.groups
+        if result.contacts.count > 1000 { Parallel.free(result.contacts) }
+        if pieces.cards > 1000 { Memory.releaseSoon() }
         return report
     }
 
     static let pieceBytes = 256 << 10
 
-    /// User and system time of the calling thread so far.
-    static func threadCPUSeconds() -> Double {
-        var t = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
-        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
-    }
-
-    /// User and system time of the whole process so far.
-    static func processCPUSeconds() -> Double {
-        var u = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &u)
-        return Double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + Double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6
-    }
-
-    /// One piece of a file, read: its contacts ready to store, and what else it held.
+    /// One piece of a file, read: its contacts and groups ready to store, and what else it held.
     struct Piece: Sendable {
-        var prepared: PreparedImport
+        var batch: ImportBatch
         /// How many cards the piece held (contacts, groups and failures).
         var cards: Int
         var errors: [ImportReport.Failure]
         var issues: [VCardIssue]
-        var groups: [(name: String, members: [String])]
+    }
+
+    /// The pieces of one file, parsed on worker threads a few ahead of the store, handed to it
+    /// in order; what each held besides its batch goes into the report as it is handed out.
+    struct FileBatches: ImportBatchSource {
+        let pipeline: OrderedPipeline<Piece>
+        let count: Int
+        let expectedCount: Int
+        let progress: ((Int, Int) -> Void)?
+        let cancelled: (@Sendable () -> Bool)?
+        private(set) var report = ImportReport()
+        /// Cards handed out so far, which place each piece's cards in the file.
+        private(set) var cards = 0
+        /// Seconds the store waited for parsed pieces, and when it took the last.
+        private(set) var waiting = 0.0
+        private(set) var lastBatch = Date()
+        private var last: ImportBatch?
+
+        init(_ file: VCardParser.Pieces, progress: ((Int, Int) -> Void)?, isCancelled: (@Sendable () -> Bool)?) {
+            let workers = file.count == 1 ? 0 : max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
+            pipeline = OrderedPipeline(count: file.count, window: 2 * max(1, workers), workers: workers, name: "import") { i in
+                Importer.readPiece(file.parse(i))
+            }
+            count = file.count
+            expectedCount = file.estimatedCards
+            self.progress = progress
+            cancelled = isCancelled
+        }
+
+        mutating func next() -> ImportBatch? {
+            // The batch the store is done with is freed by the worker that parsed it, before
+            // that worker parses its next piece.
+            if let done = last.take() { pipeline.giveBack(done) }
+            let asked = Date()
+            guard let piece = pipeline.next() else {
+                lastBatch = Date()
+                return nil
+            }
+            waiting += Date().timeIntervalSince(asked)
+            // A card ended by the next one lost nothing: not worth a warning.
+            for var issue in piece.issues where issue.card == nil || issue.kind != .cardEndedByNextCard {
+                issue.card = issue.card.map { $0 + cards }
+                report.warnings.append(issue)
+            }
+            for e in piece.errors { report.errors.append(.init(index: e.index + cards, line: e.line, message: e.message)) }
+            cards += piece.cards
+            last = piece.batch
+            return last
+        }
+
+        func isCancelled() -> Bool { cancelled?() ?? false }
+        func stored(_ count: Int) { progress?(count, max(expectedCount, count)) }
     }
 
     static func readPiece(_ parsed: VCardParser.Result) -> Piece {
         var items: [ImportItem] = []
         items.reserveCapacity(parsed.cards.count)
         var errors: [ImportReport.Failure] = []
-        var groups: [(name: String, members: [String])] = []
+        var groups: [ImportGroup] = []
         for (i, card) in parsed.cards.enumerated() {
             if (card.first("KIND") ?? card.first("X-ADDRESSBOOKSERVER-KIND"))?.text.lowercased() == "group" {
-                let name = card.first("FN")?.text.trimmingWhitespace() ?? ""
-                guard !name.isEmpty else {
+                guard let name = card.first("FN")?.text, !name.trimmingWhitespace().isEmpty else {
                     errors.append(.init(index: i, line: card.line, message: "a group card without a name (FN)"))
                     continue
                 }
                 let members = (card.all("MEMBER") + card.all("X-ADDRESSBOOKSERVER-MEMBER")).map { $0.text.trimmingWhitespace() }
-                groups.append((name, members))
+                do {
+                    groups.append(try ImportGroup(name: name, memberUIDs: members))
+                } catch {
+                    errors.append(.init(index: i, line: card.line, message: "group '\(name)': \(error)"))
+                }
                 continue
             }
             do {
@@ -182,7 +181,7 @@ struct Importer {
                 errors.append(.init(index: i, line: error.line, message: error.message))
             }
         }
-        return Piece(prepared: ContactStore.prepare(items), cards: parsed.cards.count, errors: errors, issues: parsed.issues, groups: groups)
+        return Piece(batch: ImportBatch(items: items, groups: groups), cards: parsed.cards.count, errors: errors, issues: parsed.issues)
     }
 
     /// A card as a contact, with its photo's bytes taken out to be stored by content.

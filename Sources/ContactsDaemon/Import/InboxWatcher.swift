@@ -12,7 +12,7 @@ import JSONCore
 /// Hidden files, partial downloads, symlinks and anything not a regular file are left alone.
 final class InboxWatcher: @unchecked Sendable {
     let inbox: String
-    private(set) var importer: Importer
+    let importer: Importer
     let bus: EventBus
     let log: Logger
     private var inotifyFD: Int32 = -1
@@ -57,7 +57,6 @@ final class InboxWatcher: @unchecked Sendable {
     }
 
     func start() throws {
-        importer.isCancelled = { [weak self] in self?.isStopping ?? true }
         for dir in [inbox, inbox + "/imported", inbox + "/failed"] {
             if mkdir(dir, 0o700) != 0 && errno != EEXIST {
                 throw Daemon.StartupError(description: "cannot create \(dir): \(String(cString: strerror(errno)))")

@@ -22,8 +22,10 @@ enum ImportExportMethods {
         ],
     ]
 
-    static func all(store: ContactStore) -> [RPCMethod] {
-        transfer(store: store) + safekeeping(store: store)
+    /// `importer` is the daemon's: RPC imports are logged and stopped by a shutdown as the
+    /// drop folder's are.
+    static func all(store: ContactStore, importer: Importer) -> [RPCMethod] {
+        transfer(store: store, importer: importer) + safekeeping(store: store)
     }
 
     /// `contacts.backup` and `contacts.restore`.
@@ -65,7 +67,7 @@ enum ImportExportMethods {
         ]
     }
 
-    static func transfer(store: ContactStore) -> [RPCMethod] {
+    static func transfer(store: ContactStore, importer: Importer) -> [RPCMethod] {
         [
             RPCMethod(
                 "contacts.import",
@@ -79,7 +81,6 @@ enum ImportExportMethods {
                 result: "report", resultSchema: reportSchema,
                 errors: [RPCError(.invalidData, "The input cannot be read"), RPCError(.tooLarge, "The file is too large")]
             ) { call in
-                let importer = Importer(store: store)
                 let given = ["vcard", "json", "path"].filter { call.params.has($0) }
                 guard given.count == 1 else {
                     throw RPCError.invalidParams("give exactly one of 'vcard', 'json' or 'path'")

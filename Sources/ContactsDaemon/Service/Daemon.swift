@@ -34,6 +34,9 @@ public final class Daemon: @unchecked Sendable {
     private var statusPending = false
     /// What the last drop-folder import did, carried by every later status line.
     private let lastImport = Mutex<String?>(nil)
+    /// Set when the daemon begins to stop: imports under way roll back (a dropped file stays
+    /// in the inbox and is imported whole at the next start).
+    private let stopping = Atomic<Bool>(false)
 
     public struct StartupError: Error, CustomStringConvertible {
         public var description: String
@@ -106,6 +109,7 @@ public final class Daemon: @unchecked Sendable {
             self?.scheduleStatusUpdate()
         }
 
+        let importer = Importer(store: store, log: log) { [weak self] in self?.stopping.load(ordering: .relaxed) ?? true }
         let photos = PhotoService(store: store, cacheDirectory: paths.cacheHome + "/contactsd", settings: settings)
         self.photos = photos
         let engine = RPCEngine(
@@ -113,7 +117,7 @@ public final class Daemon: @unchecked Sendable {
                 title: "contactsd", version: contactsdVersion,
                 description: "The personal contacts service: one contact store served over JSON-RPC 2.0 on a Unix socket.",
                 schemas: Schemas.components),
-            methods: ContactMethods.all(store: store) + PhotoMethods.all(photos: photos) + ImportExportMethods.all(store: store)
+            methods: ContactMethods.all(store: store) + PhotoMethods.all(photos: photos) + ImportExportMethods.all(store: store, importer: importer)
                 + GroupMethods.all(store: store) + daemonMethods(store: store),
             mapError: ErrorMapping.rpcError)
 
@@ -121,7 +125,7 @@ public final class Daemon: @unchecked Sendable {
         let server = RPCServer(
             engine: engine, listenFD: listenFD, configuration: serverConfiguration(settings), log: log.rpcLogger,
             afterLargeMessage: { Memory.releaseSoon() })
-        let watcher = InboxWatcher(inbox: inboxPath, importer: Importer(store: store, log: log), bus: bus, log: log)
+        let watcher = InboxWatcher(inbox: inboxPath, importer: importer, bus: bus, log: log)
         watcher.onProcessed = { [weak self] line in
             guard let self else { return }
             lastImport.withLock { $0 = line }
@@ -236,6 +240,7 @@ public final class Daemon: @unchecked Sendable {
 
     private func stop() {
         Systemd.notify("STOPPING=1\nSTATUS=Stopping")
+        stopping.store(true, ordering: .relaxed)
         inbox?.stop()
         server?.shutdown(grace: 10)
         store?.close()

@@ -106,7 +106,7 @@ extension ContactStore {
 
     /// What a contact's row holds besides its identity, worked out from the contact alone; an
     /// import works these out for all its contacts on every core before its transaction.
-    struct RowText: Sendable {
+    struct PreparedRow: Sendable {
         var search: String
         var sortKey: String
         var body: String
@@ -146,7 +146,7 @@ extension ContactStore {
             throw StoreError.conflict(message: "a contact with uid '\(c.uid)' already exists", id: nil, currentRevision: nil)
         }
         // The row's text does not depend on the id, uid or times assigned here.
-        let row = RowText(new: c)
+        let row = PreparedRow(new: c)
         let inserted = try insertRow(db, c, row: row, log: &log)
         c.id = row.newID
         c.revision = 1
@@ -157,7 +157,7 @@ extension ContactStore {
     }
 
     /// Inserts a new contact from an import (its uid was looked for already) without copying it.
-    static func insertImported(_ db: Database, _ c: Contact, row: RowText, log: inout ChangeLog) throws -> String {
+    static func insertImported(_ db: Database, _ c: Contact, row: PreparedRow, log: inout ChangeLog) throws -> String {
         try validate(c)
         _ = try insertRow(db, c, row: row, log: &log)
         return row.newID
@@ -165,7 +165,7 @@ extension ContactStore {
 
     /// The row of a new contact, its group memberships (the names as stored, when it has
     /// groups) and what the change log and search index learn of it.
-    private static func insertRow(_ db: Database, _ c: Contact, row: RowText, log: inout ChangeLog) throws -> (now: Int64, groups: [String]?) {
+    private static func insertRow(_ db: Database, _ c: Contact, row: PreparedRow, log: inout ChangeLog) throws -> (now: Int64, groups: [String]?) {
         let now = Timestamp.now()
         let uid = c.uid.isEmpty ? "urn:uuid:" + Identifier.make().lowercased() : c.uid
         try db.prepare("""

@@ -4,7 +4,8 @@ import Foundation
 extension ContactStore {
     static func groupKey(_ name: String) -> String { name.trimmingWhitespace().lowercased() }
 
-    static func validGroupName(_ name: String) throws -> String {
+    /// The name trimmed, or an error that says why no group may have it.
+    public static func validGroupName(_ name: String) throws -> String {
         let trimmed = name.trimmingWhitespace()
         guard !trimmed.isEmpty else {
             throw StoreError.invalid(ContactError(.invalidData, field: "name", "a group name cannot be blank"))
@@ -164,5 +165,37 @@ extension ContactStore {
             try db.prepare("INSERT OR IGNORE INTO memberships (group_rowid, contact_rowid) VALUES (?, ?)").run([.int(groupRowid), .int(contactRowid)])
         }
         return sortedGroupNames(stored)
+    }
+}
+
+extension ContactStore {
+    /// Stores a group card of an import: makes the group when it is new and adds the stored
+    /// contacts whose UIDs it names (with or without `urn:uuid:`).
+    static func importGroup(_ db: Database, _ card: ImportGroup, log: inout ChangeLog) throws {
+        let select = try db.prepare("SELECT rowid, id FROM groups WHERE name_key = ?")
+        try select.bind([.text(groupKey(card.name))])
+        var groupRowid: Int64
+        var groupID: String
+        let existed = try select.step()
+        if existed {
+            groupRowid = select.int64(0)
+            groupID = select.text(1)
+            select.reset()
+        } else {
+            select.reset()
+            (groupID, groupRowid) = try insertGroup(db, name: card.name, log: &log)
+        }
+        var added: [Int64] = []
+        for uid in card.memberUIDs {
+            let bare = uid.lowercased().hasPrefix("urn:uuid:") ? String(uid.dropFirst(9)) : uid
+            let rowid = try db.scalarInt(
+                "SELECT rowid FROM contacts WHERE uid IN (?, ?, ?) LIMIT 1", [.text(uid), .text(bare), .text("urn:uuid:" + bare)])
+            guard rowid != 0 else { continue }
+            try db.prepare("INSERT OR IGNORE INTO memberships (group_rowid, contact_rowid) VALUES (?, ?)").run([.int(groupRowid), .int(rowid)])
+            if db.changes > 0 { added.append(rowid) }
+        }
+        try touch(db, contactRowids: added, log: &log)
+        // A group made by this card is in the log as created already.
+        if existed && !added.isEmpty { log.groups.append(GroupChange(id: groupID, kind: .updated, name: card.name)) }
     }
 }

@@ -22,10 +22,55 @@ public struct ImportItem: Sendable {
     }
 }
 
-/// Import items with what their rows will hold, made by `ContactStore.prepare`.
-public struct PreparedImport: Sendable {
+/// A group card of an import (vCard `KIND:group`): its name and its members' UIDs.
+public struct ImportGroup: Sendable {
+    public var name: String
+    public var memberUIDs: [String]
+
+    /// Refuses a name no group may have, as `createGroup` does.
+    public init(name: String, memberUIDs: [String]) throws {
+        self.name = try ContactStore.validGroupName(name)
+        self.memberUIDs = memberUIDs
+    }
+}
+
+/// Contacts and groups of an import with what the contacts' rows will hold, worked out from
+/// the contacts alone on whichever thread makes the batch, ahead of the transaction.
+public struct ImportBatch: Sendable {
     public let items: [ImportItem]
-    let rows: [ContactStore.RowText]
+    public let groups: [ImportGroup]
+    let rows: [ContactStore.PreparedRow]
+
+    public init(items: [ImportItem], groups: [ImportGroup] = []) {
+        var rows: [ContactStore.PreparedRow] = []
+        rows.reserveCapacity(items.count)
+        // By index through a buffer pointer, so that no item is copied (`map` would).
+        items.withUnsafeBufferPointer { items in
+            for k in items.indices { rows.append(ContactStore.PreparedRow(new: items[k].contact)) }
+        }
+        self.items = items
+        self.groups = groups
+        self.rows = rows
+    }
+}
+
+/// What hands an import its batches, in order. The store asks for the next batch only once
+/// it holds no part of the last one, so a source may keep the last one it handed out and let
+/// go of it where it likes (the thread that made it) when asked for the next.
+public protocol ImportBatchSource {
+    /// About how many contacts will come: chooses how the transaction goes about a large import.
+    var expectedCount: Int { get }
+    /// The next batch, nil after the last; an error rolls the whole import back.
+    mutating func next() throws -> ImportBatch?
+    /// Asked every 500 contacts: yes rolls the import back (`StoreError.cancelled`).
+    func isCancelled() -> Bool
+    /// Told every 1000 contacts how many are in.
+    func stored(_ count: Int)
+}
+
+extension ImportBatchSource {
+    public func isCancelled() -> Bool { false }
+    public func stored(_ count: Int) {}
 }
 
 /// What importing one item did.
@@ -35,19 +80,43 @@ public enum ImportOutcome: Sendable, Equatable {
     case unchanged(id: String)
 }
 
-extension ContactStore {
-    /// Items made ready for `importContacts(batches:)`: what their rows will hold is worked
-    /// out from the contacts alone, on whichever thread calls this, ahead of the transaction.
-    public static func prepare(_ items: [ImportItem]) -> PreparedImport {
-        var rows: [RowText] = []
-        rows.reserveCapacity(items.count)
-        // By index through a buffer pointer, so that no item is copied (`map` would).
-        items.withUnsafeBufferPointer { items in
-            for k in items.indices { rows.append(RowText(new: items[k].contact)) }
-        }
-        return PreparedImport(items: items, rows: rows)
+/// What an import stored: an outcome for each contact in the order they came, and how many
+/// group cards.
+public struct ImportResult: Sendable {
+    public var contacts: [ImportOutcome]
+    public var groups: Int
+}
+
+/// Items of one array in blocks of rows made one block ahead of the inserts, on another thread.
+private struct ItemBlocks: ImportBatchSource {
+    static let block = 2048
+    let pipeline: OrderedPipeline<ImportBatch>
+    let expectedCount: Int
+    let cancelled: (() -> Bool)?
+    let progress: ((Int) -> Void)?
+    var last: ImportBatch?
+
+    init(_ items: [ImportItem], progress: ((Int) -> Void)?, isCancelled: (() -> Bool)?) {
+        let block = Self.block
+        pipeline = OrderedPipeline(
+            count: (items.count + block - 1) / block, window: 2, workers: items.count >= 2 * block ? 1 : 0, name: "import-rows"
+        ) { b in ImportBatch(items: Array(items[(b * block)..<min(items.count, (b + 1) * block)])) }
+        expectedCount = items.count
+        cancelled = isCancelled
+        self.progress = progress
     }
 
+    mutating func next() -> ImportBatch? {
+        if let done = last.take() { pipeline.giveBack(done) }
+        last = pipeline.next()
+        return last
+    }
+
+    func isCancelled() -> Bool { cancelled?() ?? false }
+    func stored(_ count: Int) { progress?(count) }
+}
+
+extension ContactStore {
     /// Imports contacts in one transaction. A UID already stored updates that contact (the
     /// later one wins, replacing its values); a contact identical to the stored one is
     /// left alone and reported unchanged. Either every item lands or none does.
@@ -56,64 +125,56 @@ extension ContactStore {
     public func importContacts(
         _ items: [ImportItem], progress: ((Int) -> Void)? = nil, isCancelled: (() -> Bool)? = nil
     ) throws -> [ImportOutcome] {
-        // Blocks of rows are made on another thread, one block ahead of the inserts.
-        let block = 2048
-        let pipeline = OrderedPipeline(
-            count: (items.count + block - 1) / block, window: 2, workers: items.count >= 2 * block ? 1 : 0, name: "import-rows"
-        ) { b in Self.prepare(Array(items[(b * block)..<min(items.count, (b + 1) * block)])) }
-        defer { pipeline.cancel() }
-        return try importContacts(
-            batches: { pipeline.next() }, expectedCount: items.count, progress: progress, isCancelled: isCancelled,
-            done: { pipeline.giveBack($0) })
+        var blocks = ItemBlocks(items, progress: progress, isCancelled: isCancelled)
+        defer { blocks.pipeline.cancel() }
+        return try importContacts(from: &blocks).contacts
     }
 
-    /// Imports what `next` hands out until it says nil, in one transaction, as
-    /// `importContacts(_:)` does; the batches can be made while earlier ones are inserted.
-    /// An error thrown by `next` rolls everything back. `expectedCount`, about how many items
-    /// will come, chooses how the transaction goes about a large import. Each batch, once in,
-    /// goes to `done` (by default it is freed on a background thread).
-    public func importContacts(
-        batches next: () throws -> PreparedImport?, expectedCount: Int, progress: ((Int) -> Void)? = nil, isCancelled: (() -> Bool)? = nil,
-        done: (consuming PreparedImport) -> Void = { Parallel.free($0) }
-    ) throws -> [ImportOutcome] {
-        try write(bulk: expectedCount > 1000, bulkRows: expectedCount) { db, log in
+    /// Imports every batch `source` hands out, contacts and then group cards, in one
+    /// transaction: either all of it lands or none does. Contacts are stored as
+    /// `importContacts(_:)` stores them; a group card makes its group when it is new and adds
+    /// the members it names that are stored by then (from this import or before).
+    public func importContacts(from source: inout some ImportBatchSource) throws -> ImportResult {
+        let expectedCount = source.expectedCount
+        return try write(bulk: expectedCount > 1000, bulkRows: expectedCount) { db, log in
             // Room for everything expected, made once: asking for exactly a batch more each
             // time would copy the whole array for every batch (quadratic at a million).
             var outcomes: [ImportOutcome] = []
             outcomes.reserveCapacity(expectedCount)
             log.contacts.reserveCapacity(expectedCount)
             log.indexUpserts.reserveCapacity(expectedCount)
+            var groups: [ImportGroup] = []
             // Photo files are written unsynced, flushed in the background as the import goes
             // on, and all on disk before the commit refers to them.
             let flusher = PhotoFlusher(photos)
             var n = 0
-            while let batch = try next() {
+            while let batch = try source.next() {
                 // Through buffer pointers, so that items are read where they lie: an array's
                 // subscript hands out a copy, which retains and releases each of its parts.
                 try batch.items.withUnsafeBufferPointer { items in
                     try batch.rows.withUnsafeBufferPointer { rows in
                         for k in items.indices {
                             defer { n += 1 }
-                            if let p = progress, n % 1000 == 999 { p(n + 1) }
-                            if n % 500 == 499, isCancelled?() == true { throw StoreError.cancelled }
+                            if n % 1000 == 999 { source.stored(n + 1) }
+                            if n % 500 == 499, source.isCancelled() { throw StoreError.cancelled }
                             if let photo = items[k].photo, try photos.put(photo.hash, photo.bytes, sync: false) { flusher.wroteFile() }
                             outcomes.append(try Self.importOne(db, items[k], row: rows[k], log: &log))
                         }
                     }
                 }
-                // The batch's last reference goes elsewhere: freeing thousands of contacts is
-                // work the one thread that writes need not do.
-                done(consume batch)
+                groups += batch.groups
             }
+            // Groups once every contact is in, so that a member named before its card is found.
+            for g in groups { try Self.importGroup(db, g, log: &log) }
             // The new search index is made on another core from now, while what is left of the
             // transaction runs: the photo files' flush and the commit.
             prepareSearchIndexEarly(log)
             try flusher.finish()
-            return outcomes
+            return ImportResult(contacts: outcomes, groups: groups.count)
         }
     }
 
-    private static func importOne(_ db: Database, _ item: ImportItem, row: RowText, log: inout ChangeLog) throws -> ImportOutcome {
+    private static func importOne(_ db: Database, _ item: ImportItem, row: PreparedRow, log: inout ChangeLog) throws -> ImportOutcome {
         // Most imported cards are new: they are inserted straight away, and the uid's UNIQUE
         // constraint says which are not (SQLite checks it before it writes anything, in the
         // same descent of the uid index that the insert then uses; a separate lookup first
@@ -199,40 +260,6 @@ extension ContactStore {
             }
             let rows = try Self.fetch(db, rowids: try everyoneInNameOrder(db), withCard: true) { RawRow($0, withCard: true) }
             return Self.decode(rows)
-        }
-    }
-}
-
-extension ContactStore {
-    /// Makes a group (vCard `KIND:group`) with the contacts whose UIDs are given as members,
-    /// creating it when new. Returns how many members it gained.
-    @discardableResult
-    public func importGroup(name: String, memberUIDs: [String]) throws -> Int {
-        let name = try Self.validGroupName(name)
-        return try write { db, log in
-            var groupRowid = try db.scalarInt("SELECT rowid FROM groups WHERE name_key = ?", [.text(Self.groupKey(name))])
-            var groupID = ""
-            if groupRowid == 0 {
-                let g = try Self.insertGroup(db, name: name, log: &log)
-                groupRowid = g.rowid
-                groupID = g.id
-            } else {
-                let s = try db.prepare("SELECT id FROM groups WHERE rowid = ?")
-                try s.bind([.int(groupRowid)])
-                if try s.step() { groupID = s.text(0) }
-            }
-            var added: [Int64] = []
-            for uid in memberUIDs {
-                let bare = uid.lowercased().hasPrefix("urn:uuid:") ? String(uid.dropFirst(9)) : uid
-                let rowid = try db.scalarInt(
-                    "SELECT rowid FROM contacts WHERE uid IN (?, ?, ?) LIMIT 1", [.text(uid), .text(bare), .text("urn:uuid:" + bare)])
-                guard rowid != 0 else { continue }
-                try db.prepare("INSERT OR IGNORE INTO memberships (group_rowid, contact_rowid) VALUES (?, ?)").run([.int(groupRowid), .int(rowid)])
-                if db.changes > 0 { added.append(rowid) }
-            }
-            try Self.touch(db, contactRowids: added, log: &log)
-            if !added.isEmpty { log.groups.append(GroupChange(id: groupID, kind: .updated, name: name)) }
-            return added.count
         }
     }
 }
