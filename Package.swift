@@ -18,45 +18,49 @@ let package = Package(
         // libvips' thumbnail and save calls are variadic: a few plain C functions wrap them.
         .target(name: "VipsShim", dependencies: ["CVips"]),
 
+        // What is not about contacts: system calls and their errors, files, XDG paths, time,
+        // the parallel pipeline, SHA-256, base64, log levels.
+        .target(name: "ContactsSupport", dependencies: ["SHA256Kernel"]),
         // A small, exact JSON value type with its own parser and writer.
         .target(name: "JSONCore"),
         // A JSON-RPC 2.0 engine and its Unix-socket transport; knows nothing about contacts.
-        .target(name: "JSONRPC", dependencies: ["JSONCore"]),
+        .target(name: "JSONRPC", dependencies: ["JSONCore", "ContactsSupport"]),
         // A lossless vCard codec (2.1, 3.0, 4.0 in; 3.0 and 4.0 out); knows nothing about contacts.
         .target(name: "VCard"),
         // The contact model, its JSON shapes, validation, vCard mapping and search normalisation.
-        .target(name: "ContactsCore", dependencies: ["JSONCore", "VCard", "SHA256Kernel"]),
+        .target(name: "ContactsCore", dependencies: ["ContactsSupport", "JSONCore", "VCard"]),
         // SHA-256 blocks with the processor's SHA instructions, where it has them.
         .target(name: "SHA256Kernel"),
         // The SQLite store: the only module that touches SQLite.
-        .target(name: "ContactsStore", dependencies: ["ContactsCore", "VCard", "CSQLite", "ScanKernel"]),
+        .target(name: "ContactsStore", dependencies: ["ContactsCore", "ContactsSupport", "JSONCore", "VCard", "CSQLite", "ScanKernel"]),
         // The search scan's inner loop: finding a pair of bytes sixteen positions at a time.
         .target(name: "ScanKernel"),
         // Photos to checked headers and cached thumbnails, decoded by a helper process.
-        .target(name: "Thumbnails", dependencies: ["ContactsCore"]),
+        .target(name: "Thumbnails", dependencies: ["ContactsSupport"]),
         // libvips behind the image helper: the only module that touches it.
         .target(name: "VipsImages", dependencies: ["VipsShim", "Thumbnails"]),
         // Wires store, RPC, systemd and configuration into the service.
-        .target(name: "ContactsDaemon", dependencies: ["ContactsStore", "Thumbnails", "ContactsCore", "VCard", "JSONRPC", "JSONCore", "CSystemd", "CJemalloc"]),
+        .target(name: "ContactsDaemon", dependencies: ["ContactsStore", "Thumbnails", "ContactsCore", "ContactsSupport", "VCard", "JSONRPC", "JSONCore", "CSystemd", "CJemalloc"]),
         // The command-line client's logic; links neither SQLite nor image libraries.
-        .target(name: "ContactsControl", dependencies: ["JSONRPC", "JSONCore", "ContactsCore"]),
+        .target(name: "ContactsControl", dependencies: ["JSONRPC", "JSONCore", "ContactsSupport"]),
 
         .executableTarget(name: "contactsd", dependencies: ["ContactsDaemon"]),
         .executableTarget(name: "contactsctl", dependencies: ["ContactsControl"]),
         // Decodes photos for contactsd in a process of its own (started and stopped by it).
         .executableTarget(name: "contactsd-imaging", dependencies: ["VipsImages"]),
         // Generates a corpus and measures the store and the service; run it in release mode.
-        .executableTarget(name: "contacts-bench", dependencies: ["ContactsStore", "ContactsCore", "VCard", "JSONRPC", "JSONCore", "Thumbnails", "VipsImages"]),
+        .executableTarget(name: "contacts-bench", dependencies: ["ContactsStore", "ContactsCore", "ContactsSupport", "VCard", "JSONRPC", "JSONCore", "Thumbnails", "VipsImages"]),
 
         .testTarget(name: "JSONCoreTests", dependencies: ["JSONCore"]),
         .testTarget(name: "VCardTests", dependencies: ["VCard"]),
         .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "JSONCore"]),
-        .testTarget(name: "ContactsCoreTests", dependencies: ["ContactsCore", "JSONCore", "VCard", "SHA256Kernel", "TestSupport"]),
-        .testTarget(name: "ContactsStoreTests", dependencies: ["ContactsStore", "ContactsCore", "VCard", "ScanKernel"]),
+        .testTarget(name: "ContactsSupportTests", dependencies: ["ContactsSupport", "SHA256Kernel"]),
+        .testTarget(name: "ContactsCoreTests", dependencies: ["ContactsCore", "ContactsSupport", "JSONCore", "VCard", "TestSupport"]),
+        .testTarget(name: "ContactsStoreTests", dependencies: ["ContactsStore", "ContactsCore", "ContactsSupport", "JSONCore", "VCard", "ScanKernel"]),
         // Helpers shared by the test targets (hostile images, the material in ../shared).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "ThumbnailsTests", dependencies: ["Thumbnails", "VipsImages", "TestSupport", "ContactsCore", "VCard"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["JSONCore", "JSONRPC", "ContactsCore", "Thumbnails", "VipsImages", "TestSupport"]),
+        .testTarget(name: "ThumbnailsTests", dependencies: ["Thumbnails", "VipsImages", "TestSupport", "ContactsCore", "ContactsSupport", "VCard"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["JSONCore", "JSONRPC", "ContactsCore", "ContactsSupport", "Thumbnails", "VipsImages", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

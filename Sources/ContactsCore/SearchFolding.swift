@@ -1,3 +1,4 @@
+import ContactsSupport
 import Foundation
 
 /// Text normalisation for search and sorting.

@@ -1,4 +1,5 @@
 import ContactsCore
+import ContactsSupport
 import Foundation
 import JSONCore
 import TestSupport

@@ -1,5 +1,6 @@
 import ContactsCore
 @testable import ContactsStore
+import ContactsSupport
 import Foundation
 import VCard
 import XCTest

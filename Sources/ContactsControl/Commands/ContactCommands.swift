@@ -1,4 +1,3 @@
-import ContactsCore
 import Glibc
 import JSONCore
 import JSONRPC

@@ -1,4 +1,5 @@
-import ContactsCore
+import ContactsSupport
+import Foundation
 import JSONCore
 import JSONRPC
 
@@ -18,11 +19,17 @@ enum ContactResolver {
         let total = result["total"]?.intValue ?? matches.count
         if total == 1, let only = matches.first { return only }
         if total == 0 { throw CommandFailure("no contact matches '\(reference)'") }
-        let wanted = SearchFolding.fold(reference)
-        let exact = matches.filter { SearchFolding.fold($0["name"]?.stringValue ?? "") == wanted }
+        // The daemon matched by its own folding; an exact name is told apart from fragments by
+        // case and accents alone, which Foundation folds without the search's transliterator.
+        let wanted = folded(reference)
+        let exact = matches.filter { folded($0["name"]?.stringValue ?? "") == wanted }
         if exact.count == 1 { return exact[0] }
         let names = matches.prefix(5).compactMap { $0["name"]?.stringValue }.joined(separator: ", ")
         throw CommandFailure("'\(reference)' matches \(total) contacts (\(names)\(total > 5 ? ", ..." : "")); be more specific or use the id")
+    }
+
+    static func folded(_ s: String) -> String {
+        s.trimmingWhitespace().folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
     }
 
     static func looksLikeID(_ s: String) -> Bool {

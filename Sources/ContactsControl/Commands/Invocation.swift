@@ -1,4 +1,3 @@
-import ContactsCore
 import JSONCore
 import JSONRPC
 

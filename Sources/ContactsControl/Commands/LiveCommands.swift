@@ -1,4 +1,4 @@
-import ContactsCore
+import ContactsSupport
 import Glibc
 import JSONCore
 import JSONRPC

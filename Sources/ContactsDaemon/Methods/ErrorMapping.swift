@@ -1,5 +1,6 @@
 import ContactsCore
 import ContactsStore
+import ContactsSupport
 import JSONCore
 import JSONRPC
 import Thumbnails

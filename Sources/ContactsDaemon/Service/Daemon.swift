@@ -1,5 +1,6 @@
 import ContactsCore
 import ContactsStore
+import ContactsSupport
 import Dispatch
 import Foundation
 import Glibc

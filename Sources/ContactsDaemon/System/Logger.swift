@@ -1,4 +1,5 @@
 import ContactsCore
+import ContactsSupport
 import Foundation
 import Glibc
 import JSONRPC
@@ -7,7 +8,7 @@ import JSONRPC
 /// prefixes when stderr is connected to the journal (`JOURNAL_STREAM`), plain otherwise.
 public final class Logger: @unchecked Sendable {
     /// The transport's levels are the daemon's: one set of severities end to end.
-    public typealias Level = RPCLogLevel
+    public typealias Level = LogLevel
 
     private let lock = NSLock()
     private var currentLevel: Level
@@ -53,7 +54,7 @@ public final class Logger: @unchecked Sendable {
 
     /// The message is made only when debug lines are written (some take work to make).
     public func debug(_ m: @autoclosure () -> String) {
-        guard RPCLogLevel.debug >= level else { return }
+        guard LogLevel.debug >= level else { return }
         log(.debug, m())
     }
     public func info(_ m: String) { log(.info, m) }
@@ -65,7 +66,7 @@ public final class Logger: @unchecked Sendable {
     public var rpcLogger: RPCServer.Logger { { [self] level, message in log(level, message) } }
 }
 
-extension RPCLogLevel {
+extension LogLevel {
     public init?(name: String) {
         switch name.lowercased() {
         case "debug": self = .debug

@@ -1,5 +1,6 @@
 import CSQLite
 import ContactsCore
+import ContactsSupport
 import Foundation
 
 extension ContactStore {

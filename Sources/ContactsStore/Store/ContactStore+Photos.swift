@@ -1,4 +1,5 @@
 import ContactsCore
+import ContactsSupport
 import VCard
 
 /// A photo's bytes with what is known about them, ready to be stored by content.

@@ -1,4 +1,5 @@
 import ContactsCore
+import ContactsSupport
 
 extension ContactStore {
     /// Runs a search: case-, accent- and script-insensitive substring match over the search

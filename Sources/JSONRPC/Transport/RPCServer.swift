@@ -1,3 +1,4 @@
+import ContactsSupport
 import Foundation
 import Glibc
 import JSONCore
@@ -17,16 +18,10 @@ public struct RPCServerConfiguration: Sendable {
     public init() {}
 }
 
-/// Severity of a transport log line.
-public enum RPCLogLevel: Int, Sendable, Comparable {
-    case debug, info, notice, warning, error
-    public static func < (a: RPCLogLevel, b: RPCLogLevel) -> Bool { a.rawValue < b.rawValue }
-}
-
 /// Serves an `RPCEngine` on a listening Unix socket, one reader and one writer thread per
 /// connection (blocking I/O measured fastest on this kind of machine).
 public final class RPCServer: @unchecked Sendable {
-    public typealias Logger = @Sendable (RPCLogLevel, String) -> Void
+    public typealias Logger = @Sendable (LogLevel, String) -> Void
 
     let engine: RPCEngine
     let listenFD: Int32

@@ -1,3 +1,4 @@
+import ContactsSupport
 import Glibc
 
 /// The credentials of the process at the other end of a Unix socket.

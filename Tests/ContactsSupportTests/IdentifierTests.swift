@@ -1,4 +1,4 @@
-import ContactsCore
+import ContactsSupport
 import Foundation
 import XCTest
 

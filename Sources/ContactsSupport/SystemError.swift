@@ -21,7 +21,7 @@ public struct SystemError: Error, Sendable, CustomStringConvertible {
 }
 
 /// Runs a system call, retrying on EINTR and turning a -1 result into a `SystemError`.
-/// Every system call of the transport goes through here.
+/// Every system call of the project goes through here.
 @discardableResult
 public func retryingSyscall<T: FixedWidthInteger>(_ call: String, detail: String? = nil, _ body: () -> T) throws(SystemError) -> T {
     while true {

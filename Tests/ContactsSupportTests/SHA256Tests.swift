@@ -1,4 +1,4 @@
-@testable import ContactsCore
+@testable import ContactsSupport
 import Foundation
 import XCTest
 
