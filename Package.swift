@@ -20,7 +20,9 @@ let package = Package(
 
         // What is not about contacts: system calls and their errors, files, XDG paths, time,
         // the parallel pipeline, SHA-256, base64, log levels.
-        .target(name: "ContactsSupport", dependencies: ["SHA256Kernel"]),
+        .target(name: "ContactsSupport", dependencies: ["SHA256Kernel", "CSystem"]),
+        // System calls the Glibc module leaves out (syncfs).
+        .target(name: "CSystem"),
         // A small, exact JSON value type with its own parser and writer.
         .target(name: "JSONCore"),
         // A JSON-RPC 2.0 engine and its Unix-socket transport; knows nothing about contacts.

@@ -1,12 +1,13 @@
 import Glibc
 
-/// A failed system call: which call, on what, and the `errno` it left.
+/// A failed system call: which call, on what (a path, a descriptor's role), and the `errno`
+/// it left. The one error the project's system calls throw.
 public struct SystemError: Error, Sendable, CustomStringConvertible {
     public var call: String
     public var errno: Int32
     public var detail: String?
 
-    public init(_ call: String, errno: Int32, detail: String? = nil) {
+    public init(_ call: String, errno: Int32 = Glibc.errno, detail: String? = nil) {
         self.call = call
         self.errno = errno
         self.detail = detail
@@ -14,8 +15,14 @@ public struct SystemError: Error, Sendable, CustomStringConvertible {
 
     public var reason: String { String(cString: strerror(errno)) }
 
+    /// The disk or the user's quota is full: nothing was lost, but nothing more can be written.
+    public var isDiskFull: Bool { errno == ENOSPC || errno == EDQUOT }
+
+    /// The other end of a socket or pipe went away.
+    public var isDisconnected: Bool { errno == EPIPE || errno == ECONNRESET }
+
     public var description: String {
-        if let detail { return "\(call) \(detail): \(reason)" }
+        if let detail { return "cannot \(call) \(detail): \(reason)" }
         return "\(call): \(reason)"
     }
 }

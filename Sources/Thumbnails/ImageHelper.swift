@@ -1,3 +1,4 @@
+import ContactsSupport
 import Foundation
 import Glibc
 
@@ -157,7 +158,7 @@ public final class HelperDecoder: ImageDecoding, @unchecked Sendable {
     private func spawn() throws(ImageError) -> Helper {
         var fds: [Int32] = [0, 0]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
-            throw .unsupported("cannot start the image decoder: \(String(cString: strerror(errno)))")
+            throw .unsupported("cannot start the image decoder: \(SystemError("socketpair"))")
         }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -172,7 +173,7 @@ public final class HelperDecoder: ImageDecoding, @unchecked Sendable {
         close(fds[1])
         guard status == 0 else {
             close(fds[0])
-            throw .unsupported("cannot start the image decoder \(executable): \(String(cString: strerror(status)))")
+            throw .unsupported("cannot start the image decoder \(executable): \(SystemError("", errno: status).reason)")
         }
         var tv = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(fds[0], SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
@@ -192,10 +193,8 @@ public final class HelperDecoder: ImageDecoding, @unchecked Sendable {
             killed = true
         }
         close(h.fd)
-        while !ended {
-            let r = waitpid(h.pid, &status, 0)
-            ended = r == h.pid || (r < 0 && errno != EINTR)
-        }
+        // Reaped, or not ours to reap (ECHILD): either way it is gone.
+        if !ended { _ = try? retryingSyscall("waitpid") { waitpid(h.pid, &status, 0) } }
         let signal = status & 0x7F
         if killed { return "killed" }
         if signal != 0 { return "signal \(signal)" }
@@ -216,9 +215,12 @@ public final class HelperDecoder: ImageDecoding, @unchecked Sendable {
         frame += payload
         var offset = 0
         while offset < frame.count {
-            let n = frame.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
-            if n < 0 && errno == EINTR { continue }
-            if n < 0 && (errno == EPIPE || errno == ECONNRESET) { throw .closed }
+            let n: Int
+            do {
+                n = try retryingSyscall("send") { frame.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) } }
+            } catch {
+                throw error.isDisconnected ? .closed : .failed
+            }
             guard n > 0 else { throw .failed }
             offset += n
         }
@@ -237,10 +239,13 @@ public final class HelperDecoder: ImageDecoding, @unchecked Sendable {
         var out = [UInt8](repeating: 0, count: count)
         var offset = 0
         while offset < count {
-            let n = out.withUnsafeMutableBytes { recv(fd, $0.baseAddress! + offset, count - offset, 0) }
-            if n < 0 && errno == EINTR { continue }
-            if n == 0 || (n < 0 && errno == ECONNRESET) { throw .closed }
-            guard n > 0 else { throw .failed }
+            let n: Int
+            do {
+                n = try retryingSyscall("recv") { out.withUnsafeMutableBytes { recv(fd, $0.baseAddress! + offset, count - offset, 0) } }
+            } catch {
+                throw error.isDisconnected ? .closed : .failed
+            }
+            if n == 0 { throw .closed }
             offset += n
         }
         return out

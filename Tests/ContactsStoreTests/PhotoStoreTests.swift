@@ -104,7 +104,7 @@ final class PhotoFlusherTests: StoreTestCase {
         XCTAssertNoThrow(try idle.finish(), "nothing written, nothing to flush")
         let flusher = PhotoFlusher(PhotoStore(root: notADirectory))
         for _ in 0..<3 { flusher.wroteFile() }
-        XCTAssertThrowsError(try flusher.finish()) { XCTAssertEqual(($0 as? PhotoStore.FileError)?.code, ENOTDIR) }
+        XCTAssertThrowsError(try flusher.finish()) { XCTAssertEqual(($0 as? SystemError)?.errno, ENOTDIR) }
     }
 
     func testAnImportOfManyPhotosHasEveryFileInPlace() throws {

@@ -170,7 +170,7 @@ enum ContactCommands {
         var params = JSONObject()
         if inv.arguments.count > 1 {
             var text = inv.arguments[1]
-            if text == "-" { text = readStandardInput() }
+            if text == "-" { text = try readStandardInput() }
             do {
                 guard case .object(let o) = try JSONParser.parse(text) else {
                     throw UsageError(message: "the params must be a JSON object", command: "contactsctl call")
@@ -184,16 +184,8 @@ enum ContactCommands {
         return 0
     }
 
-    static func readStandardInput() -> String {
-        var data: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = read(0, &chunk, chunk.count)
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { break }
-            data.append(contentsOf: chunk[0..<n])
-        }
-        return String(decoding: data, as: UTF8.self)
+    static func readStandardInput() throws -> String {
+        String(decoding: try PhotoCommands.readAll(0, "standard input"), as: UTF8.self)
     }
 }
 

@@ -12,14 +12,18 @@ enum PhotoCommands {
         // private /tmp, another mount namespace), and this way it never opens a path for us.
         let bytes: [UInt8]
         if file == "-" {
-            bytes = readAll(0)
+            bytes = try readAll(0, "standard input")
         } else {
-            let fd = open(file, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { throw CommandFailure("\(file): \(String(cString: strerror(errno)))") }
+            let fd: Int32
+            do {
+                fd = try retryingSyscall("open", detail: file) { open(file, O_RDONLY | O_CLOEXEC) }
+            } catch {
+                throw CommandFailure(error.description)
+            }
             defer { close(fd) }
             var st = stat()
             guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { throw CommandFailure("\(file) is not a regular file") }
-            bytes = readAll(fd)
+            bytes = try readAll(fd, file)
         }
         guard !bytes.isEmpty else { throw CommandFailure("\(file == "-" ? "standard input" : file) is empty") }
         let updated = try inv.call(
@@ -59,7 +63,11 @@ enum PhotoCommands {
         }
         if output == "-" {
             inv.output.flush()
-            guard FileIO.writeAll(1, [UInt8](data)) else { throw CommandFailure("cannot write to standard output: \(String(cString: strerror(errno)))") }
+            do {
+                try FileIO.writeAll(1, [UInt8](data), detail: "to standard output")
+            } catch {
+                throw CommandFailure(error.description)
+            }
             return 0
         }
         try TransferCommands.writeFile(output, [UInt8](data))
@@ -81,15 +89,11 @@ enum PhotoCommands {
         return 0
     }
 
-    static func readAll(_ fd: Int32) -> [UInt8] {
-        var data: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = read(fd, &chunk, chunk.count)
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { break }
-            data.append(contentsOf: chunk[0..<n])
+    static func readAll(_ fd: Int32, _ what: String) throws -> [UInt8] {
+        do {
+            return try FileIO.readAll(fd, detail: what)
+        } catch {
+            throw CommandFailure(error.description)
         }
-        return data
     }
 }

@@ -11,7 +11,7 @@ enum TransferCommands {
         for file in inv.arguments {
             let params: JSONObject
             if file == "-" {
-                let text = ContactCommands.readStandardInput()
+                let text = try ContactCommands.readStandardInput()
                 let trimmed = text.drop { $0.isWhitespace }
                 if trimmed.hasPrefix("[") {
                     guard case .array(let list) = try JSONParser.parse(text) else {

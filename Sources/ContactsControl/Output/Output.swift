@@ -33,7 +33,8 @@ public final class Output {
 
     /// Writes now; used where a line must reach a pipe at once (`watch`).
     public func flush() {
-        FileIO.writeAll(1, buffer)
+        // A reader that went away (`| head`) is no error of ours.
+        try? FileIO.writeAll(1, buffer)
         buffer.removeAll(keepingCapacity: true)
     }
 

@@ -57,19 +57,12 @@ final class InboxWatcher: @unchecked Sendable {
         return stopping
     }
 
-    func start() throws {
-        for dir in [inbox, inbox + "/imported", inbox + "/failed"] {
-            if mkdir(dir, 0o700) != 0 && errno != EEXIST {
-                throw Daemon.StartupError(description: "cannot create \(dir): \(String(cString: strerror(errno)))")
-            }
-        }
-        inotifyFD = inotify_init1(Int32(IN_CLOEXEC))
-        guard inotifyFD >= 0 else { throw Daemon.StartupError(description: "inotify: \(String(cString: strerror(errno)))") }
-        guard inotify_add_watch(inotifyFD, inbox, UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO)) >= 0 else {
-            throw Daemon.StartupError(description: "cannot watch \(inbox): \(String(cString: strerror(errno)))")
-        }
+    func start() throws(SystemError) {
+        for dir in [inbox, inbox + "/imported", inbox + "/failed"] { try FileIO.makeDirectories(dir) }
+        inotifyFD = try retryingSyscall("inotify_init1") { inotify_init1(Int32(IN_CLOEXEC)) }
+        try retryingSyscall("watch", detail: inbox) { inotify_add_watch(inotifyFD, inbox, UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO)) }
         var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else { throw Daemon.StartupError(description: "pipe: \(String(cString: strerror(errno)))") }
+        try retryingSyscall("pipe") { pipe(&fds) }
         for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         wakePipe = fds
         let reader = Thread { [self] in readEvents() }
@@ -98,15 +91,14 @@ final class InboxWatcher: @unchecked Sendable {
         var buffer = [UInt8](repeating: 0, count: 64 << 10)
         var pfds = [pollfd(fd: inotifyFD, events: Int16(POLLIN), revents: 0), pollfd(fd: wakePipe[0], events: Int16(POLLIN), revents: 0)]
         loop: while true {
-            if poll(&pfds, 2, -1) < 0 {
-                if errno == EINTR { continue }
-                break
-            }
+            guard (try? retryingSyscall("poll", { poll(&pfds, 2, -1) })) != nil else { break }
             if pfds[1].revents != 0 { break }
-            let n = buffer.withUnsafeMutableBytes { read(inotifyFD, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR || errno == EAGAIN { continue }
-                log.error("reading inotify events failed: \(String(cString: strerror(errno)))")
+            let n: Int
+            do {
+                n = try retryingSyscall("read", detail: "inotify events") { buffer.withUnsafeMutableBytes { read(inotifyFD, $0.baseAddress, $0.count) } }
+            } catch {
+                if error.errno == EAGAIN { continue }
+                log.error("inbox: \(error)")
                 break
             }
             var offset = 0
@@ -228,7 +220,7 @@ final class InboxWatcher: @unchecked Sendable {
             n += 1
         }
         guard rename(inbox + "/" + name, target) == 0 else {
-            log.error("inbox: cannot move \(name) to \(sub)/: \(String(cString: strerror(errno)))")
+            log.error("inbox: \(SystemError("rename", detail: "\(name) into \(sub)/"))")
             return nil
         }
         return target

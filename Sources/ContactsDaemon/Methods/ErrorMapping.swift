@@ -22,7 +22,7 @@ enum ErrorMapping {
         case let e as RPCError: return e
         case let e as ContactError: return rpcError(e)
         case let e as ImageError: return PhotoService.rpcError(e)
-        case let e as FileIO.WriteError: return RPCError(.unavailable, e.description)
+        case let e as SystemError: return RPCError(.unavailable, e.isDiskFull ? "the disk is full: \(e)" : e.description)
         case let e as StoreError:
             switch e {
             case .notFound(let kind, let id):

@@ -83,7 +83,7 @@ public final class Daemon: @unchecked Sendable {
     }
 
     func start() throws {
-        try makeDirectory(dataDirectory)
+        try FileIO.makeDirectories(dataDirectory)
         do {
             lock = try LockFile(path: dataDirectory + "/contactsd.lock")
         } catch {
@@ -139,7 +139,7 @@ public final class Daemon: @unchecked Sendable {
         self.server = server
         inbox = watcher
         try server.start()
-        try makeDirectory(inboxPath)
+        try FileIO.makeDirectories(inboxPath)
         try watcher.start()
         startWatchdog()
         let counts = (try? store.counts()) ?? (contacts: 0, groups: 0)
@@ -184,7 +184,7 @@ public final class Daemon: @unchecked Sendable {
             return fd
         }
         if let dir = socketPath.range(of: "/", options: .backwards).map({ String(socketPath[..<$0.lowerBound]) }), !dir.isEmpty {
-            try makeDirectory(dir)
+            try FileIO.makeDirectories(dir)
         }
         do {
             let fd = try UnixSocket.listen(path: socketPath)
@@ -261,20 +261,6 @@ public final class Daemon: @unchecked Sendable {
         }
         t.name = "watchdog"
         t.start()
-    }
-
-    private func makeDirectory(_ path: String) throws {
-        var st = stat()
-        if stat(path, &st) == 0 {
-            guard (st.st_mode & S_IFMT) == S_IFDIR else { throw StartupError(description: "\(path) exists and is not a directory") }
-            return
-        }
-        if let parent = path.range(of: "/", options: .backwards).map({ String(path[..<$0.lowerBound]) }), !parent.isEmpty {
-            try makeDirectory(parent)
-        }
-        if mkdir(path, 0o700) != 0 && errno != EEXIST {
-            throw StartupError(description: "cannot create \(path): \(String(cString: strerror(errno)))")
-        }
     }
 
     // MARK: Methods of the daemon itself

@@ -1,5 +1,6 @@
-import Glibc
+import ContactsSupport
 import Foundation
+import Glibc
 
 /// An exclusive `flock` on a file in the data directory, so that only one daemon uses a store.
 public final class LockFile {
@@ -8,21 +9,25 @@ public final class LockFile {
 
     public enum Failure: Error, CustomStringConvertible {
         case heldBy(pid: Int32?, path: String)
-        case cannotOpen(path: String, reason: String)
+        case cannotOpen(SystemError)
 
         public var description: String {
             switch self {
             case .heldBy(let pid, let path):
                 "another contactsd\(pid.map { " (pid \($0))" } ?? "") is already using this data directory (lock \(path))"
-            case .cannotOpen(let path, let reason): "cannot open the lock file \(path): \(reason)"
+            case .cannotOpen(let error): "the lock file: \(error)"
             }
         }
     }
 
     public init(path: String) throws(Failure) {
         self.path = path
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else { throw .cannotOpen(path: path, reason: String(cString: strerror(errno))) }
+        let fd: Int32
+        do {
+            fd = try retryingSyscall("open", detail: path) { open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600) }
+        } catch {
+            throw .cannotOpen(error)
+        }
         if flock(fd, LOCK_EX | LOCK_NB) != 0 {
             var buffer = [UInt8](repeating: 0, count: 32)
             let n = read(fd, &buffer, buffer.count)

@@ -48,7 +48,8 @@ public final class Logger: @unchecked Sendable {
         let line = message.replacingOccurrences(of: "\n", with: " ")
         let text = toJournal ? "<\(level.syslogPriority)>\(line)\n" : "contactsd: \(level.word): \(line)\n"
         lock.lock()
-        FileIO.writeAll(2, Array(text.utf8))
+        // Nowhere to tell of a log that cannot be written.
+        try? FileIO.writeAll(2, Array(text.utf8))
         lock.unlock()
     }
 

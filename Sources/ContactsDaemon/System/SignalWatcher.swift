@@ -1,3 +1,4 @@
+import ContactsSupport
 import Foundation
 import Glibc
 
@@ -27,9 +28,7 @@ public enum SignalWatcher {
         let t = Thread {
             var byte: UInt8 = 0
             while true {
-                let n = read(readFD, &byte, 1)
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { return }
+                guard let n = try? retryingSyscall("read", { read(readFD, &byte, 1) }), n > 0 else { return }
                 handler(Int32(byte))
             }
         }

@@ -57,7 +57,7 @@ extension ContactStore {
         }
         chmod(tmp, 0o600)
         guard rename(tmp, path) == 0 else {
-            throw PathError(description: "cannot write \(path): \(String(cString: strerror(errno)))")
+            throw PathError(description: SystemError("write", detail: path).description)
         }
         return count
     }

@@ -116,7 +116,7 @@ public final class ContactStore: @unchecked Sendable {
         } catch let e as SQLiteError {
             if e.isDiskFull { throw StoreError.unavailable("the disk is full; the store was not replaced") }
             throw StoreError.database(e)
-        } catch let e as PhotoStore.FileError {
+        } catch let e as SystemError {
             if e.isDiskFull { throw StoreError.unavailable("the disk is full; the store was not replaced") }
             throw StoreError.unavailable("cannot write a photo file (\(e)); the store was not replaced")
         }
@@ -234,7 +234,7 @@ public final class ContactStore: @unchecked Sendable {
             if e.isDiskFull { throw StoreError.unavailable("the disk is full; nothing was changed") }
             if e.isReadOnly { throw StoreError.unavailable("the store is read-only; nothing was changed") }
             throw StoreError.database(e)
-        } catch let e as PhotoStore.FileError {
+        } catch let e as SystemError {
             if e.isDiskFull { throw StoreError.unavailable("the disk is full; nothing was changed") }
             throw StoreError.unavailable("cannot write a photo file (\(e)); nothing was changed")
         }

@@ -1,4 +1,3 @@
-import CSQLite
 import ContactsCore
 import ContactsSupport
 import Foundation
@@ -10,14 +9,6 @@ import Glibc
 /// referenced; every change here happens under its write lock.
 struct PhotoStore {
     let root: String
-
-    /// Why a photo file could not be written or read.
-    struct FileError: Error, CustomStringConvertible {
-        var path: String
-        var code: Int32
-        var description: String { "\(path): \(String(cString: strerror(code)))" }
-        var isDiskFull: Bool { code == ENOSPC || code == EDQUOT }
-    }
 
     /// The hex digest of a content address, or nil when it is not one (it names a file, so
     /// nothing else may get into a path).
@@ -37,37 +28,25 @@ struct PhotoStore {
     /// is renamed into place unsynced; `syncAll()` must then run before anything refers to it.
     /// Returns whether a file was written.
     @discardableResult
-    func put(_ hash: String, _ bytes: [UInt8], sync: Bool = true) throws(FileError) -> Bool {
-        guard let path = path(hash) else { throw FileError(path: hash, code: EINVAL) }
+    func put(_ hash: String, _ bytes: [UInt8], sync: Bool = true) throws(SystemError) -> Bool {
+        guard let path = path(hash) else { throw SystemError("open", errno: EINVAL, detail: "photo '\(hash)'") }
         var st = stat()
         // A crash before a sync can leave a short file under the final name: only a full one counts.
         if stat(path, &st) == 0, Int(st.st_size) == bytes.count { return false }
         let dir = String(path[..<path.lastIndex(of: "/")!])
         for d in [root, dir] where mkdir(d, 0o700) != 0 && errno != EEXIST {
-            throw FileError(path: d, code: errno)
+            throw SystemError("mkdir", detail: d)
         }
-        do {
-            try FileIO.writeAtomically(path, bytes, sync: sync)
-        } catch {
-            throw FileError(path: path, code: error.code)
-        }
+        try FileIO.writeAtomically(path, bytes, sync: sync)
         if sync {
-            try Self.syncDirectory(dir)
-            try Self.syncDirectory(root)
+            try FileIO.syncDirectory(dir)
+            try FileIO.syncDirectory(root)
         }
         return true
     }
 
     /// Flushes every file written unsynced (one `syncfs` for the whole batch).
-    func syncAll() throws(FileError) {
-        let fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else {
-            if errno == ENOENT { return }
-            throw FileError(path: root, code: errno)
-        }
-        defer { close(fd) }
-        guard syncfs(fd) == 0 else { throw FileError(path: root, code: errno) }
-    }
+    func syncAll() throws(SystemError) { try FileIO.syncFileSystem(of: root) }
 
     func read(_ hash: String) -> [UInt8]? {
         guard let path = path(hash) else { return nil }
@@ -103,13 +82,6 @@ struct PhotoStore {
     static func list(_ dir: String) -> [String] {
         (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
     }
-
-    static func syncDirectory(_ dir: String) throws(FileError) {
-        let fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw FileError(path: dir, code: errno) }
-        defer { close(fd) }
-        guard fsync(fd) == 0 else { throw FileError(path: dir, code: errno) }
-    }
 }
 
 /// Flushes the photo files a long write puts down unsynced, in the background while the write
@@ -123,7 +95,7 @@ final class PhotoFlusher: @unchecked Sendable {
     private var busy = false
     private var lastStart: Int64 = 0
     private var wrote = false
-    private var failure: PhotoStore.FileError?
+    private var failure: SystemError?
     /// Flushes start at most this often.
     static let intervalMillis: Int64 = 250
 
@@ -140,8 +112,8 @@ final class PhotoFlusher: @unchecked Sendable {
         lastStart = now
         running.enter()
         DispatchQueue.global(qos: .utility).async { [self] in
-            var failed: PhotoStore.FileError?
-            do throws(PhotoStore.FileError) { try photos.syncAll() } catch { failed = error }
+            var failed: SystemError?
+            do throws(SystemError) { try photos.syncAll() } catch { failed = error }
             lock.lock()
             if failure == nil { failure = failed }
             busy = false
@@ -152,7 +124,7 @@ final class PhotoFlusher: @unchecked Sendable {
 
     /// Every file written so far is on disk when this returns; the first failure to flush
     /// one is thrown.
-    func finish() throws(PhotoStore.FileError) {
+    func finish() throws(SystemError) {
         running.wait()
         lock.lock()
         let (wrote, failure) = (self.wrote, self.failure)

@@ -105,10 +105,11 @@ public final class RPCClient {
             case .tooLong: throw RPCClientError.protocolFailure("reply too long")
             case .needMore: break
             }
-            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw RPCClientError.protocolFailure("the connection to \(path) broke: \(String(cString: strerror(errno)))")
+            let n: Int
+            do {
+                n = try retryingSyscall("recv") { chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) } }
+            } catch {
+                throw RPCClientError.protocolFailure("the connection to \(path) broke: \(error.reason)")
             }
             if n == 0 { throw RPCClientError.protocolFailure("contactsd closed the connection") }
             chunk.withUnsafeBytes { framer.append(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }

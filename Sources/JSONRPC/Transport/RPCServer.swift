@@ -86,20 +86,21 @@ public final class RPCServer: @unchecked Sendable {
     private func acceptLoop() {
         var pfds = [pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0), pollfd(fd: wakePipe[0], events: Int16(POLLIN), revents: 0)]
         while true {
-            let r = poll(&pfds, 2, -1)
-            if r < 0 {
-                if errno == EINTR { continue }
-                log(.error, "poll on the listening socket failed: \(String(cString: strerror(errno)))")
+            do {
+                try retryingSyscall("poll", detail: "on the listening socket") { poll(&pfds, 2, -1) }
+            } catch {
+                log(.error, "\(error)")
                 break
             }
             if pfds[1].revents != 0 { break }
             if pfds[0].revents & Int16(POLLIN) == 0 { continue }
-            let fd = accept(listenFD, nil, nil)
-            if fd < 0 {
-                let e = errno
-                if e == EINTR || e == EAGAIN || e == ECONNABORTED { continue }
-                log(.warning, "accept failed: \(String(cString: strerror(e)))")
-                if e == EMFILE || e == ENFILE { usleep(50_000) }
+            let fd: Int32
+            do {
+                fd = try retryingSyscall("accept") { accept(listenFD, nil, nil) }
+            } catch {
+                if error.errno == EAGAIN || error.errno == ECONNABORTED { continue }
+                log(.warning, "\(error)")
+                if error.errno == EMFILE || error.errno == ENFILE { usleep(50_000) }
                 continue
             }
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
@@ -234,12 +235,8 @@ final class ServerConnection: RPCSession, @unchecked Sendable {
         let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 16)
         defer { chunk.deallocate() }
         reading: while true {
-            let n = recv(fd, chunk.baseAddress, chunk.count, 0)
-            if n < 0 {
-                if errno == EINTR { continue }
-                break
-            }
-            if n == 0 { break }
+            // A reset or any other failure ends the connection as its end does.
+            guard let n = try? retryingSyscall("recv", { recv(fd, chunk.baseAddress, chunk.count, 0) }), n > 0 else { break }
             framer.append(UnsafeRawBufferPointer(rebasing: chunk[0..<n]))
             while true {
                 switch framer.next() {
@@ -288,15 +285,12 @@ final class ServerConnection: RPCSession, @unchecked Sendable {
             sending = true
             cond.unlock()
             var sent = 0
-            while sent < line.count {
-                let n = line.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) }
-                if n > 0 {
-                    sent += n
-                } else if n < 0 && errno == EINTR {
-                    continue
-                } else {
-                    break
-                }
+            // What the socket refuses now (EAGAIN) or at all is left to the writer.
+            while sent < line.count,
+                let n = try? retryingSyscall("send", { line.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) } }),
+                n > 0
+            {
+                sent += n
             }
             let failed = sent < line.count && errno != EAGAIN && errno != EWOULDBLOCK
             cond.lock()

@@ -1,0 +1,2 @@
+/* Declarations only: see include/CSystem.h. */
+#include "CSystem.h"
