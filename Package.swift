@@ -42,7 +42,11 @@ let package = Package(
         // libvips behind the image helper: the only module that touches it.
         .target(name: "VipsImages", dependencies: ["VipsShim", "Thumbnails"]),
         // Wires store, RPC, systemd and configuration into the service.
-        .target(name: "ContactsDaemon", dependencies: ["ContactsStore", "Thumbnails", "ContactsCore", "ContactsSupport", "VCard", "JSONRPC", "JSONCore", "CSystemd", "CJemalloc"]),
+        .target(
+            name: "ContactsDaemon",
+            dependencies: [
+                "ContactsStore", "Thumbnails", "ContactsCore", "ContactsSupport", "VCard", "JSONRPC", "JSONCore", "CSystemd", "CJemalloc",
+            ]),
         // The command-line client's logic; links neither SQLite nor image libraries.
         .target(name: "ContactsControl", dependencies: ["JSONRPC", "JSONCore", "ContactsSupport"]),
 
@@ -51,18 +55,25 @@ let package = Package(
         // Decodes photos for contactsd in a process of its own (started and stopped by it).
         .executableTarget(name: "contactsd-imaging", dependencies: ["VipsImages"]),
         // Generates a corpus and measures the store and the service; run it in release mode.
-        .executableTarget(name: "contacts-bench", dependencies: ["ContactsStore", "ContactsCore", "ContactsSupport", "VCard", "JSONRPC", "JSONCore", "Thumbnails", "VipsImages"]),
+        .executableTarget(
+            name: "contacts-bench",
+            dependencies: ["ContactsStore", "ContactsCore", "ContactsSupport", "VCard", "JSONRPC", "JSONCore", "Thumbnails", "VipsImages"]),
 
         .testTarget(name: "JSONCoreTests", dependencies: ["JSONCore"]),
         .testTarget(name: "VCardTests", dependencies: ["VCard"]),
         .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "JSONCore"]),
         .testTarget(name: "ContactsSupportTests", dependencies: ["ContactsSupport", "SHA256Kernel"]),
         .testTarget(name: "ContactsCoreTests", dependencies: ["ContactsCore", "ContactsSupport", "JSONCore", "VCard", "TestSupport"]),
-        .testTarget(name: "ContactsStoreTests", dependencies: ["ContactsStore", "ContactsCore", "ContactsSupport", "JSONCore", "VCard", "ScanKernel"]),
+        .testTarget(
+            name: "ContactsStoreTests",
+            dependencies: ["ContactsStore", "ContactsCore", "ContactsSupport", "JSONCore", "VCard", "ScanKernel"]),
         // Helpers shared by the test targets (hostile images, the material in ../shared).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "ThumbnailsTests", dependencies: ["Thumbnails", "VipsImages", "TestSupport", "ContactsCore", "ContactsSupport", "VCard"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["JSONCore", "JSONRPC", "ContactsCore", "ContactsSupport", "Thumbnails", "VipsImages", "TestSupport"]),
+        .testTarget(
+            name: "ThumbnailsTests", dependencies: ["Thumbnails", "VipsImages", "TestSupport", "ContactsCore", "ContactsSupport", "VCard"]),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["JSONCore", "JSONRPC", "ContactsCore", "ContactsSupport", "Thumbnails", "VipsImages", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -104,10 +104,18 @@ extension Contact {
             case "nickname": nickname = try r.optionalText(limit: Limits.shortText)
             case "phones": phones = try r.labeledList(kind: .phone)
             case "phone":
-                if let s = try r.optionalText(limit: Limits.shortText) { phones = [try checked(s, kind: .phone, field: field)] } else { phones = [] }
+                if let s = try r.optionalText(limit: Limits.shortText) {
+                    phones = [try checked(s, kind: .phone, field: field)]
+                } else {
+                    phones = []
+                }
             case "emails": emails = try r.labeledList(kind: .email)
             case "email":
-                if let s = try r.optionalText(limit: Limits.shortText) { emails = [try checked(s, kind: .email, field: field)] } else { emails = [] }
+                if let s = try r.optionalText(limit: Limits.shortText) {
+                    emails = [try checked(s, kind: .email, field: field)]
+                } else {
+                    emails = []
+                }
             case "addresses": addresses = try r.addresses()
             case "address":
                 addresses = try r.optionalText(limit: Limits.shortText).map { [PostalAddress(street: $0)] } ?? []
@@ -187,7 +195,8 @@ struct FieldReader {
             }
             for u in t.unicodeScalars where u.properties.generalCategory == .control {
                 if multiline && (u == "\n" || u == "\t" || u == "\r") { continue }
-                throw ContactError(.invalidData, field: path, "contains a control character (U+\(String(u.value, radix: 16, uppercase: true)))")
+                throw ContactError(
+                    .invalidData, field: path, "contains a control character (U+\(String(u.value, radix: 16, uppercase: true)))")
             }
             return t
         default:

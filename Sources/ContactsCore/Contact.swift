@@ -77,7 +77,9 @@ public struct PostalAddress: Sendable, Equatable {
     public var country = ""
     public var label: String?
 
-    public init(street: String = "", locality: String = "", region: String = "", postalCode: String = "", country: String = "", label: String? = nil) {
+    public init(
+        street: String = "", locality: String = "", region: String = "", postalCode: String = "", country: String = "", label: String? = nil
+    ) {
         self.street = street
         self.locality = locality
         self.region = region

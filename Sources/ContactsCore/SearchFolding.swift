@@ -108,10 +108,12 @@ public enum SearchFolding {
         if text.utf8.allSatisfy({ $0 < 0x80 }) {
             return String(decoding: text.utf8.filter { $0 >= 0x30 && $0 <= 0x39 }, as: UTF8.self)
         }
-        return String(String.UnicodeScalarView(text.unicodeScalars.compactMap { u -> Unicode.Scalar? in
-            guard let v = u.properties.numericType == .decimal ? u.properties.numericValue : nil else { return nil }
-            return Unicode.Scalar(UInt8(48 + Int(v)))
-        }))
+        return String(
+            String.UnicodeScalarView(
+                text.unicodeScalars.compactMap { u -> Unicode.Scalar? in
+                    guard let v = u.properties.numericType == .decimal ? u.properties.numericValue : nil else { return nil }
+                    return Unicode.Scalar(UInt8(48 + Int(v)))
+                }))
     }
 
     /// True for text a person would type as a phone number: digits and `+ - ( ) . /` and spaces.

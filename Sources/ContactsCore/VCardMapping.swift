@@ -98,7 +98,8 @@ public enum VCardMapping {
                 case "CATEGORIES":
                     for item in props[i].value.components.flatMap({ $0.split(separator: ",").map(String.init) }) {
                         let g = clean(item)
-                        if !g.isEmpty && g.lowercased() != "mycontacts" && !c.groups.contains(where: { $0.lowercased() == g.lowercased() }) {
+                        if !g.isEmpty && g.lowercased() != "mycontacts" && !c.groups.contains(where: { $0.lowercased() == g.lowercased() })
+                        {
                             c.groups.append(g)
                         }
                     }
@@ -275,7 +276,9 @@ public enum VCardMapping {
         return words.map { $0.lowercased() }.joined(separator: " ")
     }
 
-    static let ignoredTypes: Set<String> = ["VOICE", "INTERNET", "PREF", "X400", "MSG", "POSTAL", "PARCEL", "DOM", "INTL", "TEXT", "X-INTERNET"]
+    static let ignoredTypes: Set<String> = [
+        "VOICE", "INTERNET", "PREF", "X400", "MSG", "POSTAL", "PARCEL", "DOM", "INTL", "TEXT", "X-INTERNET",
+    ]
 
     static func typeLabel(_ types: [String], kind: LabelKind) -> String? {
         var words: [String] = []
@@ -304,7 +307,8 @@ public enum VCardMapping {
         var props = c.vcardProperties ?? []
         var derived = Contact(name: "")
         fill(&derived, from: props)
-        var nextItem = (props.compactMap { p in p.group.flatMap { g in g.lowercased().hasPrefix("item") ? Int(g.dropFirst(4)) : nil } }.max() ?? 0) + 1
+        var nextItem =
+            (props.compactMap { p in p.group.flatMap { g in g.lowercased().hasPrefix("item") ? Int(g.dropFirst(4)) : nil } }.max() ?? 0) + 1
 
         func replace(_ names: Set<String>, with new: [VCardProperty]) {
             let removedGroups = Set(props.filter { names.contains($0.name) }.compactMap { $0.group?.lowercased() })
@@ -329,24 +333,39 @@ public enum VCardMapping {
             }
         }
 
-        if derived.name != c.name || !props.contains(where: { $0.name == "FN" }) { replace(["FN"], with: [VCardProperty(name: "FN", text: c.name)]) }
+        if derived.name != c.name || !props.contains(where: { $0.name == "FN" }) {
+            replace(["FN"], with: [VCardProperty(name: "FN", text: c.name)])
+        }
         if derived.structuredName != c.structuredName || !props.contains(where: { $0.name == "N" }) {
             let n = c.structuredName ?? StructuredName()
             replace(["N"], with: [VCardProperty(name: "N", value: .text([[n.family], [n.given], [n.additional], [n.prefix], [n.suffix]]))])
         }
-        if derived.nickname != c.nickname { replace(["NICKNAME"], with: c.nickname.map { [VCardProperty(name: "NICKNAME", text: $0)] } ?? []) }
+        if derived.nickname != c.nickname {
+            replace(["NICKNAME"], with: c.nickname.map { [VCardProperty(name: "NICKNAME", text: $0)] } ?? [])
+        }
         if derived.phones != c.phones { replace(["TEL"], with: labeled("TEL", c.phones, kind: .phone)) }
         if derived.emails != c.emails { replace(["EMAIL"], with: labeled("EMAIL", c.emails, kind: .email)) }
-        if derived.urls != c.urls { replace(["URL"], with: c.urls.flatMap { labeledProperty("URL", value: .raw($0.value), label: $0.label, kind: .url, nextItem: &nextItem) }) }
-        if derived.addresses != c.addresses {
-            replace(["ADR"], with: c.addresses.flatMap { a in
-                labeledProperty("ADR", value: .text([[a.poBox], [a.extended], [a.street], [a.locality], [a.region], [a.postalCode], [a.country]]),
-                    label: a.label, kind: .address, nextItem: &nextItem)
-            })
+        if derived.urls != c.urls {
+            replace(
+                ["URL"],
+                with: c.urls.flatMap { labeledProperty("URL", value: .raw($0.value), label: $0.label, kind: .url, nextItem: &nextItem) })
         }
-        if derived.organization != c.organization { replace(["ORG"], with: c.organization.map { [VCardProperty(name: "ORG", text: $0)] } ?? []) }
+        if derived.addresses != c.addresses {
+            replace(
+                ["ADR"],
+                with: c.addresses.flatMap { a in
+                    labeledProperty(
+                        "ADR", value: .text([[a.poBox], [a.extended], [a.street], [a.locality], [a.region], [a.postalCode], [a.country]]),
+                        label: a.label, kind: .address, nextItem: &nextItem)
+                })
+        }
+        if derived.organization != c.organization {
+            replace(["ORG"], with: c.organization.map { [VCardProperty(name: "ORG", text: $0)] } ?? [])
+        }
         if derived.title != c.title { replace(["TITLE"], with: c.title.map { [VCardProperty(name: "TITLE", text: $0)] } ?? []) }
-        if derived.birthday != c.birthday { replace(["BDAY"], with: c.birthday.map { [VCardProperty(name: "BDAY", value: .raw($0))] } ?? []) }
+        if derived.birthday != c.birthday {
+            replace(["BDAY"], with: c.birthday.map { [VCardProperty(name: "BDAY", value: .raw($0))] } ?? [])
+        }
         if derived.note != c.note { replace(["NOTE"], with: c.note.map { [VCardProperty(name: "NOTE", text: $0)] } ?? []) }
         if Set(derived.groups.map { $0.lowercased() }) != Set(c.groups.map { $0.lowercased() }) {
             replace(["CATEGORIES"], with: c.groups.isEmpty ? [] : [VCardProperty(name: "CATEGORIES", value: .text([c.groups]))])
@@ -367,7 +386,8 @@ public enum VCardMapping {
         return props
     }
 
-    static func labeledProperty(_ name: String, value: VCardValue, label: String?, kind: LabelKind, nextItem: inout Int) -> [VCardProperty] {
+    static func labeledProperty(_ name: String, value: VCardValue, label: String?, kind: LabelKind, nextItem: inout Int) -> [VCardProperty]
+    {
         guard let label, !label.isEmpty else { return [VCardProperty(name: name, value: value)] }
         if let types = typesForLabel(label, kind: kind) {
             return [VCardProperty(name: name, parameters: [VCardParameter("TYPE", types)], value: value)]
@@ -388,7 +408,8 @@ public enum VCardMapping {
             switch (w, kind) {
             case ("mobile", .phone), ("cell", .phone): types.append("cell")
             case ("iphone", .phone): types.append("iphone")
-            case ("fax", .phone), ("pager", .phone), ("main", .phone), ("voice", .phone), ("text", .phone), ("video", .phone): types.append(w)
+            case ("fax", .phone), ("pager", .phone), ("main", .phone), ("voice", .phone), ("text", .phone), ("video", .phone):
+                types.append(w)
             case ("home", _), ("work", _), ("other", _): types.append(w)
             default: return nil
             }

@@ -13,6 +13,7 @@ public enum FileIO {
             while offset < buffer.count {
                 do throws(SystemError) {
                     // offset < count, so the buffer is not empty and has a base address.
+                    // swift-format-ignore: NeverForceUnwrap
                     let n = try retryingSyscall("write", detail: detail) { write(fd, buffer.baseAddress! + offset, buffer.count - offset) }
                     guard n > 0 else { return SystemError("write", errno: EIO, detail: detail) }
                     offset += n
@@ -120,7 +121,12 @@ public enum FileIO {
         var offset = 0
         while offset < out.count {
             // offset < count here, so the buffer is not empty and has a base address.
-            let n = out.withUnsafeMutableBytes { b in Result { () throws(SystemError) in try retryingSyscall("read", detail: path) { read(fd, b.baseAddress! + offset, b.count - offset) } } }
+            // swift-format-ignore: NeverForceUnwrap
+            let n = out.withUnsafeMutableBytes { b in
+                Result { () throws(SystemError) in
+                    try retryingSyscall("read", detail: path) { read(fd, b.baseAddress! + offset, b.count - offset) }
+                }
+            }
             switch n {
             case .success(0): return Array(out[0..<offset])
             case .success(let count): offset += count

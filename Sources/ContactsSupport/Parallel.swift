@@ -45,6 +45,8 @@ public enum Parallel {
             slots.deallocate()
         }
         func store(_ value: T, at i: Int) { slots[i] = value }
+        // Called once every index has been stored.
+        // swift-format-ignore: NeverForceUnwrap
         func values() -> [T] { slots.map { $0! } }
     }
 }
@@ -148,7 +150,7 @@ public final class OrderedPipeline<T>: @unchecked Sendable {
         let index = nextToGiveBack
         nextToGiveBack += 1
         if let w = maker.removeValue(forKey: index), givenBack[w] != nil {
-            givenBack[w]!.append(value)
+            givenBack[w, default: []].append(value)
             condition.broadcast()
             condition.unlock()
         } else {

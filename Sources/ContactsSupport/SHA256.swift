@@ -63,6 +63,8 @@ public struct SHA256 {
 
     private static func digestWithKernel(_ bytes: UnsafeRawBufferPointer, whole: Int) -> [UInt8] {
         var state: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
+        // The state has eight words, `whole > 0` means bytes is not empty, and the padded tail is never empty.
+        // swift-format-ignore: NeverForceUnwrap
         state.withUnsafeMutableBufferPointer { st in
             if whole > 0 { sha256_kernel_blocks(st.baseAddress!, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), whole / 64) }
             let (tail, blocks) = paddedTail(bytes, whole: whole)

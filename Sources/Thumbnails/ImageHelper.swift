@@ -217,7 +217,11 @@ public final class HelperDecoder: ImageDecoding, @unchecked Sendable {
         while offset < frame.count {
             let n: Int
             do {
-                n = try retryingSyscall("send") { frame.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) } }
+                n = try retryingSyscall("send") {
+                    // offset < frame.count, so the frame is not empty and has a base address.
+                    // swift-format-ignore: NeverForceUnwrap
+                    frame.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+                }
             } catch {
                 throw error.isDisconnected ? .closed : .failed
             }
@@ -241,6 +245,8 @@ public final class HelperDecoder: ImageDecoding, @unchecked Sendable {
         while offset < count {
             let n: Int
             do {
+                // offset < count, so the buffer is not empty and has a base address.
+                // swift-format-ignore: NeverForceUnwrap
                 n = try retryingSyscall("recv") { out.withUnsafeMutableBytes { recv(fd, $0.baseAddress! + offset, count - offset, 0) } }
             } catch {
                 throw error.isDisconnected ? .closed : .failed
@@ -300,7 +306,8 @@ public enum ImageWire {
         switch result {
         case .success(let info):
             let format = UInt8(ImageFormat.allCases.firstIndex(of: info.format) ?? 0)
-            return [0, format] + u32(UInt32(clamping: info.width)) + u32(UInt32(clamping: info.height)) + u32(UInt32(clamping: info.orientation))
+            return [0, format] + u32(UInt32(clamping: info.width)) + u32(UInt32(clamping: info.height))
+                + u32(UInt32(clamping: info.orientation))
         case .failure(let e): return refusal(e)
         }
     }

@@ -98,7 +98,6 @@ public struct Thumbnail: Sendable {
     }
 }
 
-
 /// What reads photos: their headers, and thumbnails of them.
 public protocol ImageDecoding: Sendable {
     /// Checks a photo without decoding its pixels: an accepted format, within the byte limit,

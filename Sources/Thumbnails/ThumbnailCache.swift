@@ -67,7 +67,8 @@ public final class ThumbnailCache: Sendable {
             decoders.signal()
             throw error
         }
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         try FileIO.writeAtomically(path, made.jpeg, sync: false)
         return CachedThumbnail(path: path, width: made.width, height: made.height)
     }

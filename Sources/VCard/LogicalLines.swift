@@ -8,7 +8,8 @@ enum LogicalLines {
 
     /// At the CR or LF at `i`: where that line end's last byte is. CRLF, and the CR CR LF some
     /// Windows tools write, are one line end.
-    @inline(__always) static func terminatorEnd<C: RandomAccessCollection>(_ b: C, _ i: Int) -> Int where C.Element == UInt8, C.Index == Int {
+    @inline(__always) static func terminatorEnd<C: RandomAccessCollection>(_ b: C, _ i: Int) -> Int
+    where C.Element == UInt8, C.Index == Int {
         guard b[i] == 0x0D else { return i }
         if i + 1 < b.count && b[i + 1] == 0x0A { return i + 1 }
         if i + 2 < b.count && b[i + 1] == 0x0D && b[i + 2] == 0x0A { return i + 2 }

@@ -103,7 +103,9 @@ public struct VCardProperty: Sendable, Equatable {
         var out: [String] = []
         for p in parameters where p.name == n || (n == "TYPE" && p.name == nil) {
             for v in p.values {
-                if !v.isEmpty, !v.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == 0x20 || ($0 >= 0x61 && $0 <= 0x7A) || $0 >= 0x80 }) {
+                if !v.isEmpty,
+                    !v.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == 0x20 || ($0 >= 0x61 && $0 <= 0x7A) || $0 >= 0x80 })
+                {
                     out.append(v)  // already one upper-case item, as most are
                     continue
                 }
@@ -129,10 +131,11 @@ public struct VCardProperty: Sendable, Equatable {
                 var a = start, b = k
                 while a < b, u[a] == 0x20 { a += 1 }
                 while b > a, u[b - 1] == 0x20 { b -= 1 }
-                out.append(String(unsafeUninitializedCapacity: b - a) { buffer in
-                    for j in a..<b { buffer[j - a] = u[j] >= 0x61 && u[j] <= 0x7A ? u[j] - 32 : u[j] }
-                    return b - a
-                })
+                out.append(
+                    String(unsafeUninitializedCapacity: b - a) { buffer in
+                        for j in a..<b { buffer[j - a] = u[j] >= 0x61 && u[j] <= 0x7A ? u[j] - 32 : u[j] }
+                        return b - a
+                    })
             }
         }
     }

@@ -79,7 +79,9 @@ public enum VCardParser {
             let into = PieceCounts(ends)
             let threads = pieces < 16 ? 1 : ProcessInfo.processInfo.activeProcessorCount
             DispatchQueue.concurrentPerform(iterations: threads) { thread in
-                for i in stride(from: thread, to: pieces, by: threads) { into.counts[i] = LogicalLines.lineEnds(text, bounds[i]..<bounds[i + 1]) }
+                for i in stride(from: thread, to: pieces, by: threads) {
+                    into.counts[i] = LogicalLines.lineEnds(text, bounds[i]..<bounds[i + 1])
+                }
             }
             var offsets = [0]
             offsets.reserveCapacity(pieces)
@@ -129,7 +131,9 @@ public enum VCardParser {
             while start < b.count {
                 // Lines found with memchr: this pass over the whole file runs before any piece
                 // can be parsed.
-                let end = memchr(base + start, 0x0A, b.count - start).map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - base } ?? b.count
+                let end =
+                    memchr(base + start, 0x0A, b.count - start).map { UnsafePointer($0.assumingMemoryBound(to: UInt8.self)) - base }
+                    ?? b.count
                 let first = b[start] | 0x20
                 if first == UInt8(ascii: "b"), isMarker(b, start, end, begin) {
                     begins += 1
@@ -194,7 +198,10 @@ public enum VCardParser {
                     props[props.count - 1].value.append(contentsOf: [0x0A] + l.bytes)
                     current = props
                 } else {
-                    issues.append(VCardIssue(card: current == nil ? nil : cards.count, line: l.line, message: "skipped a line that is not a property: \(preview(l.bytes))"))
+                    issues.append(
+                        VCardIssue(
+                            card: current == nil ? nil : cards.count, line: l.line,
+                            message: "skipped a line that is not a property: \(preview(l.bytes))"))
                 }
                 continue
             }
@@ -210,11 +217,16 @@ public enum VCardParser {
                         var nested: [String] = []
                         for k in (index - 1)..<end { nested.append(String(decoding: logical[k].bytes, as: UTF8.self)) }
                         current?.append(
-                            RawProperty(group: nil, name: "AGENT", parameters: [], value: Array(nested.joined(separator: "\n").utf8), line: l.line, isNestedCard: true))
+                            RawProperty(
+                                group: nil, name: "AGENT", parameters: [], value: Array(nested.joined(separator: "\n").utf8), line: l.line,
+                                isNestedCard: true))
                         index = end
                         continue
                     }
-                    issues.append(VCardIssue(card: cards.count, line: l.line, message: "a card without END:VCARD ends where the next begins", kind: .cardEndedByNextCard))
+                    issues.append(
+                        VCardIssue(
+                            card: cards.count, line: l.line, message: "a card without END:VCARD ends where the next begins",
+                            kind: .cardEndedByNextCard))
                     finish()
                 }
                 current = []
@@ -235,7 +247,8 @@ public enum VCardParser {
             current?.append(prop)
         }
         if current != nil {
-            issues.append(VCardIssue(card: cards.count, line: cardLine, message: "the last card has no END:VCARD", kind: .lastCardUnterminated))
+            issues.append(
+                VCardIssue(card: cards.count, line: cardLine, message: "the last card has no END:VCARD", kind: .lastCardUnterminated))
             finish()
         }
         return Result(cards: cards, issues: issues)
@@ -283,7 +296,8 @@ public enum VCardParser {
     static func isMarker(_ b: [UInt8], _ marker: String) -> Bool {
         let m = Array(marker.utf8)
         guard b.count >= m.count else { return false }
-        for k in 0..<m.count where (b[k] | (b[k] >= 0x41 && b[k] <= 0x5A ? 0x20 : 0)) != (m[k] | (m[k] >= 0x41 && m[k] <= 0x5A ? 0x20 : 0)) {
+        for k in 0..<m.count where (b[k] | (b[k] >= 0x41 && b[k] <= 0x5A ? 0x20 : 0)) != (m[k] | (m[k] >= 0x41 && m[k] <= 0x5A ? 0x20 : 0))
+        {
             return false
         }
         return b[m.count...].allSatisfy { $0 == 0x20 || $0 == 0x09 }
@@ -356,7 +370,9 @@ struct RawProperty {
         guard nameStart < full.upperBound else { return nil }
         for k in nameStart..<full.upperBound {
             let c = b[k]
-            guard VCardParser.isLetter(c) || (c >= 0x30 && c <= 0x39) || c == UInt8(ascii: "-") || c == UInt8(ascii: "_") else { return nil }
+            guard VCardParser.isLetter(c) || (c >= 0x30 && c <= 0x39) || c == UInt8(ascii: "-") || c == UInt8(ascii: "_") else {
+                return nil
+            }
         }
         let name = asciiUppercased(b, nameStart..<full.upperBound)
         let spelling = spelling(b, nameStart..<full.upperBound)
@@ -409,7 +425,8 @@ struct RawProperty {
         var eq = range.lowerBound
         while eq < range.upperBound, b[eq] != UInt8(ascii: "=") { eq += 1 }
         guard eq < range.upperBound else {
-            return VCardParameter(uppercasedName: nil, [String(decoding: UnsafeBufferPointer(rebasing: b[trimmed(b, range)]), as: UTF8.self)])
+            return VCardParameter(
+                uppercasedName: nil, [String(decoding: UnsafeBufferPointer(rebasing: b[trimmed(b, range)]), as: UTF8.self)])
         }
         let nameRange = trimmed(b, range.lowerBound..<eq)
         let name = asciiUppercased(b, nameRange)
@@ -501,8 +518,11 @@ struct RawProperty {
         }
         let text = TextDecoding.string(bytes, charset: charset, legacy: v21)
         let dataURI = text.utf8.starts(with: "data:".utf8)
-        let raw = isNestedCard || base64 || Self.isRawName(name) || dataURI
-            || valueType.map { Self.equalsIgnoringCase($0, "URI") || Self.equalsIgnoringCase($0, "URL") || Self.equalsIgnoringCase($0, "BINARY") } == true
+        let raw =
+            isNestedCard || base64 || Self.isRawName(name) || dataURI
+            || valueType.map {
+                Self.equalsIgnoringCase($0, "URI") || Self.equalsIgnoringCase($0, "URL") || Self.equalsIgnoringCase($0, "BINARY")
+            } == true
         let decoded: VCardValue
         if raw {
             let trimmed = base64 ? TextDecoding.removingWhitespace(text) : text

@@ -66,7 +66,8 @@ public enum VCardWriter {
         if let g = p.group { s += g + "." }
         s += p.writtenName
         for param in params {
-            s += ";" + (param.writtenName ?? "TYPE") + "=" + param.values.map { parameterValue($0, version: version) }.joined(separator: ",")
+            s +=
+                ";" + (param.writtenName ?? "TYPE") + "=" + param.values.map { parameterValue($0, version: version) }.joined(separator: ",")
         }
         s += ":"
         switch p.value {
@@ -110,7 +111,9 @@ public enum VCardWriter {
     static func parameterValue(_ v: String, version: Version) -> String {
         // RFC 6868 updates both 3.0 (RFC 2426) and 4.0 (RFC 6350).
         let value = v.replacingAll("^", "^^").replacingAll("\r\n", "^n").replacingAll("\n", "^n").replacingAll("\"", "^'")
-        if value.utf8.contains(where: { $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: ",") }) { return "\"\(value)\"" }
+        if value.utf8.contains(where: { $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ";") || $0 == UInt8(ascii: ",") }) {
+            return "\"\(value)\""
+        }
         return value
     }
 

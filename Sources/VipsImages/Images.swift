@@ -58,7 +58,9 @@ public enum Images {
     ) throws(ImageError) -> [UInt8] {
         var out: UnsafeMutableRawPointer?
         var length = 0
-        guard cvips_synthesize(Int32(width), Int32(height), format.shim, Int32(orientation), Int32(truncatingIfNeeded: seed), &out, &length) == 0,
+        guard
+            cvips_synthesize(Int32(width), Int32(height), format.shim, Int32(orientation), Int32(truncatingIfNeeded: seed), &out, &length)
+                == 0,
             let out
         else {
             throw .unsupported("cannot make a \(format.rawValue) image: \(lastError())")

@@ -2,8 +2,8 @@ import ContactsCore
 import ContactsSupport
 import Foundation
 import Thumbnails
-import VipsImages
 import VCard
+import VipsImages
 
 /// A deterministic corpus of realistic contacts: Latin names with diacritics, some Cyrillic
 /// and CJK names, several phones and emails, organizations and groups.
@@ -20,7 +20,9 @@ struct Corpus {
     ]
     static let cyrillic = ["Иван Петров", "Ольга Смирнова", "Дмитрий Иванов", "Анна Кузнецова"]
     static let cjk = ["张三丰", "李小龙", "王芳", "刘洋", "陈静", "山田太郎", "佐藤花子", "김민준", "이서연"]
-    static let orgs = ["Acme", "Initech", "Globex", "Umbrella", "Stark Industries", "Wayne Enterprises", "Soylent", "Hooli", "Vandelay Industries"]
+    static let orgs = [
+        "Acme", "Initech", "Globex", "Umbrella", "Stark Industries", "Wayne Enterprises", "Soylent", "Hooli", "Vandelay Industries",
+    ]
     static let groups = ["Family", "Work", "Friends", "Book Club", "Climbing", "Neighbours"]
 
     var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
@@ -49,7 +51,9 @@ struct Corpus {
         c.emails = [LabeledValue(value: "\(handle.prefix(12)).\(i)@example.com", label: "home")]
         if next() % 3 == 0 { c.emails.append(LabeledValue(value: "\(handle.prefix(6))\(i)@work.example.org", label: "work")) }
         c.phones = [LabeledValue(value: "+1 555 \(100 + Int(next() % 900))-\(1000 + i % 9000)", label: "mobile")]
-        if next() % 2 == 0 { c.phones.append(LabeledValue(value: "(0\(next() % 90 + 10)) \(next() % 9_000_000 + 1_000_000)", label: "home")) }
+        if next() % 2 == 0 {
+            c.phones.append(LabeledValue(value: "(0\(next() % 90 + 10)) \(next() % 9_000_000 + 1_000_000)", label: "home"))
+        }
         if next() % 4 == 0 { c.organization = pick(Self.orgs) }
         if next() % 5 == 0 { c.groups = [pick(Self.groups)] }
         c.favorite = next() % 20 == 0
@@ -57,7 +61,8 @@ struct Corpus {
             // One contact in a hundred arrives with a photo, as a phone's export carries it.
             let jpeg = Self.photos[(i / 100) % Self.photos.count]
             c.vcardProperties = [
-                VCardProperty(name: "PHOTO", parameters: [VCardParameter("ENCODING", ["b"]), VCardParameter("TYPE", ["JPEG"])],
+                VCardProperty(
+                    name: "PHOTO", parameters: [VCardParameter("ENCODING", ["b"]), VCardParameter("TYPE", ["JPEG"])],
                     value: .raw(Data(jpeg).base64EncodedString()))
             ]
             c.photo = .stored(hash: "sha256:" + SHA256.hex(jpeg), mimeType: "image/jpeg", width: nil, height: nil)

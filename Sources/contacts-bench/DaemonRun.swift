@@ -23,7 +23,10 @@ final class DaemonRun {
             throw NSError(domain: "bench", code: 1, userInfo: [NSLocalizedDescriptionKey: "build contactsd first: \(binary) is missing"])
         }
         process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = ["--socket", socket, "--data-dir", home + "/data", "--log-level", ProcessInfo.processInfo.environment["BENCH_DAEMON_LOG"] ?? "warning"]
+        process.arguments = [
+            "--socket", socket, "--data-dir", home + "/data", "--log-level",
+            ProcessInfo.processInfo.environment["BENCH_DAEMON_LOG"] ?? "warning",
+        ]
         var env = ProcessInfo.processInfo.environment
         env.removeValue(forKey: "NOTIFY_SOCKET")
         // Thumbnails go to a scratch cache, so that no run finds another's.
@@ -93,13 +96,17 @@ func measureImportCall(_ contacts: [Contact], scratch: String) throws -> Double 
     let report = try c.call("contacts.import", ["path": .string(file)])
     let seconds = Date().timeIntervalSince(start)
     guard report["created"]?.intValue == contacts.count else {
-        throw NSError(domain: "bench", code: 3, userInfo: [NSLocalizedDescriptionKey: "contacts.import created \(report["created"]?.intValue ?? -1) of \(contacts.count)"])
+        throw NSError(
+            domain: "bench", code: 3,
+            userInfo: [NSLocalizedDescriptionKey: "contacts.import created \(report["created"]?.intValue ?? -1) of \(contacts.count)"])
     }
     return seconds
 }
 
 /// Imports a generated vCard 3.0 file through the drop folder; returns seconds.
-func measureDropFolderImport(_ contacts: [Contact], scratch: String, then: ((DaemonRun) throws -> Void)? = nil) throws -> (seconds: Double, bytes: Int) {
+func measureDropFolderImport(_ contacts: [Contact], scratch: String, then: ((DaemonRun) throws -> Void)? = nil) throws -> (
+    seconds: Double, bytes: Int
+) {
     let text = vCard3(contacts)
     let daemon = try DaemonRun(home: scratch + "/drop")
     defer { daemon.stop() }

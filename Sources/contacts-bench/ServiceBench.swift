@@ -17,7 +17,8 @@ enum ServiceBench {
     }
 
     /// Sequential, pipelined and multi-connection `contacts.get` calls per second.
-    static func getThroughput(socket: String, ids: [String], calls: Int) throws -> (sequential: Double, pipelined: Double, parallel: Double) {
+    static func getThroughput(socket: String, ids: [String], calls: Int) throws -> (sequential: Double, pipelined: Double, parallel: Double)
+    {
         let c = try RPCClient(path: socket)
         var t = Date()
         for i in 0..<calls { _ = try c.call("contacts.get", ["id": .string(ids[i % ids.count])]) }
@@ -25,7 +26,9 @@ enum ServiceBench {
 
         var batch: [UInt8] = []
         for i in 0..<calls {
-            batch += JSONWriter.serialize(["jsonrpc": "2.0", "method": "contacts.get", "params": ["id": .string(ids[i % ids.count])], "id": .int(i)])
+            batch += JSONWriter.serialize([
+                "jsonrpc": "2.0", "method": "contacts.get", "params": ["id": .string(ids[i % ids.count])], "id": .int(i),
+            ])
             batch.append(0x0A)
         }
         // One connection: a second descriptor writes the whole batch while this one reads.

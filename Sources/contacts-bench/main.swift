@@ -1,9 +1,9 @@
 import ContactsCore
 import ContactsStore
 import Foundation
-import VCard
 import JSONRPC
 import Thumbnails
+import VCard
 import VipsImages
 
 /// contacts-bench: measures the store on a generated corpus and prints a table.
@@ -81,7 +81,9 @@ for (name, queries) in importOnly || dropOnly ? [] : classes {
     if ProcessInfo.processInfo.environment["BENCH_PER_QUERY"] != nil {
         for (k, q) in queries.enumerated() {
             let mine = stride(from: k, to: samples.count, by: queries.count).map { samples[$0] }.sorted()
-            print("  \(q): p50 \(mine[mine.count / 2]) max \(mine.last!) total \((try? reopened.query(ContactQuery(text: q, limit: 0)).total) ?? -1)")
+            print(
+                "  \(q): p50 \(mine[mine.count / 2]) max \(mine.last ?? 0) total \((try? reopened.query(ContactQuery(text: q, limit: 0)).total) ?? -1)"
+            )
         }
     }
     samples.sort()
@@ -101,162 +103,192 @@ list.sort()
 rows.append(("store-level list first 50 p50", String(format: "%.2f ms", list[list.count / 2])))
 
 // The import pipeline in process, phase by phase, on the same corpus as vCard 3.0.
-if !searchOnly && !dropOnly { do {
-    var text = ""
-    for c in contacts { VCardWriter.write(VCard(properties: VCardMapping.properties(for: c)), version: .v3, into: &text) }
-    let bytes = Array(text.utf8)
-    let tp = now()
-    let parsed = VCardParser.parse(bytes)
-    let tParse = now() - tp
-    let tm = now()
-    // As the daemon does: each photo leaves its card, to be stored by content.
-    var photos: [PhotoUpload?] = []
-    let mapped = parsed.cards.compactMap { card -> Contact? in
-        guard var c = try? VCardMapping.contact(from: card) else { return nil }
-        photos.append(VCardMapping.detachCardPhoto(&c).map { PhotoUpload(bytes: $0.bytes, mimeType: $0.mimeType) })
-        return c
+if !searchOnly && !dropOnly {
+    do {
+        var text = ""
+        for c in contacts { VCardWriter.write(VCard(properties: VCardMapping.properties(for: c)), version: .v3, into: &text) }
+        let bytes = Array(text.utf8)
+        let tp = now()
+        let parsed = VCardParser.parse(bytes)
+        let tParse = now() - tp
+        let tm = now()
+        // As the daemon does: each photo leaves its card, to be stored by content.
+        var photos: [PhotoUpload?] = []
+        let mapped = parsed.cards.compactMap { card -> Contact? in
+            guard var c = try? VCardMapping.contact(from: card) else { return nil }
+            photos.append(VCardMapping.detachCardPhoto(&c).map { PhotoUpload(bytes: $0.bytes, mimeType: $0.mimeType) })
+            return c
+        }
+        let tMap = now() - tm
+        if ProcessInfo.processInfo.environment["BENCH_BREAKDOWN"] != nil {
+            var t = now()
+            var total = 0
+            for c in mapped { total += SearchDocument.text(for: c).utf8.count }
+            print(String(format: "  search text: %.2f s", now() - t))
+            t = now()
+            for c in mapped { total += SearchFolding.sortKey(c.name).utf8.count }
+            print(String(format: "  sort keys: %.2f s", now() - t))
+            t = now()
+            for c in mapped { total += c.json.description.utf8.count }
+            print(String(format: "  contact JSON: %.2f s (%d)", now() - t, total))
+        }
+        let importStore = try ContactStore(path: dir + "/import.sqlite3")
+        var before = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &before)
+        let ts = now()
+        _ = try importStore.importContacts(
+            zip(mapped, photos).map { ImportItem(contact: $0, carriesGroups: true, carriesFavorite: false, photo: $1) })
+        let tStore = now() - ts
+        var after = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &after)
+        func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+        if ProcessInfo.processInfo.environment["BENCH_BREAKDOWN"] != nil {
+            print(
+                String(
+                    format: "  store phase: %.2f s wall, %.2f s user, %.2f s system", tStore,
+                    seconds(after.ru_utime) - seconds(before.ru_utime), seconds(after.ru_stime) - seconds(before.ru_stime)))
+        }
+        importStore.close()
+        rows.append(("import phases: parse / map (1 core) / store", String(format: "%.2f / %.2f / %.2f s", tParse, tMap, tStore)))
+        figures["importParseSeconds"] = tParse
+        figures["importMapSeconds"] = tMap
+        figures["importStoreSeconds"] = tStore
     }
-    let tMap = now() - tm
-    if ProcessInfo.processInfo.environment["BENCH_BREAKDOWN"] != nil {
-        var t = now()
-        var total = 0
-        for c in mapped { total += SearchDocument.text(for: c).utf8.count }
-        print(String(format: "  search text: %.2f s", now() - t))
-        t = now()
-        for c in mapped { total += SearchFolding.sortKey(c.name).utf8.count }
-        print(String(format: "  sort keys: %.2f s", now() - t))
-        t = now()
-        for c in mapped { total += c.json.description.utf8.count }
-        print(String(format: "  contact JSON: %.2f s (%d)", now() - t, total))
-    }
-    let importStore = try ContactStore(path: dir + "/import.sqlite3")
-    var before = rusage()
-    getrusage(RUSAGE_SELF.rawValue, &before)
-    let ts = now()
-    _ = try importStore.importContacts(zip(mapped, photos).map { ImportItem(contact: $0, carriesGroups: true, carriesFavorite: false, photo: $1) })
-    let tStore = now() - ts
-    var after = rusage()
-    getrusage(RUSAGE_SELF.rawValue, &after)
-    func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
-    if ProcessInfo.processInfo.environment["BENCH_BREAKDOWN"] != nil {
-        print(String(format: "  store phase: %.2f s wall, %.2f s user, %.2f s system", tStore,
-            seconds(after.ru_utime) - seconds(before.ru_utime), seconds(after.ru_stime) - seconds(before.ru_stime)))
-    }
-    importStore.close()
-    rows.append(("import phases: parse / map (1 core) / store", String(format: "%.2f / %.2f / %.2f s", tParse, tMap, tStore)))
-    figures["importParseSeconds"] = tParse
-    figures["importMapSeconds"] = tMap
-    figures["importStoreSeconds"] = tStore
-} }
+}
 
 // The same corpus through the drop folder of a real contactsd, as one vCard 3.0 file.
-if !importOnly && !searchOnly { do {
-    let (seconds, bytes) = try measureDropFolderImport(contacts, scratch: dir) { daemon in
-        if dropOnly {
-            pauseIfAsked(daemon)
-            return
-        }
-        let c = try RPCClient(path: daemon.socket)
-        // Search as a client sees it: a query and its first page of 50 contacts, each a call
-        // on one connection, the daemon's index warm.
-        _ = try c.call("contacts.query", ["text": "warm", "limit": 50])
-        for (name, queries) in classes {
-            var samples: [Double] = []
-            for _ in 0..<20 {
-                for q in queries {
-                    let s = now()
-                    _ = try c.call("contacts.query", ["text": .string(q), "limit": 50])
-                    samples.append((now() - s) * 1000)
-                }
+if !importOnly && !searchOnly {
+    do {
+        let (seconds, bytes) = try measureDropFolderImport(contacts, scratch: dir) { daemon in
+            if dropOnly {
+                pauseIfAsked(daemon)
+                return
             }
-            samples.sort()
-            let p50 = samples[samples.count / 2], p99 = samples[min(samples.count - 1, samples.count * 99 / 100)]
-            rows.append(("search p50 / p99 through the socket: \(name)", String(format: "%.2f / %.2f ms", p50, p99)))
-            figures["search.\(name).p50"] = p50
-            figures["search.\(name).p99"] = p99
+            let c = try RPCClient(path: daemon.socket)
+            // Search as a client sees it: a query and its first page of 50 contacts, each a call
+            // on one connection, the daemon's index warm.
+            _ = try c.call("contacts.query", ["text": "warm", "limit": 50])
+            for (name, queries) in classes {
+                var samples: [Double] = []
+                for _ in 0..<20 {
+                    for q in queries {
+                        let s = now()
+                        _ = try c.call("contacts.query", ["text": .string(q), "limit": 50])
+                        samples.append((now() - s) * 1000)
+                    }
+                }
+                samples.sort()
+                let p50 = samples[samples.count / 2], p99 = samples[min(samples.count - 1, samples.count * 99 / 100)]
+                rows.append(("search p50 / p99 through the socket: \(name)", String(format: "%.2f / %.2f ms", p50, p99)))
+                figures["search.\(name).p50"] = p50
+                figures["search.\(name).p99"] = p99
+            }
+            let ids = (try c.call("contacts.query", ["limit": 5000]))["contacts"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? []
+            let calls = min(20_000, max(1000, count / 5))
+            let g = try ServiceBench.getThroughput(socket: daemon.socket, ids: ids, calls: calls)
+            rows.append(
+                ("contacts.get calls/s: one connection", String(format: "%.0f sequential, %.0f pipelined", g.sequential, g.pipelined)))
+            rows.append(("contacts.get calls/s: 4 connections", String(format: "%.0f", g.parallel)))
+            figures["getSequentialPerSecond"] = g.sequential
+            figures["getPipelinedPerSecond"] = g.pipelined
+            figures["getParallelPerSecond"] = g.parallel
+            let te = now()
+            let export = try c.call("contacts.export", ["format": "vcard4"])
+            let tExport = now() - te
+            rows.append(
+                (
+                    "export all as vCard 4.0 through the socket",
+                    String(format: "%.2f s (%d MiB)", tExport, (export["data"]?.stringValue?.utf8.count ?? 0) >> 20)
+                ))
+            figures["exportSeconds"] = tExport
+            var env = ProcessInfo.processInfo.environment
+            env["CONTACTSD_SOCKET"] = daemon.socket
+            // The installed client (`make bench` names it), else the one built beside the bench.
+            let ctl =
+                ProcessInfo.processInfo.environment["CONTACTS_BENCH_CTL"]
+                ?? URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+                .appendingPathComponent("contactsctl").path
+            let q = ServiceBench.commandMillis(ctl, ["query-email", "smith"], environment: env, runs: 20)
+            rows.append(("contactsctl query-email (best of 20)", String(format: "%.1f ms", q)))
+            figures["queryEmailMs"] = q
+            if let abook = ServiceBench.which("abook") {
+                // The same people and the same query through abook, as mutt would ask it; its
+                // own HOME, so that no configuration of the user's is read.
+                let book = dir + "/abook.addressbook"
+                try ServiceBench.writeAbook(contacts, to: book)
+                var abookEnv = env
+                abookEnv["HOME"] = dir
+                let args = ["--datafile", book, "--mutt-query", "smith"]
+                let a = ServiceBench.commandMillis(abook, args, environment: abookEnv, runs: 5)
+                // abook lists every match; query-email the first 100 contacts. Compared like for
+                // like, contactsctl lists every match too.
+                let all = ["query-email", "--limit", "\(count)", "smith"]
+                let qAll = ServiceBench.commandMillis(ctl, all, environment: env, runs: 5)
+                // Both print a first line, then one line an address.
+                let found = (
+                    ours: ServiceBench.output(ctl, all, environment: env).split(separator: "\n").count - 1,
+                    abook: ServiceBench.output(abook, args, environment: abookEnv).split(separator: "\n").count - 1
+                )
+                rows.append(
+                    (
+                        "every match for 'smith': contactsctl / abook --mutt-query",
+                        String(format: "%.1f / %.1f ms (best of 5; %d / %d addresses)", qAll, a, found.ours, found.abook)
+                    ))
+                rows.append(("abook / contactsctl, every match", String(format: "%.1fx", a / qAll)))
+                figures["queryEmailAllMs"] = qAll
+                figures["abookQueryMs"] = a
+                figures["abookRatio"] = a / qAll
+            }
+            let pid = daemon.process.processIdentifier
+            let rssBusy = ServiceBench.rssMiB(pid)
+            // At rest: what the daemon keeps once the work is done and its buffers are gone (it
+            // gives memory back half a second after a large export).
+            usleep(2_000_000)
+            let rss = ServiceBench.rssMiB(pid)
+            let peak = ServiceBench.rssMiB(pid, field: "VmHWM")
+            rows.append(
+                (
+                    "daemon RSS after import, gets, export: at once / 2 s later / peak",
+                    String(format: "%.0f / %.0f / %.0f MiB", rssBusy, rss, peak)
+                ))
+            figures["daemonRSSMiB"] = rss
+            figures["daemonRSSRightAfterExportMiB"] = rssBusy
+            figures["daemonPeakRSSMiB"] = peak
+            pauseIfAsked(daemon)
+            if let id = ids.first {
+                let p = try ServiceBench.photos(socket: daemon.socket, id: id)
+                rows.append(("setPhoto, 12 MP JPEG (checked, first 256 px thumbnail)", String(format: "%.0f ms", p.set * 1000)))
+                rows.append(
+                    (
+                        "thumbnail 12 MP JPEG: cold / cached p50 / cached p99",
+                        String(format: "%.0f / %.2f / %.2f ms", p.cold * 1000, p.cachedP50 * 1000, p.cachedP99 * 1000)
+                    ))
+                figures["setPhoto12MPMs"] = p.set * 1000
+                figures["thumbnailColdMs"] = p.cold * 1000
+                figures["thumbnailCachedP50Ms"] = p.cachedP50 * 1000
+                figures["thumbnailCachedP99Ms"] = p.cachedP99 * 1000
+            }
         }
-        let ids = (try c.call("contacts.query", ["limit": 5000]))["contacts"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? []
-        let calls = min(20_000, max(1000, count / 5))
-        let g = try ServiceBench.getThroughput(socket: daemon.socket, ids: ids, calls: calls)
-        rows.append(("contacts.get calls/s: one connection", String(format: "%.0f sequential, %.0f pipelined", g.sequential, g.pipelined)))
-        rows.append(("contacts.get calls/s: 4 connections", String(format: "%.0f", g.parallel)))
-        figures["getSequentialPerSecond"] = g.sequential
-        figures["getPipelinedPerSecond"] = g.pipelined
-        figures["getParallelPerSecond"] = g.parallel
-        let te = now()
-        let export = try c.call("contacts.export", ["format": "vcard4"])
-        let tExport = now() - te
-        rows.append(("export all as vCard 4.0 through the socket", String(format: "%.2f s (%d MiB)", tExport, (export["data"]?.stringValue?.utf8.count ?? 0) >> 20)))
-        figures["exportSeconds"] = tExport
-        var env = ProcessInfo.processInfo.environment
-        env["CONTACTSD_SOCKET"] = daemon.socket
-        // The installed client (`make bench` names it), else the one built beside the bench.
-        let ctl = ProcessInfo.processInfo.environment["CONTACTS_BENCH_CTL"]
-            ?? URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("contactsctl").path
-        let q = ServiceBench.commandMillis(ctl, ["query-email", "smith"], environment: env, runs: 20)
-        rows.append(("contactsctl query-email (best of 20)", String(format: "%.1f ms", q)))
-        figures["queryEmailMs"] = q
-        if let abook = ServiceBench.which("abook") {
-            // The same people and the same query through abook, as mutt would ask it; its
-            // own HOME, so that no configuration of the user's is read.
-            let book = dir + "/abook.addressbook"
-            try ServiceBench.writeAbook(contacts, to: book)
-            var abookEnv = env
-            abookEnv["HOME"] = dir
-            let args = ["--datafile", book, "--mutt-query", "smith"]
-            let a = ServiceBench.commandMillis(abook, args, environment: abookEnv, runs: 5)
-            // abook lists every match; query-email the first 100 contacts. Compared like for
-            // like, contactsctl lists every match too.
-            let all = ["query-email", "--limit", "\(count)", "smith"]
-            let qAll = ServiceBench.commandMillis(ctl, all, environment: env, runs: 5)
-            // Both print a first line, then one line an address.
-            let found = (
-                ours: ServiceBench.output(ctl, all, environment: env).split(separator: "\n").count - 1,
-                abook: ServiceBench.output(abook, args, environment: abookEnv).split(separator: "\n").count - 1
-            )
-            rows.append(("every match for 'smith': contactsctl / abook --mutt-query", String(format: "%.1f / %.1f ms (best of 5; %d / %d addresses)", qAll, a, found.ours, found.abook)))
-            rows.append(("abook / contactsctl, every match", String(format: "%.1fx", a / qAll)))
-            figures["queryEmailAllMs"] = qAll
-            figures["abookQueryMs"] = a
-            figures["abookRatio"] = a / qAll
+        rows.append(
+            (
+                "drop-folder import, vCard 3.0 (\(bytes >> 20) MiB)",
+                String(format: "%.2f s (%.0f cards/s)", seconds, Double(count) / seconds)
+            ))
+        figures["dropFolderImportSeconds"] = seconds
+        if !dropOnly {
+            // The same file through contacts.import {path}, into an empty store of a fresh daemon.
+            let rpc = try measureImportCall(contacts, scratch: dir)
+            rows.append(("contacts.import {path}, vCard 3.0", String(format: "%.2f s (%.0f cards/s)", rpc, Double(count) / rpc)))
+            figures["importCallSeconds"] = rpc
         }
-        let pid = daemon.process.processIdentifier
-        let rssBusy = ServiceBench.rssMiB(pid)
-        // At rest: what the daemon keeps once the work is done and its buffers are gone (it
-        // gives memory back half a second after a large export).
-        usleep(2_000_000)
-        let rss = ServiceBench.rssMiB(pid)
-        let peak = ServiceBench.rssMiB(pid, field: "VmHWM")
-        rows.append(("daemon RSS after import, gets, export: at once / 2 s later / peak", String(format: "%.0f / %.0f / %.0f MiB", rssBusy, rss, peak)))
-        figures["daemonRSSMiB"] = rss
-        figures["daemonRSSRightAfterExportMiB"] = rssBusy
-        figures["daemonPeakRSSMiB"] = peak
-        pauseIfAsked(daemon)
-        if let id = ids.first {
-            let p = try ServiceBench.photos(socket: daemon.socket, id: id)
-            rows.append(("setPhoto, 12 MP JPEG (checked, first 256 px thumbnail)", String(format: "%.0f ms", p.set * 1000)))
-            rows.append(("thumbnail 12 MP JPEG: cold / cached p50 / cached p99", String(format: "%.0f / %.2f / %.2f ms", p.cold * 1000, p.cachedP50 * 1000, p.cachedP99 * 1000)))
-            figures["setPhoto12MPMs"] = p.set * 1000
-            figures["thumbnailColdMs"] = p.cold * 1000
-            figures["thumbnailCachedP50Ms"] = p.cachedP50 * 1000
-            figures["thumbnailCachedP99Ms"] = p.cachedP99 * 1000
+        if let ready = readyAfterImport {
+            rows.append(("READY=1 after start with \(count) contacts", String(format: "%.0f ms", ready * 1000)))
+            figures["readyMs"] = ready * 1000
         }
+    } catch {
+        rows.append(("drop-folder import", "skipped: \(error.localizedDescription)"))
     }
-    rows.append(("drop-folder import, vCard 3.0 (\(bytes >> 20) MiB)", String(format: "%.2f s (%.0f cards/s)", seconds, Double(count) / seconds)))
-    figures["dropFolderImportSeconds"] = seconds
-    if !dropOnly {
-        // The same file through contacts.import {path}, into an empty store of a fresh daemon.
-        let rpc = try measureImportCall(contacts, scratch: dir)
-        rows.append(("contacts.import {path}, vCard 3.0", String(format: "%.2f s (%.0f cards/s)", rpc, Double(count) / rpc)))
-        figures["importCallSeconds"] = rpc
-    }
-    if let ready = readyAfterImport {
-        rows.append(("READY=1 after start with \(count) contacts", String(format: "%.0f ms", ready * 1000)))
-        figures["readyMs"] = ready * 1000
-    }
-} catch {
-    rows.append(("drop-folder import", "skipped: \(error.localizedDescription)"))
-} }
+}
 
 let width = rows.map { $0.0.count }.max() ?? 0
 print("contacts-bench: \(count) contacts (store level)")

@@ -4,7 +4,9 @@ import XCTest
 
 final class ContactJSONTests: XCTestCase {
     func testCreating_acceptsTheSeedShorthand() throws {
-        let c = try Contact(creating: ["name": " Kate Bell ", "phone": "555-564-8583", "email": "kate@mac.com", "address": "165 Davis Street"])
+        let c = try Contact(creating: [
+            "name": " Kate Bell ", "phone": "555-564-8583", "email": "kate@mac.com", "address": "165 Davis Street",
+        ])
         XCTAssertEqual(c.name, "Kate Bell")
         XCTAssertEqual(c.phones, [LabeledValue(value: "555-564-8583")])
         XCTAssertEqual(c.emails, [LabeledValue(value: "kate@mac.com")])
@@ -17,7 +19,12 @@ final class ContactJSONTests: XCTestCase {
             "structuredName": ["family": "Appleseed", "given": "John"],
             "phones": [["value": "555-123-4567", "label": "mobile"], "555-000-1111"],
             "emails": [["value": "john@example.com", "label": "work"]],
-            "addresses": [["street": "1 Infinite Loop", "locality": "Cupertino", "region": "CA", "postalCode": "95014", "country": "USA", "label": "work"]],
+            "addresses": [
+                [
+                    "street": "1 Infinite Loop", "locality": "Cupertino", "region": "CA", "postalCode": "95014", "country": "USA",
+                    "label": "work",
+                ]
+            ],
             "birthday": "19800622", "favorite": true, "groups": ["Family", "family", "Work"], "urls": ["https://example.com"],
             "unknownField": 42,
         ])
@@ -42,7 +49,8 @@ final class ContactJSONTests: XCTestCase {
 
     func testCreating_saysWhereAWrongTypeIs() {
         XCTAssertThrowsError(try Contact(creating: ["name": "A", "phones": [["value": 5]]])) { e in
-            XCTAssertEqual(e as? ContactError, ContactError(.invalidParams, field: "contact.phones[0].value", "must be a string, not number"))
+            XCTAssertEqual(
+                e as? ContactError, ContactError(.invalidParams, field: "contact.phones[0].value", "must be a string, not number"))
         }
         XCTAssertThrowsError(try Contact(creating: ["name": 7])) { e in
             XCTAssertEqual((e as? ContactError)?.kind, .invalidParams)
@@ -94,10 +102,12 @@ final class ContactJSONTests: XCTestCase {
         c.createdAt = 1_796_032_800_000
         c.updatedAt = 1_796_032_800_000
         let json = c.json
-        XCTAssertEqual(json.objectValue?.keys, [
-            "id", "uid", "revision", "name", "structuredName", "nickname", "phones", "emails", "addresses", "organization", "title",
-            "birthday", "note", "urls", "favorite", "groups", "photo", "createdAt", "updatedAt",
-        ])
+        XCTAssertEqual(
+            json.objectValue?.keys,
+            [
+                "id", "uid", "revision", "name", "structuredName", "nickname", "phones", "emails", "addresses", "organization", "title",
+                "birthday", "note", "urls", "favorite", "groups", "photo", "createdAt", "updatedAt",
+            ])
         XCTAssertEqual(json["createdAt"], "2026-11-30T10:00:00Z")
     }
 }

@@ -51,7 +51,9 @@ final class CorpusConformanceTests: XCTestCase {
                 }
             }
         }
-        print("vCard corpus: \(files.count) files, \(cards) cards: \(passed) right, \(failed) wrong, \(uncertainDiffering) uncertain and different")
+        print(
+            "vCard corpus: \(files.count) files, \(cards) cards: \(passed) right, \(failed) wrong, \(uncertainDiffering) uncertain and different"
+        )
         for f in failures { print("  " + f) }
         XCTAssertTrue(failures.isEmpty, "\(failures.count) cards or files differ from EXPECTED.jsonl")
     }

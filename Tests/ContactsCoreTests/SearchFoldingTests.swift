@@ -47,7 +47,9 @@ final class SearchFoldingTests: XCTestCase {
                     pendingSpace = false
                 }
                 let s = String(Character(u))
-                out.append(contentsOf: (u.value < 0x80 ? s.lowercased() : (s.applyingTransform(transform, reverse: false) ?? s).lowercased()).unicodeScalars)
+                out.append(
+                    contentsOf: (u.value < 0x80 ? s.lowercased() : (s.applyingTransform(transform, reverse: false) ?? s).lowercased())
+                        .unicodeScalars)
             }
             return String(out)
         }
@@ -78,7 +80,9 @@ final class SearchFoldingTests: XCTestCase {
             let s = "a" + String(Unicode.Scalar(v)!) + "b"
             XCTAssertEqual(SearchFolding.fold(s), referenceFold(s), "U+\(String(v, radix: 16))")
         }
-        let pieces = ["a", "Z", "é", "Ø", "ß", "ǅ", "\u{301}", " ", "\t", "\u{A0}", "\u{85}", "\u{3000}", "\n", "0", "007", "12", "-", "'", "ĳ", "Ł"]
+        let pieces = [
+            "a", "Z", "é", "Ø", "ß", "ǅ", "\u{301}", " ", "\t", "\u{A0}", "\u{85}", "\u{3000}", "\n", "0", "007", "12", "-", "'", "ĳ", "Ł",
+        ]
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<3000 {
             let text = (0..<Int.random(in: 0...8, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()

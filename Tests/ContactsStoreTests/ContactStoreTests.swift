@@ -57,7 +57,9 @@ final class ContactStoreTests: StoreTestCase {
 
     func testUpdate_keepsSearchInStepWithTheNewValues() throws {
         let c = try add("Kate Bell", emails: ["kate@mac.com"])
-        _ = try store.update(id: c.id) { $0.name = "Katherine Bellweather"; $0.emails = [LabeledValue(value: "kb@example.org")] }
+        _ = try store.update(id: c.id) {
+            $0.name = "Katherine Bellweather"; $0.emails = [LabeledValue(value: "kb@example.org")]
+        }
         XCTAssertEqual(try search("kate@mac"), [])
         XCTAssertEqual(try search("bellweather"), ["Katherine Bellweather"])
         XCTAssertEqual(try search("kb@ex"), ["Katherine Bellweather"])
@@ -147,7 +149,10 @@ final class ContactStoreTests: StoreTestCase {
         // Pretend a later version wrote it.
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["python3", "-c", "import sqlite3; c = sqlite3.connect('\(dir)/newer.sqlite3'); c.execute('PRAGMA user_version = 999'); c.commit()"]
+        p.arguments = [
+            "python3", "-c",
+            "import sqlite3; c = sqlite3.connect('\(dir)/newer.sqlite3'); c.execute('PRAGMA user_version = 999'); c.commit()",
+        ]
         try p.run()
         p.waitUntilExit()
         XCTAssertThrowsError(try ContactStore(path: dir + "/newer.sqlite3")) { e in
@@ -176,7 +181,12 @@ final class ContactCacheTests: StoreTestCase {
         _ = try store.setFavorite(id: c.id, true)
         XCTAssertTrue(try store.contact(id: c.id).favorite)
         let revision = try store.contact(id: c.id).revision
-        _ = try store.importContacts([ImportItem(contact: { var x = try! store.contact(id: c.id); x.note = "imported"; return x }(), carriesGroups: false, carriesFavorite: false)])
+        _ = try store.importContacts([
+            ImportItem(
+                contact: {
+                    var x = try! store.contact(id: c.id); x.note = "imported"; return x
+                }(), carriesGroups: false, carriesFavorite: false)
+        ])
         XCTAssertEqual(try store.contact(id: c.id).note, "imported")
         XCTAssertEqual(try store.contact(id: c.id).revision, revision + 1)
         let backup = dir + "/backup.sqlite3"

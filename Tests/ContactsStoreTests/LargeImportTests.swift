@@ -12,7 +12,8 @@ final class LargeImportTests: StoreTestCase {
 
     func indexes() throws -> [String] {
         let db = try Database(path: databasePath, readOnly: true)
-        let s = try db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'contacts' AND sql IS NOT NULL ORDER BY name")
+        let s = try db.prepare(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'contacts' AND sql IS NOT NULL ORDER BY name")
         var names: [String] = []
         while try s.step() { names.append(s.text(0)) }
         return names
@@ -30,7 +31,12 @@ final class LargeImportTests: StoreTestCase {
     func testListsAndExportsComeInNameOrderWithNoSQLIndexByName() throws {
         XCTAssertEqual(try indexes(), ["contacts_by_created", "contacts_by_favorite", "contacts_by_photo", "contacts_by_updated"])
         var asked = 0
-        XCTAssertThrowsError(try store.importContacts(items(Self.large), isCancelled: { asked += 1; return asked > 3 }))
+        XCTAssertThrowsError(
+            try store.importContacts(
+                items(Self.large),
+                isCancelled: {
+                    asked += 1; return asked > 3
+                }))
         XCTAssertEqual(try store.counts().contacts, 0)
         _ = try store.importContacts(items(Self.large))
         // A store opened afresh loads its search index from the table, which holds the
@@ -87,7 +93,10 @@ final class LargeImportTests: StoreTestCase {
         var buffer: [UInt8] = []
         var slots: [ScanSlot] = []
         for k in keys {
-            slots.append(ScanSlot(rowid: 0, createdAt: 0, updatedAt: 0, textStart: 0, keyStart: buffer.count, textCount: 0, keyCount: Int32(k.count), favorite: false))
+            slots.append(
+                ScanSlot(
+                    rowid: 0, createdAt: 0, updatedAt: 0, textStart: 0, keyStart: buffer.count, textCount: 0, keyCount: Int32(k.count),
+                    favorite: false))
             buffer += k
         }
         let order = buffer.withUnsafeBytes { SearchIndex.nameOrder(slots, keys: $0) }

@@ -1,9 +1,10 @@
 import ContactsCore
-@testable import ContactsStore
 import ContactsSupport
 import Foundation
 import VCard
 import XCTest
+
+@testable import ContactsStore
 
 final class PhotoStoreTests: StoreTestCase {
     let bytes: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0] + Array("not really a JPEG, but bytes all the same".utf8)
@@ -14,7 +15,8 @@ final class PhotoStoreTests: StoreTestCase {
     }
 
     func card(uid: String, name: String, photo: [UInt8]) -> VCard {
-        let text = "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:\(name)\r\nUID:\(uid)\r\nPHOTO;ENCODING=b;TYPE=JPEG;X-KEEP=yes:"
+        let text =
+            "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:\(name)\r\nUID:\(uid)\r\nPHOTO;ENCODING=b;TYPE=JPEG;X-KEEP=yes:"
             + Data(photo).base64EncodedString() + "\r\nEND:VCARD\r\n"
         return VCardParser.parse(Array(text.utf8)).cards[0]
     }
@@ -22,11 +24,15 @@ final class PhotoStoreTests: StoreTestCase {
     func item(_ card: VCard) throws -> ImportItem {
         var c = try VCardMapping.contact(from: card)
         let data = VCardMapping.detachPhoto(&c)
-        return ImportItem(contact: c, carriesGroups: false, carriesFavorite: false, photo: data.map { PhotoUpload(bytes: $0.bytes, mimeType: $0.mimeType) })
+        return ImportItem(
+            contact: c, carriesGroups: false, carriesFavorite: false,
+            photo: data.map { PhotoUpload(bytes: $0.bytes, mimeType: $0.mimeType) })
     }
 
     func testImportedPhotosAreOneFileSharedAndRemovedWithTheLastReference() throws {
-        let outcomes = try store.importContacts([try item(card(uid: "a", name: "A", photo: bytes)), try item(card(uid: "b", name: "B", photo: bytes))])
+        let outcomes = try store.importContacts([
+            try item(card(uid: "a", name: "A", photo: bytes)), try item(card(uid: "b", name: "B", photo: bytes)),
+        ])
         let hash = "sha256:" + SHA256.hex(bytes)
         XCTAssertEqual(FileManager.default.contents(atPath: photoFile(hash)).map { [UInt8]($0) }, bytes)
         let ids = outcomes.map { o -> String in
@@ -40,7 +46,9 @@ final class PhotoStoreTests: StoreTestCase {
         let exported = try store.exportContacts(ids: [ids[0]])[0]
         var text = ""
         VCardWriter.write(VCard(properties: store.cardProperties(for: exported)), version: .v3, into: &text)
-        XCTAssertTrue(text.replacingOccurrences(of: "\r\n ", with: "").contains("PHOTO;X-KEEP=yes;TYPE=JPEG;ENCODING=b:" + Data(bytes).base64EncodedString()), text)
+        XCTAssertTrue(
+            text.replacingOccurrences(of: "\r\n ", with: "").contains(
+                "PHOTO;X-KEEP=yes;TYPE=JPEG;ENCODING=b:" + Data(bytes).base64EncodedString()), text)
 
         _ = try store.removePhoto(id: ids[0])
         XCTAssertTrue(FileManager.default.fileExists(atPath: photoFile(hash)), "B still has it")
@@ -87,7 +95,8 @@ final class PhotoStoreTests: StoreTestCase {
         XCTAssertEqual(migrated.photo?.hash, hash)
         var text = ""
         VCardWriter.write(VCard(properties: store.cardProperties(for: migrated)), version: .v4, into: &text)
-        XCTAssertTrue(text.replacingOccurrences(of: "\r\n ", with: "").contains("data:image/jpeg;base64," + Data(bytes).base64EncodedString()), text)
+        XCTAssertTrue(
+            text.replacingOccurrences(of: "\r\n ", with: "").contains("data:image/jpeg;base64," + Data(bytes).base64EncodedString()), text)
         // The column is filled: removing the photo removes the file.
         _ = try store.removePhoto(id: c.id)
         XCTAssertFalse(FileManager.default.fileExists(atPath: photoFile(hash)))

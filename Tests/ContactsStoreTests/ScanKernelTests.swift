@@ -14,7 +14,8 @@ final class ScanMarkTests: XCTestCase {
             for (i, t) in texts.enumerated() {
                 slots.append(
                     ScanSlot(
-                        rowid: Int64(i), createdAt: 0, updatedAt: 0, textStart: text.count, keyStart: 0, textCount: Int32(t.count), keyCount: 0,
+                        rowid: Int64(i), createdAt: 0, updatedAt: 0, textStart: text.count, keyStart: 0, textCount: Int32(t.count),
+                        keyCount: 0,
                         favorite: false))
                 var f = ScanFeatures()
                 t.withUnsafeBufferPointer { scan_features($0.baseAddress, t.count, &f) }
@@ -42,7 +43,9 @@ final class ScanMarkTests: XCTestCase {
                 layout.features.withUnsafeBufferPointer { f in
                     needle.withUnsafeBufferPointer { n in
                         marks.withUnsafeMutableBufferPointer { m in
-                            scan_mark(t.baseAddress, t.count, s.baseAddress, f.baseAddress, s.count, n.baseAddress, n.count, pair, contiguous, m.baseAddress)
+                            scan_mark(
+                                t.baseAddress, t.count, s.baseAddress, f.baseAddress, s.count, n.baseAddress, n.count, pair, contiguous,
+                                m.baseAddress)
                         }
                     }
                 }
@@ -73,16 +76,18 @@ final class ScanMarkTests: XCTestCase {
         // Then letters that make the pairs with bits of their own ("an", "er", "th"...), whose
         // two-letter needles are answered by the features alone.
         for (alphabet, rounds) in [([0x61, 0x62, 0x63, 0x64, 0xE5, 0xBC] as [UInt8], 400), (Array("anerth ".utf8) + [0xE5], 400)] {
-        for round in 0..<rounds {
-            let texts = (0..<Int.random(in: 1...60, using: &rng)).map { _ in
-                (0..<Int.random(in: 0...80, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! }
+            for round in 0..<rounds {
+                let texts = (0..<Int.random(in: 1...60, using: &rng)).map { _ in
+                    (0..<Int.random(in: 0...80, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! }
+                }
+                let layout = Layout(texts, gaps: round % 2 == 1)
+                let needle = (0..<Int.random(in: 1...6, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! }
+                for pair in 0..<max(1, needle.count - 1) {
+                    XCTAssertEqual(
+                        mark(layout, needle, pair: pair), texts.map { contains($0, needle) },
+                        "round \(round), needle \(needle), pair \(pair)")
+                }
             }
-            let layout = Layout(texts, gaps: round % 2 == 1)
-            let needle = (0..<Int.random(in: 1...6, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! }
-            for pair in 0..<max(1, needle.count - 1) {
-                XCTAssertEqual(mark(layout, needle, pair: pair), texts.map { contains($0, needle) }, "round \(round), needle \(needle), pair \(pair)")
-            }
-        }
         }
     }
 
@@ -97,7 +102,9 @@ final class ScanMarkTests: XCTestCase {
         let exact = pairs.filter { p in p.withUnsafeBufferPointer { scan_needle_is_exact($0.baseAddress!, 2) } }
         XCTAssertEqual(exact.count, 64)
         for p in ["an", "th", "ch", "er", "ll"] { XCTAssertTrue(exact.contains(Array(p.utf8)), p) }
-        for p in ["zo", "qx", "a1"] { XCTAssertFalse(Array(p.utf8).withUnsafeBufferPointer { scan_needle_is_exact($0.baseAddress!, 2) }, p) }
+        for p in ["zo", "qx", "a1"] {
+            XCTAssertFalse(Array(p.utf8).withUnsafeBufferPointer { scan_needle_is_exact($0.baseAddress!, 2) }, p)
+        }
         XCTAssertFalse(Array("ann".utf8).withUnsafeBufferPointer { scan_needle_is_exact($0.baseAddress!, 3) })
         // Each has one pair bit, shared with no other pair of letters.
         var seen = Set<[UInt64]>()
@@ -137,7 +144,8 @@ final class ScanMarkTests: XCTestCase {
     func testEmptyTextsAndAnInvalidPairAreHarmless() {
         let layout = Layout([[], Array("a".utf8), [], Array("aa".utf8), []])
         XCTAssertEqual(mark(layout, Array("a".utf8), pair: 0), [false, true, false, true, false])
-        XCTAssertEqual(mark(layout, Array("aa".utf8), pair: 1), [false, false, false, false, false], "a pair past the needle's end marks nothing")
+        XCTAssertEqual(
+            mark(layout, Array("aa".utf8), pair: 1), [false, false, false, false, false], "a pair past the needle's end marks nothing")
         XCTAssertEqual(mark(layout, [], pair: 0), [false, false, false, false, false])
     }
 

@@ -1,7 +1,8 @@
 import ContactsCore
-@testable import ContactsStore
 import Foundation
 import XCTest
+
+@testable import ContactsStore
 
 final class SearchTests: StoreTestCase {
     override func setUpWithError() throws {
@@ -9,7 +10,9 @@ final class SearchTests: StoreTestCase {
         try add("Zoë Ångström", emails: ["zoe@example.se"], groups: ["Friends"])
         try add("Łukasz Nowak", phones: ["+48 601 234 567"])
         try add("Øystein Berg", groups: ["Work"], favorite: true)
-        try add("Kate Bell", phones: ["555-234-5678"], emails: ["kate-bell@mac.com"], groups: ["Work"], favorite: true, organization: "Creative Consulting")
+        try add(
+            "Kate Bell", phones: ["555-234-5678"], emails: ["kate-bell@mac.com"], groups: ["Work"], favorite: true,
+            organization: "Creative Consulting")
         try add("张三丰", phones: ["+86 138 0013 8000"])
         try add("李小龙", groups: ["Friends"])
         try add("Anna Haro", emails: ["anna-haro@mac.com"], groups: ["Friends"], favorite: true)
@@ -169,7 +172,10 @@ final class SearchScanTests: StoreTestCase {
     func checkScan() throws {
         var rng = SystemRandomNumberGenerator()
         // A small alphabet, so that candidates often begin in one contact and end in the next.
-        func word() -> String { String((0..<Int.random(in: 1...4, using: &rng)).map { _ in (["a", "b", "n"] as [Character])[Int.random(in: 0..<3, using: &rng)] }) }
+        func word() -> String {
+            String(
+                (0..<Int.random(in: 1...4, using: &rng)).map { _ in (["a", "b", "n"] as [Character])[Int.random(in: 0..<3, using: &rng)] })
+        }
         func contact() -> Contact {
             var c = Contact(name: word() + " " + word())
             if Bool.random(using: &rng) { c.emails = [LabeledValue(value: word() + "@" + word() + ".example")] }
@@ -219,10 +225,14 @@ final class SearchScanTests: StoreTestCase {
                 // Pages from either end, as a scan that keeps only what a page needs makes them.
                 for (offset, limit) in [(0, 1), (0, 25), (3, 10), (expected.count - 2, 5), (expected.count, 3)] where offset >= 0 {
                     var page = ContactQuery(text: q, favoritesOnly: favoritesOnly, limit: limit, offset: offset)
-                    XCTAssertEqual(try store.query(page).contacts.map(\.id), Array(expected.dropFirst(offset).prefix(limit)), "'\(q)' \(offset)+\(limit)")
+                    XCTAssertEqual(
+                        try store.query(page).contacts.map(\.id), Array(expected.dropFirst(offset).prefix(limit)),
+                        "'\(q)' \(offset)+\(limit)")
                     page.sort = [ContactQuery.Sort(.name, ascending: false)]
                     let descending = try store.query(page)
-                    XCTAssertEqual(descending.contacts.map(\.id), Array(expected.reversed().dropFirst(offset).prefix(limit)), "'\(q)' descending \(offset)+\(limit)")
+                    XCTAssertEqual(
+                        descending.contacts.map(\.id), Array(expected.reversed().dropFirst(offset).prefix(limit)),
+                        "'\(q)' descending \(offset)+\(limit)")
                     XCTAssertEqual(descending.total, expected.count)
                 }
             }

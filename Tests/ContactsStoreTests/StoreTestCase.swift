@@ -23,7 +23,10 @@ class StoreTestCase: XCTestCase {
     }
 
     @discardableResult
-    func add(_ name: String, phones: [String] = [], emails: [String] = [], groups: [String] = [], favorite: Bool = false, organization: String? = nil) throws -> Contact {
+    func add(
+        _ name: String, phones: [String] = [], emails: [String] = [], groups: [String] = [], favorite: Bool = false,
+        organization: String? = nil
+    ) throws -> Contact {
         var c = Contact(name: name)
         c.phones = phones.map { LabeledValue(value: $0) }
         c.emails = emails.map { LabeledValue(value: $0) }

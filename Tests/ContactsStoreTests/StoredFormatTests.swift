@@ -79,7 +79,10 @@ final class StoredFormatTests: XCTestCase {
                 if let g = p.group { o["g"] = .string(g) }
                 o["n"] = .string(p.writtenName)
                 if !p.parameters.isEmpty {
-                    o["p"] = .array(p.parameters.map { .array([$0.writtenName.map(JSONValue.string) ?? .null, .array($0.values.map(JSONValue.string))]) })
+                    o["p"] = .array(
+                        p.parameters.map {
+                            .array([$0.writtenName.map(JSONValue.string) ?? .null, .array($0.values.map(JSONValue.string))])
+                        })
                 }
                 switch p.value {
                 case .raw(let r): o["r"] = .string(r)
@@ -91,7 +94,11 @@ final class StoredFormatTests: XCTestCase {
         XCTAssertEqual(text, JSONWriter.string(reference))
         let back = Array(text.utf8).withUnsafeBytes { StoredProperties.decode($0) }
         // Line numbers belong to the file the card came from and are not kept.
-        XCTAssertEqual(back, props.map { var p = $0; p.line = 0; return p })
+        XCTAssertEqual(
+            back,
+            props.map {
+                var p = $0; p.line = 0; return p
+            })
         XCTAssertNil(StoredProperties.encode(nil))
         XCTAssertEqual(StoredProperties.encode([]), "[]")
     }

@@ -1,6 +1,7 @@
-@testable import ContactsSupport
 import Foundation
 import XCTest
+
+@testable import ContactsSupport
 
 final class SHA256Tests: XCTestCase {
     func testKnownAnswers() {
@@ -10,7 +11,8 @@ final class SHA256Tests: XCTestCase {
         XCTAssertEqual(
             SHA256.hex(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)),
             "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
-        XCTAssertEqual(SHA256.hex([UInt8](repeating: 0x61, count: 1_000_000)), "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+        XCTAssertEqual(
+            SHA256.hex([UInt8](repeating: 0x61, count: 1_000_000)), "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 
     /// Every length around the block and padding boundaries, against coreutils' sha256sum.

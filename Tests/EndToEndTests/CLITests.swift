@@ -23,7 +23,8 @@ final class CLITests: DaemonTestCase {
         guard lines.count == 4 else { return XCTFail("expected a header and three contacts: \(list.stdout)\(list.stderr)") }
         XCTAssertTrue(lines[0].hasPrefix("NAME"))
         XCTAssertTrue(lines[1].hasPrefix("Anna Haro"))
-        XCTAssertTrue(lines[2].contains("John Appleseed") && lines[2].contains("John-Appleseed@mac.com") && lines[2].contains("888-555-5512"))
+        XCTAssertTrue(
+            lines[2].contains("John Appleseed") && lines[2].contains("John-Appleseed@mac.com") && lines[2].contains("888-555-5512"))
         XCTAssertTrue(lines[3].hasPrefix("Kate Bell"))
         let groups = try json(try daemon.ctl("group", "list", "--json"))
         XCTAssertEqual(groups["groups"]?.arrayValue?.compactMap { $0["name"]?.stringValue }, ["Family", "Friends", "Work"])
@@ -80,7 +81,9 @@ final class CLITests: DaemonTestCase {
     }
 
     func testAddEditFavoriteAndRemove() throws {
-        let added = try json(try daemon.ctl("add", "Zoë Ångström", "--phone", "mobile:+46 8 123 456", "--email", "zoe@example.se", "--group", "Family", "--json"))
+        let added = try json(
+            try daemon.ctl(
+                "add", "Zoë Ångström", "--phone", "mobile:+46 8 123 456", "--email", "zoe@example.se", "--group", "Family", "--json"))
         XCTAssertEqual(added["phones"]?.arrayValue?.first?["label"], "mobile")
         XCTAssertEqual(added["groups"], ["Family"])
         let edited = try json(try daemon.ctl("edit", "zoe", "--title", "Physicist", "--clear", "emails", "--json"))

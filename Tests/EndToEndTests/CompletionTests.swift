@@ -93,7 +93,9 @@ final class CompletionTests: DaemonTestCase {
         XCTAssertEqual(lines[1], "kate@mac.com\tKate Bell\twork")
         XCTAssertEqual(lines[2], "kate@home.example\tKate Bell\t")
         let aerc = try daemon.ctl("query-email", "--no-header", "mac.com")
-        XCTAssertEqual(aerc.stdout.split(separator: "\n").map { $0.split(separator: "\t")[0] }, ["anna@mac.com", "kate@mac.com", "kate@home.example"], "every address of each matching contact")
+        XCTAssertEqual(
+            aerc.stdout.split(separator: "\n").map { $0.split(separator: "\t")[0] }, ["anna@mac.com", "kate@mac.com", "kate@home.example"],
+            "every address of each matching contact")
         let none = try daemon.ctl("query-email", "nobody")
         XCTAssertEqual(none.status, 1)
     }
@@ -134,7 +136,8 @@ final class TerminalTests: DaemonTestCase {
         var env = daemon.environment
         if noColor { env["NO_COLOR"] = "1" } else { env.removeValue(forKey: "NO_COLOR") }
         env["TERM"] = "xterm"
-        let r = try runProgram("/usr/bin/script", ["-qec", "\(try Products.path("contactsctl")) \(command)", "/dev/null"], environment: env)
+        let r = try runProgram(
+            "/usr/bin/script", ["-qec", "\(try Products.path("contactsctl")) \(command)", "/dev/null"], environment: env)
         return r.stdout
     }
 

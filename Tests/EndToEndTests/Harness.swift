@@ -21,7 +21,9 @@ enum Products {
         return p
     }
 
-    static var repository: URL { URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent() }
+    static var repository: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
 }
 
 /// A datagram socket that receives sd_notify messages, as systemd's NOTIFY_SOCKET does.
@@ -67,7 +69,9 @@ struct ProcessResult {
 }
 
 /// Runs a program to completion with the given environment and standard input.
-func runProgram(_ path: String, _ args: [String], environment: [String: String], stdin: String? = nil, timeout: Double = 30) throws -> ProcessResult {
+func runProgram(_ path: String, _ args: [String], environment: [String: String], stdin: String? = nil, timeout: Double = 30) throws
+    -> ProcessResult
+{
     let p = Process()
     p.executableURL = URL(fileURLWithPath: path)
     p.arguments = args
@@ -96,7 +100,8 @@ func runProgram(_ path: String, _ args: [String], environment: [String: String],
         p.terminate()
         throw XCTSkip("\(path) did not finish within \(timeout) s")
     }
-    return ProcessResult(status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
+    return ProcessResult(
+        status: p.terminationStatus, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
 }
 
 /// A real contactsd in a scratch home: its own data directory, socket and NOTIFY_SOCKET.
@@ -116,7 +121,8 @@ final class DaemonFixture {
         socketPath = home + "/run/contactsd.sock"
         dataDir = home + "/data/contactsd"
         for d in ["run", "data", "config", "cache"] {
-            try FileManager.default.createDirectory(atPath: home + "/" + d, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                atPath: home + "/" + d, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         }
     }
 

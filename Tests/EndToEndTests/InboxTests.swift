@@ -69,7 +69,9 @@ final class InboxTests: DaemonTestCase {
         XCTAssertTrue(waitFor(inbox + "/imported/moved.vcf"))
         usleep(300_000)
         for left in [".hidden.vcf", "download.vcf.part", "notes.txt", "link.vcf"] {
-            XCTAssertTrue(FileManager.default.fileExists(atPath: inbox + "/" + left) || (try? FileManager.default.destinationOfSymbolicLink(atPath: inbox + "/" + left)) != nil, left)
+            XCTAssertTrue(
+                FileManager.default.fileExists(atPath: inbox + "/" + left)
+                    || (try? FileManager.default.destinationOfSymbolicLink(atPath: inbox + "/" + left)) != nil, left)
         }
         XCTAssertEqual(try daemon.client().call("daemon.status")["contacts"], 2)
     }
@@ -130,7 +132,9 @@ final class InboxTests: DaemonTestCase {
         let c = try daemon.client()
         let first = try c.call("contacts.import", ["vcard": .string(good)])
         XCTAssertEqual(first["created"], 2)
-        _ = try c.call("contacts.create", ["contact": ["name": "Anna Haro", "phones": [["value": "555-522-8243", "label": "Grandma's"]], "favorite": true]])
+        _ = try c.call(
+            "contacts.create",
+            ["contact": ["name": "Anna Haro", "phones": [["value": "555-522-8243", "label": "Grandma's"]], "favorite": true]])
         for format in ["vcard3", "vcard4", "json"] {
             let exported = try c.call("contacts.export", ["format": .string(format)])
             XCTAssertEqual(exported["count"], 3)
@@ -145,7 +149,8 @@ final class InboxTests: DaemonTestCase {
                 try data.write(toFile: file, atomically: true, encoding: .utf8)
                 let script = "import vobject,sys\nprint(len([c.fn.value for c in vobject.readComponents(open(sys.argv[1]).read())]))"
                 let r = try runProgram("/usr/bin/env", ["python3", "-c", script, file], environment: daemon.environment)
-                XCTAssertEqual(r.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "3", "vobject reads the \(format) export: \(r.stderr)")
+                XCTAssertEqual(
+                    r.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "3", "vobject reads the \(format) export: \(r.stderr)")
             }
             XCTAssertEqual(again["unchanged"], 3, "\(format): \(again)")
             XCTAssertEqual(again["created"], 0)
@@ -209,7 +214,8 @@ final class InboxTests: DaemonTestCase {
         _ = try c.call("contacts.import", ["vcard": .string(good)])
         let kate = try XCTUnwrap(try c.call("contacts.query", ["text": "kate"])["contacts"]?.arrayValue?.first)
         for format in ["vcard3", "vcard4"] {
-            let card = try XCTUnwrap(try c.call("contacts.export", ["format": .string(format), "ids": [kate["id"] ?? .null]])["data"]?.stringValue)
+            let card = try XCTUnwrap(
+                try c.call("contacts.export", ["format": .string(format), "ids": [kate["id"] ?? .null]])["data"]?.stringValue)
             XCTAssertTrue(card.contains("\r\nitem1.X-ABLabel:_$!<Mobile>!$_\r\n"), card)
             XCTAssertTrue(card.contains("\r\nX-SOCIALPROFILE;type=twitter:https://twitter.com/kate\r\n"), card)
             XCTAssertFalse(card.contains("X-ABLABEL"), card)

@@ -28,7 +28,8 @@ final class StartupTests: FixtureTestCase {
             PRAGMA user_version = 1;
             \"\"\")
             """
-        let r = try runProgram("/usr/bin/env", ["python3", "-c", schema1, daemon.dataDir + "/contacts.sqlite3"], environment: daemon.environment)
+        let r = try runProgram(
+            "/usr/bin/env", ["python3", "-c", schema1, daemon.dataDir + "/contacts.sqlite3"], environment: daemon.environment)
         XCTAssertEqual(r.status, 0, r.stderr)
         try daemon.start()
         XCTAssertTrue(daemon.notify?.messages.first?.contains("EXTEND_TIMEOUT_USEC=") ?? false, "\(daemon.notify?.messages ?? [])")
@@ -39,9 +40,13 @@ final class StartupTests: FixtureTestCase {
         // of the first schema are left out above).
         let indexes = try runProgram(
             "/usr/bin/env",
-            ["python3", "-c", "import sqlite3, sys; print(sorted(r[0] for r in sqlite3.connect(sys.argv[1]).execute(\"SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL\")))",
-             daemon.dataDir + "/contacts.sqlite3"], environment: daemon.environment)
-        XCTAssertEqual(indexes.stdout.trimmingCharacters(in: .whitespacesAndNewlines),
+            [
+                "python3", "-c",
+                "import sqlite3, sys; print(sorted(r[0] for r in sqlite3.connect(sys.argv[1]).execute(\"SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL\")))",
+                daemon.dataDir + "/contacts.sqlite3",
+            ], environment: daemon.environment)
+        XCTAssertEqual(
+            indexes.stdout.trimmingCharacters(in: .whitespacesAndNewlines),
             "['contacts_by_photo']", indexes.stderr)
     }
 }

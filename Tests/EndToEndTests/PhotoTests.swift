@@ -97,7 +97,8 @@ final class PhotoTests: DaemonTestCase {
 
         // A photo set through the API goes out in vCards too, and comes back unchanged.
         let card = try XCTUnwrap(try c.call("contacts.export", ["format": "vcard4"])["data"]?.stringValue)
-        XCTAssertTrue(card.replacingOccurrences(of: "\r\n ", with: "").contains("PHOTO:data:image/jpeg;base64," + Data(jpeg).base64EncodedString()))
+        XCTAssertTrue(
+            card.replacingOccurrences(of: "\r\n ", with: "").contains("PHOTO:data:image/jpeg;base64," + Data(jpeg).base64EncodedString()))
         XCTAssertEqual(try c.call("contacts.import", ["vcard": .string(card)])["unchanged"]?.intValue, 1)
     }
 
@@ -158,7 +159,10 @@ final class PhotoTests: DaemonTestCase {
         XCTAssertEqual(errorCode("contacts.thumbnail", ["id": .string(id), "size": 8]), -32602)
         XCTAssertEqual(errorCode("contacts.thumbnail", ["id": .string(id), "size": 2048]), -32602)
         XCTAssertEqual(errorCode("contacts.thumbnail", ["id": "nope"]), -32001)
-        XCTAssertEqual(errorCode("contacts.setPhoto", ["id": "nope", "data": .string(Data(try Images.synthesize(width: 8, height: 8)).base64EncodedString())]), -32001)
+        XCTAssertEqual(
+            errorCode(
+                "contacts.setPhoto",
+                ["id": "nope", "data": .string(Data(try Images.synthesize(width: 8, height: 8)).base64EncodedString())]), -32001)
     }
 
     func testHostileImagesAreRefusedAndTheContactKeepsItsPhoto() throws {
@@ -176,7 +180,8 @@ final class PhotoTests: DaemonTestCase {
             ("JPEG header, then junk", Array(good.prefix(30)) + [UInt8](repeating: 0x41, count: 2000), -32005),
         ]
         for (what, bytes, expected) in cases {
-            XCTAssertEqual(errorCode("contacts.setPhoto", ["id": .string(id), "data": .string(Data(bytes).base64EncodedString())]), expected, what)
+            XCTAssertEqual(
+                errorCode("contacts.setPhoto", ["id": .string(id), "data": .string(Data(bytes).base64EncodedString())]), expected, what)
             let now = try c.call("contacts.get", ["id": .string(id)])
             XCTAssertEqual(now["photo"]?["hash"], hash, what)
             XCTAssertEqual(now["revision"]?.intValue, 2, what)
@@ -196,7 +201,8 @@ final class PhotoTests: DaemonTestCase {
             folded += "\r\n " + rest.prefix(72)
             rest = rest.dropFirst(72)
         }
-        let card = "BEGIN:VCARD\r\nVERSION:2.1\r\nN:Appleseed;John\r\nFN:John Appleseed\r\nUID:photo-1\r\nPHOTO;ENCODING=BASE64;JPEG:" + folded
+        let card =
+            "BEGIN:VCARD\r\nVERSION:2.1\r\nN:Appleseed;John\r\nFN:John Appleseed\r\nUID:photo-1\r\nPHOTO;ENCODING=BASE64;JPEG:" + folded
             + "\r\n\r\nX-CUSTOM;X-A=1:kept\r\nEND:VCARD\r\n"
         let report = try c.call("contacts.import", ["vcard": .string(card)])
         XCTAssertEqual(report["created"]?.intValue, 1)
@@ -222,7 +228,8 @@ final class PhotoTests: DaemonTestCase {
 
         // A changed photo in a later card replaces the old one, whose file goes.
         let other = try Images.synthesize(width: 50, height: 50, format: .png)
-        let card2 = "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:John Appleseed\r\nUID:photo-1\r\nPHOTO:data:image/png;base64,"
+        let card2 =
+            "BEGIN:VCARD\r\nVERSION:4.0\r\nFN:John Appleseed\r\nUID:photo-1\r\nPHOTO:data:image/png;base64,"
             + Data(other).base64EncodedString() + "\r\nEND:VCARD\r\n"
         XCTAssertEqual(try c.call("contacts.import", ["vcard": .string(card2)])["updated"]?.intValue, 1)
         XCTAssertNil(read(photoFile(hash)))

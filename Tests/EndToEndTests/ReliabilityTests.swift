@@ -11,7 +11,8 @@ final class ReliabilityTests: DaemonTestCase {
         var text = ""
         text.reserveCapacity(n * 120)
         for i in 0..<n {
-            text += "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:urn:uuid:\(prefix)-\(i)\r\nFN:\(prefix) \(i)\r\nEMAIL:p\(i)@example.com\r\nEND:VCARD\r\n"
+            text +=
+                "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:urn:uuid:\(prefix)-\(i)\r\nFN:\(prefix) \(i)\r\nEMAIL:p\(i)@example.com\r\nEND:VCARD\r\n"
         }
         return text
     }
@@ -28,7 +29,8 @@ final class ReliabilityTests: DaemonTestCase {
         usleep(150_000)  // the import is under way (it takes seconds in a debug build)
         daemon.stop(signal: SIGKILL, timeout: 5)
         XCTAssertTrue(
-            FileManager.default.fileExists(atPath: inbox + "/big.vcf") || FileManager.default.fileExists(atPath: inbox + "/imported/big.vcf"),
+            FileManager.default.fileExists(atPath: inbox + "/big.vcf")
+                || FileManager.default.fileExists(atPath: inbox + "/imported/big.vcf"),
             "the file is in the inbox or imported, never lost")
         try daemon.start()
         XCTAssertTrue(waitFor(inbox + "/imported/big.vcf"))

@@ -50,7 +50,8 @@ final class ServiceTests: DaemonTestCase {
             }
         }
         XCTAssertEqual(code("contacts.create", ["contact": ["name": "  "]]).0, -32003)
-        XCTAssertEqual(code("contacts.create", ["contact": ["name": "A", "phones": [["value": 5]]]]).1?["field"], "contact.phones[0].value")
+        XCTAssertEqual(
+            code("contacts.create", ["contact": ["name": "A", "phones": [["value": 5]]]]).1?["field"], "contact.phones[0].value")
         XCTAssertEqual(code("contacts.create", ["contact": ["name": "A", "phones": [["value": 5]]]]).0, -32602)
         XCTAssertEqual(code("contacts.create", [:]).0, -32602)
         XCTAssertEqual(code("contacts.get", ["id": "nope"]).0, -32001)
@@ -86,7 +87,9 @@ final class ServiceTests: DaemonTestCase {
 
     func testSIGTERMStopsCleanlyAndARestartKeepsEverything() throws {
         let c = try daemon.client()
-        for i in 0..<20 { _ = try c.call("contacts.create", ["contact": ["name": .string("Person \(i)"), "email": .string("p\(i)@example.com")]]) }
+        for i in 0..<20 {
+            _ = try c.call("contacts.create", ["contact": ["name": .string("Person \(i)"), "email": .string("p\(i)@example.com")]])
+        }
         _ = try c.call("contacts.create", ["contact": ["name": "Zoë Ångström", "favorite": true, "groups": ["Family"]]])
         let started = Date()
         XCTAssertEqual(daemon.stop(), 0)
@@ -116,7 +119,9 @@ final class ServiceTests: DaemonTestCase {
         let path = daemon.home + "/run/activated.sock"
         let p = Process()
         p.executableURL = URL(fileURLWithPath: activate)
-        p.arguments = ["-l", path, try Products.path("contactsd"), "--socket", daemon.home + "/run/unused.sock", "--data-dir", daemon.dataDir]
+        p.arguments = [
+            "-l", path, try Products.path("contactsd"), "--socket", daemon.home + "/run/unused.sock", "--data-dir", daemon.dataDir,
+        ]
         p.environment = daemon.environment
         FileManager.default.createFile(atPath: daemon.logPath, contents: nil)
         p.standardError = FileHandle(forWritingAtPath: daemon.logPath)

@@ -15,7 +15,8 @@ final class StorageTests: FixtureTestCase {
     func dataDirectoryOnSmallDisk(_ size: String) throws -> () -> Void {
         let mountpoint = daemon.dataDir
         try FileManager.default.createDirectory(atPath: mountpoint, withIntermediateDirectories: true)
-        let mount = try runProgram("/bin/mount", ["-t", "tmpfs", "-o", "size=\(size),mode=0700", "tmpfs", mountpoint], environment: daemon.environment)
+        let mount = try runProgram(
+            "/bin/mount", ["-t", "tmpfs", "-o", "size=\(size),mode=0700", "tmpfs", mountpoint], environment: daemon.environment)
         guard mount.status == 0 else { throw XCTSkip("cannot mount a small tmpfs here: \(mount.stderr)") }
         return { [daemon] in
             daemon?.stop()
@@ -61,7 +62,8 @@ final class StorageTests: FixtureTestCase {
         let c = try daemon.client()
         let id = try XCTUnwrap(try c.call("contacts.create", ["contact": ["name": "Kate Bell"]])["id"]?.stringValue)
         let small = try Images.synthesize(width: 64, height: 64)
-        let hash = try c.call("contacts.setPhoto", ["id": .string(id), "data": .string(Data(small).base64EncodedString())])["photo"]?["hash"]
+        let hash = try c.call("contacts.setPhoto", ["id": .string(id), "data": .string(Data(small).base64EncodedString())])["photo"]?[
+            "hash"]
         // Fill what is left, then offer a photo bigger than the room.
         let filler = mountpoint + "/filler"
         let fd = open(filler, O_WRONLY | O_CREAT, 0o600)
@@ -89,7 +91,8 @@ final class StorageTests: FixtureTestCase {
         XCTAssertEqual(leftovers, [], "no half-written file stays behind")
         try FileManager.default.removeItem(atPath: filler)
         XCTAssertEqual(
-            try c.call("contacts.setPhoto", ["id": .string(id), "data": .string(Data(big).base64EncodedString())])["photo"]?["hash"]?.stringValue,
+            try c.call("contacts.setPhoto", ["id": .string(id), "data": .string(Data(big).base64EncodedString())])["photo"]?["hash"]?
+                .stringValue,
             "sha256:" + SHA256.hex(big))
     }
 

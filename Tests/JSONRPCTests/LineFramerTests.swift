@@ -35,7 +35,8 @@ final class LineFramerTests: XCTestCase {
     }
 
     func testFramer_reportsALineOverTheLimitBeforeItEnds() {
-        XCTAssertEqual(lines(String(repeating: "x", count: 50) + "\n" + String(repeating: "y", count: 200), pieceSize: 16, limit: 64),
+        XCTAssertEqual(
+            lines(String(repeating: "x", count: 50) + "\n" + String(repeating: "y", count: 200), pieceSize: 16, limit: 64),
             [String(repeating: "x", count: 50), "<too long>"])
     }
 

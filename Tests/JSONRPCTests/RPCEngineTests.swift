@@ -9,7 +9,10 @@ final class RPCEngineTests: XCTestCase {
         methods: [
             RPCMethod(
                 "subtract", summary: "a - b",
-                params: [RPCParam("minuend", "a", schema: ["type": "integer"], required: true), RPCParam("subtrahend", "b", schema: ["type": "integer"], required: true)],
+                params: [
+                    RPCParam("minuend", "a", schema: ["type": "integer"], required: true),
+                    RPCParam("subtrahend", "b", schema: ["type": "integer"], required: true),
+                ],
                 resultSchema: ["type": "integer"]
             ) { call in
                 guard let a = call.params["minuend"]?.intValue, let b = call.params["subtrahend"]?.intValue else {
@@ -17,12 +20,20 @@ final class RPCEngineTests: XCTestCase {
                 }
                 return .int(a - b)
             },
-            RPCMethod("sum", summary: "sum", params: (1...3).map { RPCParam("n\($0)", "n", schema: ["type": "integer"]) }, resultSchema: ["type": "integer"]) { call in
+            RPCMethod(
+                "sum", summary: "sum", params: (1...3).map { RPCParam("n\($0)", "n", schema: ["type": "integer"]) },
+                resultSchema: ["type": "integer"]
+            ) { call in
                 .int(call.params.object.compactMap { $0.value.intValue }.reduce(0, +))
             },
-            RPCMethod("notify_hello", summary: "hello", params: [RPCParam("n", "n", schema: ["type": "integer"])], resultSchema: ["type": "null"]) { _ in .null },
+            RPCMethod(
+                "notify_hello", summary: "hello", params: [RPCParam("n", "n", schema: ["type": "integer"])], resultSchema: ["type": "null"]
+            ) { _ in .null },
             RPCMethod("get_data", summary: "data", resultSchema: ["type": "array"]) { _ in ["hello", 5] },
-            RPCMethod("update", summary: "update", params: (1...5).map { RPCParam("n\($0)", "n", schema: ["type": "integer"]) }, resultSchema: ["type": "null"]) { _ in .null },
+            RPCMethod(
+                "update", summary: "update", params: (1...5).map { RPCParam("n\($0)", "n", schema: ["type": "integer"]) },
+                resultSchema: ["type": "null"]
+            ) { _ in .null },
             RPCMethod("boom", summary: "fails", resultSchema: ["type": "null"]) { _ in
                 struct Unexpected: Error {}
                 throw Unexpected()
@@ -36,8 +47,11 @@ final class RPCEngineTests: XCTestCase {
     }
 
     func testPositionalParameters() throws {
-        XCTAssertEqual(try reply(#"{"jsonrpc": "2.0", "method": "subtract", "params": [42, 23], "id": 1}"#), ["jsonrpc": "2.0", "result": 19, "id": 1])
-        XCTAssertEqual(try reply(#"{"jsonrpc": "2.0", "method": "subtract", "params": [23, 42], "id": 2}"#), ["jsonrpc": "2.0", "result": -19, "id": 2])
+        XCTAssertEqual(
+            try reply(#"{"jsonrpc": "2.0", "method": "subtract", "params": [42, 23], "id": 1}"#), ["jsonrpc": "2.0", "result": 19, "id": 1])
+        XCTAssertEqual(
+            try reply(#"{"jsonrpc": "2.0", "method": "subtract", "params": [23, 42], "id": 2}"#),
+            ["jsonrpc": "2.0", "result": -19, "id": 2])
     }
 
     func testNamedParameters() throws {
@@ -105,7 +119,10 @@ final class RPCEngineTests: XCTestCase {
     }
 
     func testBatchOfNotificationsGetsNothing() throws {
-        XCTAssertNil(try reply(#"[{"jsonrpc": "2.0", "method": "notify_sum", "params": [1,2,4]},{"jsonrpc": "2.0", "method": "notify_hello", "params": [7]}]"#))
+        XCTAssertNil(
+            try reply(
+                #"[{"jsonrpc": "2.0", "method": "notify_sum", "params": [1,2,4]},{"jsonrpc": "2.0", "method": "notify_hello", "params": [7]}]"#
+            ))
     }
 
     func testWrongVersionAndBadIdAreInvalidRequests() throws {

@@ -66,7 +66,8 @@ final class RPCServerTests: XCTestCase {
         configure(&config)
         let fd = try UnixSocket.listen(path: socketPath)
         let largeMessages = self.largeMessages
-        let server = RPCServer(engine: engine, listenFD: fd, configuration: config, log: { _, _ in }, afterLargeMessage: { largeMessages.add() })
+        let server = RPCServer(
+            engine: engine, listenFD: fd, configuration: config, log: { _, _ in }, afterLargeMessage: { largeMessages.add() })
         try server.start()
         self.server = server
     }

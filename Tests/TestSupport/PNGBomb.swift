@@ -13,7 +13,8 @@ public enum PNGBomb {
             out += be32(data.count) + body + be32(Int(crc32(body)))
         }
         chunk("IHDR", be32(width) + be32(height) + [8, colorType, 0, 0, 0])
-        let script = "import sys, zlib\nc = zlib.compressobj(9)\nrow = bytes(\(width * pixelBytes + 1))\n"
+        let script =
+            "import sys, zlib\nc = zlib.compressobj(9)\nrow = bytes(\(width * pixelBytes + 1))\n"
             + "sys.stdout.buffer.write(b''.join(c.compress(row) for _ in range(\(height))) + c.flush())"
         let r = Process()
         r.executableURL = URL(fileURLWithPath: "/usr/bin/env")

@@ -1,11 +1,11 @@
 import Dispatch
 import Foundation
 import Glibc
+import TestSupport
+import VipsImages
 import XCTest
 
-import TestSupport
 @testable import Thumbnails
-import VipsImages
 
 /// The image helper, run for real: the `contactsd-imaging` built beside the tests.
 final class HelperDecoderTests: XCTestCase {
@@ -79,7 +79,8 @@ final class HelperDecoderTests: XCTestCase {
         let helper = HelperDecoder(executable: try helperPath)
         defer { helper.shutdown() }
         let photo = try Images.synthesize(width: 800, height: 600)
-        XCTAssertThrowsError(try helper.thumbnail(Array(photo.prefix(photo.count / 3)), size: 64, crop: false, limits: ImageLimits())) { e in
+        XCTAssertThrowsError(try helper.thumbnail(Array(photo.prefix(photo.count / 3)), size: 64, crop: false, limits: ImageLimits())) {
+            e in
             guard case ImageError.unsupported(let m) = e else { return XCTFail("\(e)") }
             XCTAssertTrue(m.contains("cannot be decoded"), m)
         }

@@ -12,7 +12,9 @@ final class ImageHeaderTests: XCTestCase {
         for (width, height) in [(1, 1), (320, 200), (200, 320), (4000, 3000)] {
             for format in [ImageFormat.jpeg, .png] {
                 let photo = try Images.synthesize(width: width, height: height, format: format)
-                XCTAssertEqual(ImageHeader.read(photo), try Images.inspect(photo, limits: ImageLimits(maxBytes: .max, maxPixels: .max)), "\(format) \(width)x\(height)")
+                XCTAssertEqual(
+                    ImageHeader.read(photo), try Images.inspect(photo, limits: ImageLimits(maxBytes: .max, maxPixels: .max)),
+                    "\(format) \(width)x\(height)")
             }
         }
         for orientation in 1...8 {

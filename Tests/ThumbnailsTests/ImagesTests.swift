@@ -1,10 +1,10 @@
 import Foundation
 import Glibc
+import TestSupport
+import VipsImages
 import XCTest
 
-import TestSupport
 @testable import Thumbnails
-import VipsImages
 
 final class ImagesTests: XCTestCase {
     func testEachFormatIsRecognisedAndInspectedWithoutDecoding() throws {

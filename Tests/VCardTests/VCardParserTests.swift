@@ -1,5 +1,6 @@
-@testable import VCard
 import XCTest
+
+@testable import VCard
 
 final class VCardParserTests: XCTestCase {
     func parse(_ s: String) -> VCardParser.Result { VCardParser.parse(s) }
@@ -15,7 +16,8 @@ final class VCardParserTests: XCTestCase {
     }
 
     func testQuotedPrintableWithSoftBreaksInsideAUTF8Sequence() {
-        let text = "BEGIN:VCARD\r\nVERSION:2.1\r\nN;CHARSET=UTF-8;ENCODING=QUOTED-PRINTABLE:=E5=BC=A0=E4=B8=\r\n=89=E4=B8=B0;\r\nFN;QUOTED-PRINTABLE:J=FCrgen\r\nEND:VCARD\r\n"
+        let text =
+            "BEGIN:VCARD\r\nVERSION:2.1\r\nN;CHARSET=UTF-8;ENCODING=QUOTED-PRINTABLE:=E5=BC=A0=E4=B8=\r\n=89=E4=B8=B0;\r\nFN;QUOTED-PRINTABLE:J=FCrgen\r\nEND:VCARD\r\n"
         let card = parse(text).cards[0]
         XCTAssertEqual(card.first("N")?.value.component(0), "张三丰")
         XCTAssertEqual(card.first("FN")?.text, "Jürgen", "QP without a charset in Windows-1252, as Outlook writes")
@@ -50,7 +52,8 @@ final class VCardParserTests: XCTestCase {
             """
         let r = parse(text)
         XCTAssertEqual(r.cards.map { $0.first("FN")?.text }, ["First", "Second"])
-        XCTAssertTrue(r.issues.contains { $0.line == 5 && $0.message.contains("without END") && $0.kind == .cardEndedByNextCard }, "\(r.issues)")
+        XCTAssertTrue(
+            r.issues.contains { $0.line == 5 && $0.message.contains("without END") && $0.kind == .cardEndedByNextCard }, "\(r.issues)")
         XCTAssertTrue(r.issues.contains { $0.line == 4 && $0.kind == .skippedLine }, "\(r.issues)")
     }
 
@@ -100,7 +103,8 @@ final class ParallelParseTests: XCTestCase {
             case 1: text += "begin:vcard\nversion:2.1\nN:Last;First\nTEL;CELL:555\nnot a property \(i)\nend:vcard\n"
             case 2: text += "BEGIN:VCARD\r\r\nVERSION:4.0\r\r\nFN:CRCRLF \(i)\r\r\nEND:VCARD\r\r\nEND:VCARD\r\n"
             default:
-                text += quirks
+                text +=
+                    quirks
                     ? "BEGIN:VCARD\r\nVERSION:2.1\r\nFN:Agent \(i)\r\nAGENT:\r\nBEGIN:VCARD\r\nFN:Inner\r\nEND:VCARD\r\nEND:VCARD\r\nBEGIN:VCARD\nFN:No end \(i)\n"
                     : "\r\nBEGIN:VCARD\nVERSION:3.0\nPHOTO;ENCODING=b;TYPE=JPEG:/9j/4AAQ\nEND:VCARD\n"
             }
@@ -139,7 +143,8 @@ final class ParallelParseTests: XCTestCase {
     func testNestedOrUnterminatedCardsAreNotCut() {
         let bytes = cards(300, quirks: true)
         XCTAssertEqual(VCardParser.cardBoundaries(bytes, parts: 4).cuts, [])
-        XCTAssertEqual(VCardParser.parse(bytes, parts: 4, minimumBytes: 0).issues, VCardParser.parse(bytes, parts: 1, minimumBytes: 0).issues)
+        XCTAssertEqual(
+            VCardParser.parse(bytes, parts: 4, minimumBytes: 0).issues, VCardParser.parse(bytes, parts: 1, minimumBytes: 0).issues)
     }
 }
 
@@ -169,9 +174,10 @@ final class VCardParameterValueTests: XCTestCase {
                 (0..<Int.random(in: 0...4, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
             }
             let p = VCardProperty(name: "TEL", parameters: [VCardParameter("TYPE", values), VCardParameter(nil, ["cell"])], text: "1")
-            let expected = values.flatMap { v in
-                v.split(separator: ",").map { String($0.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()).uppercased() }
-            } + ["CELL"]
+            let expected =
+                values.flatMap { v in
+                    v.split(separator: ",").map { String($0.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()).uppercased() }
+                } + ["CELL"]
             XCTAssertEqual(p.parameterValues("type"), expected, "\(values)")
         }
     }

@@ -1,5 +1,6 @@
-@testable import VCard
 import XCTest
+
+@testable import VCard
 
 final class VCardWriterTests: XCTestCase {
     func testWritesCRLFAndFoldsAt75OctetsWithoutSplittingCharacters() {
@@ -31,7 +32,8 @@ final class VCardWriterTests: XCTestCase {
     }
 
     func testBinaryPhotosBecomeDataURIsIn4AndBase64In3() {
-        let photo = VCardProperty(name: "PHOTO", parameters: [VCardParameter("ENCODING", ["BASE64"]), VCardParameter(nil, ["JPEG"])], value: .raw("/9j/AAAA"))
+        let photo = VCardProperty(
+            name: "PHOTO", parameters: [VCardParameter("ENCODING", ["BASE64"]), VCardParameter(nil, ["JPEG"])], value: .raw("/9j/AAAA"))
         let v4 = VCardWriter.write([VCard(properties: [photo])], version: .v4)
         XCTAssertTrue(v4.contains("PHOTO:data:image/jpeg;base64,/9j/AAAA"), v4)
         let back = VCardParser.parse(v4).cards[0].first("PHOTO")
@@ -40,7 +42,8 @@ final class VCardWriterTests: XCTestCase {
     }
 
     func testNamesAreWrittenBackAsTheyArrivedAndGeneratedOnesInUpperCase() {
-        let text = "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Kate\r\nitem1.TEL;type=CELL;X-ServiceType=phone:555\r\nitem1.X-ABLabel:_$!<Mobile>!$_\r\nx-custom:v\r\nEND:VCARD\r\n"
+        let text =
+            "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Kate\r\nitem1.TEL;type=CELL;X-ServiceType=phone:555\r\nitem1.X-ABLabel:_$!<Mobile>!$_\r\nx-custom:v\r\nEND:VCARD\r\n"
         let card = VCardParser.parse(text).cards[0]
         XCTAssertEqual(card.first("X-ABLABEL")?.spelling, "X-ABLabel", "found by its canonical name, spelled as it came")
         XCTAssertNil(card.first("FN")?.spelling, "an upper-case name carries nothing extra")

@@ -17,7 +17,10 @@ public struct OptionSpec: Sendable {
     public var help: String
     public var completion: CompletionKind
 
-    public init(_ name: String, short: Character? = nil, value: String? = nil, repeats: Bool = false, help: String, completion: CompletionKind = .none) {
+    public init(
+        _ name: String, short: Character? = nil, value: String? = nil, repeats: Bool = false, help: String,
+        completion: CompletionKind = .none
+    ) {
         self.name = name
         self.short = short
         self.valueName = value

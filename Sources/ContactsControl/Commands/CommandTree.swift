@@ -21,8 +21,11 @@ public enum CommandTree {
         "contactsctl", summary: "Talk to contactsd, the personal contacts service.",
         subcommands: [
             CommandSpec(
-                "list", summary: "List contacts in name order.", options: [favoritesFilter, groupFilter,
-                    OptionSpec("limit", short: "n", value: "N", help: "at most N contacts")],
+                "list", summary: "List contacts in name order.",
+                options: [
+                    favoritesFilter, groupFilter,
+                    OptionSpec("limit", short: "n", value: "N", help: "at most N contacts"),
+                ],
                 run: ContactCommands.list),
             CommandSpec(
                 "search", summary: "Find contacts by name, email, phone or organization.",
@@ -36,28 +39,41 @@ public enum CommandTree {
             CommandSpec(
                 "edit", summary: "Change a contact; the fields given replace the old ones.", arguments: [contactArg],
                 options: [OptionSpec("name", value: "NAME", help: "the new full name")] + fieldOptions
-                    + [OptionSpec("clear", value: "FIELD", repeats: true, help: "empty a field (phones, emails, addresses, organization, title, nickname, birthday, note, urls, groups)",
-                        completion: .choices(["phones", "emails", "addresses", "organization", "title", "nickname", "birthday", "note", "urls", "groups"]))],
+                    + [
+                        OptionSpec(
+                            "clear", value: "FIELD", repeats: true,
+                            help: "empty a field (phones, emails, addresses, organization, title, nickname, birthday, note, urls, groups)",
+                            completion: .choices([
+                                "phones", "emails", "addresses", "organization", "title", "nickname", "birthday", "note", "urls", "groups",
+                            ]))
+                    ],
                 run: ContactCommands.edit),
             CommandSpec(
-                "rm", summary: "Delete contacts.", arguments: [ArgumentSpec("ID", variadic: true, help: "contacts to delete", completion: .contacts)],
+                "rm", summary: "Delete contacts.",
+                arguments: [ArgumentSpec("ID", variadic: true, help: "contacts to delete", completion: .contacts)],
                 run: ContactCommands.remove),
-            CommandSpec("fav", summary: "Mark a contact as a favorite.", arguments: [contactArg], run: { try ContactCommands.favorite(&$0, true) }),
+            CommandSpec(
+                "fav", summary: "Mark a contact as a favorite.", arguments: [contactArg], run: { try ContactCommands.favorite(&$0, true) }),
             CommandSpec("unfav", summary: "Unmark a favorite.", arguments: [contactArg], run: { try ContactCommands.favorite(&$0, false) }),
             CommandSpec(
                 "group", summary: "Manage groups.",
                 subcommands: [
                     CommandSpec("list", summary: "List groups with their member counts.", run: GroupCommands.list),
-                    CommandSpec("add", summary: "Create a group.", arguments: [ArgumentSpec("GROUP", help: "the new group's name")], run: GroupCommands.add),
+                    CommandSpec(
+                        "add", summary: "Create a group.", arguments: [ArgumentSpec("GROUP", help: "the new group's name")],
+                        run: GroupCommands.add),
                     CommandSpec(
                         "rm", summary: "Delete a group (its members are kept).",
                         arguments: [ArgumentSpec("GROUP", help: "the group", completion: .groups)], run: GroupCommands.remove),
                     CommandSpec(
                         "rename", summary: "Rename a group.",
-                        arguments: [ArgumentSpec("GROUP", help: "the group", completion: .groups), ArgumentSpec("NEW", help: "its new name")],
+                        arguments: [
+                            ArgumentSpec("GROUP", help: "the group", completion: .groups), ArgumentSpec("NEW", help: "its new name"),
+                        ],
                         run: GroupCommands.rename),
                     CommandSpec(
-                        "members", summary: "List a group's members.", arguments: [ArgumentSpec("GROUP", help: "the group", completion: .groups)],
+                        "members", summary: "List a group's members.",
+                        arguments: [ArgumentSpec("GROUP", help: "the group", completion: .groups)],
                         run: GroupCommands.members),
                     CommandSpec(
                         "assign", summary: "Put a contact in a group.",
@@ -73,7 +89,11 @@ public enum CommandTree {
                 subcommands: [
                     CommandSpec(
                         "set", summary: "Give a contact a photo (JPEG, PNG, WebP, HEIC or GIF); '-' reads standard input.",
-                        arguments: [contactArg, ArgumentSpec("FILE", help: "the image", completion: .files(extensions: ["jpg", "jpeg", "png", "webp", "heic", "gif"]))],
+                        arguments: [
+                            contactArg,
+                            ArgumentSpec(
+                                "FILE", help: "the image", completion: .files(extensions: ["jpg", "jpeg", "png", "webp", "heic", "gif"])),
+                        ],
                         run: PhotoCommands.set),
                     CommandSpec(
                         "get", summary: "Print the path of a thumbnail of a contact's photo, or write it to a file.",
@@ -81,21 +101,29 @@ public enum CommandTree {
                         options: [
                             OptionSpec("size", short: "s", value: "N", help: "the longer side in pixels, 16 to 1024 (default 256)"),
                             OptionSpec("crop", help: "square, cropped at the centre"),
-                            OptionSpec("output", short: "o", value: "FILE", help: "write the JPEG to FILE ('-' for standard output)", completion: .files(extensions: [])),
+                            OptionSpec(
+                                "output", short: "o", value: "FILE", help: "write the JPEG to FILE ('-' for standard output)",
+                                completion: .files(extensions: [])),
                         ],
                         run: PhotoCommands.get),
                     CommandSpec("rm", summary: "Remove a contact's photo.", arguments: [contactArg], run: PhotoCommands.remove),
                 ]),
             CommandSpec(
                 "import", summary: "Import vCard (2.1, 3.0, 4.0) or JSON files; '-' reads standard input.",
-                arguments: [ArgumentSpec("FILE", variadic: true, help: "files to import", completion: .files(extensions: ["vcf", "vcard", "json"]))],
+                arguments: [
+                    ArgumentSpec("FILE", variadic: true, help: "files to import", completion: .files(extensions: ["vcf", "vcard", "json"]))
+                ],
                 run: TransferCommands.importFiles),
             CommandSpec(
                 "export", summary: "Export contacts as vCard or JSON, to standard output or a file.",
                 arguments: [ArgumentSpec("ID", optional: true, variadic: true, help: "only these contacts", completion: .contacts)],
                 options: [
-                    OptionSpec("format", value: "FORMAT", help: "vcard3, vcard4 (default) or json", completion: .choices(["vcard3", "vcard4", "json"])),
-                    OptionSpec("output", short: "o", value: "FILE", help: "write to FILE instead of standard output", completion: .files(extensions: [])),
+                    OptionSpec(
+                        "format", value: "FORMAT", help: "vcard3, vcard4 (default) or json",
+                        completion: .choices(["vcard3", "vcard4", "json"])),
+                    OptionSpec(
+                        "output", short: "o", value: "FILE", help: "write to FILE instead of standard output",
+                        completion: .files(extensions: [])),
                     OptionSpec("query", short: "q", value: "TEXT", help: "only contacts matching TEXT"),
                     groupFilter, favoritesFilter,
                 ],

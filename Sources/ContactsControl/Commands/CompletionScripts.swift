@@ -225,7 +225,8 @@ enum CompletionScripts {
             let subs = n.command.subcommands.filter { !$0.hidden }
             if !subs.isEmpty {
                 let described = subs.map { quoteSingle("\($0.name):\($0.summary.replacingAllOccurrences(":", "\\:"))") }
-                s += "    \"\(n.path)\")\n        local -a cmds\n        cmds=(\(described.joined(separator: " ")))\n        _describe command cmds\n        ;;\n"
+                s +=
+                    "    \"\(n.path)\")\n        local -a cmds\n        cmds=(\(described.joined(separator: " ")))\n        _describe command cmds\n        ;;\n"
                 continue
             }
             s += argumentCases(n, value: zshValue)

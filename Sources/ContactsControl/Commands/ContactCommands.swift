@@ -18,7 +18,9 @@ enum ContactCommands {
         if inv.flag("favorites") { params["favoritesOnly"] = true }
         if let g = inv.value("group") { params["group"] = .string(g) }
         if let n = inv.value("limit") {
-            guard let limit = Int(n), limit >= 0 else { throw UsageError(message: "--limit must be a whole number, not '\(n)'", command: "contactsctl") }
+            guard let limit = Int(n), limit >= 0 else {
+                throw UsageError(message: "--limit must be a whole number, not '\(n)'", command: "contactsctl")
+            }
             params["limit"] = .int(limit)
         }
         let result = try inv.call("contacts.query", params)
@@ -111,7 +113,8 @@ enum ContactCommands {
         if inv.json {
             inv.output.json(contact)
         } else {
-            inv.output.line("\(verb) \(inv.output.bold(contact["name"]?.stringValue ?? "")) \(inv.output.dim("(\(contact["id"]?.stringValue ?? ""))"))")
+            inv.output.line(
+                "\(verb) \(inv.output.bold(contact["name"]?.stringValue ?? "")) \(inv.output.dim("(\(contact["id"]?.stringValue ?? ""))"))")
         }
     }
 
@@ -208,7 +211,8 @@ enum ContactView {
             }
         }
         for a in c["addresses"]?.arrayValue ?? [] {
-            let parts = ["poBox", "extended", "street", "locality", "region", "postalCode", "country"].compactMap { a[$0]?.stringValue }.filter { !$0.isEmpty }
+            let parts = ["poBox", "extended", "street", "locality", "region", "postalCode", "country"].compactMap { a[$0]?.stringValue }
+                .filter { !$0.isEmpty }
             let tag = a["label"]?.stringValue.map { " " + o.dim("(\($0))") } ?? ""
             add("address", parts.joined(separator: ", ") + tag)
         }

@@ -25,7 +25,8 @@ enum ContactResolver {
         let exact = matches.filter { folded($0["name"]?.stringValue ?? "") == wanted }
         if exact.count == 1 { return exact[0] }
         let names = matches.prefix(5).compactMap { $0["name"]?.stringValue }.joined(separator: ", ")
-        throw CommandFailure("'\(reference)' matches \(total) contacts (\(names)\(total > 5 ? ", ..." : "")); be more specific or use the id")
+        throw CommandFailure(
+            "'\(reference)' matches \(total) contacts (\(names)\(total > 5 ? ", ..." : "")); be more specific or use the id")
     }
 
     static func folded(_ s: String) -> String {

@@ -44,7 +44,8 @@ enum GroupCommands {
 
     static func assign(_ inv: inout Invocation, add: Bool) throws -> Int32 {
         let c = try ContactResolver.resolve(inv.arguments[0], in: inv)
-        let g = try inv.call(add ? "groups.addMembers" : "groups.removeMembers", ["id": .string(inv.arguments[1]), "contactIds": [c["id"] ?? .null]])
+        let g = try inv.call(
+            add ? "groups.addMembers" : "groups.removeMembers", ["id": .string(inv.arguments[1]), "contactIds": [c["id"] ?? .null]])
         if inv.json {
             inv.output.json(g)
         } else {

@@ -28,7 +28,9 @@ enum Help {
         }
         let opts = command.options + Parser.globalOptions
         lines.append("")
-        lines.append(command.options.isEmpty ? "Options:" : "Options (\(Parser.globalOptions.map { "--" + $0.name }.joined(separator: ", ")) work everywhere):")
+        lines.append(
+            command.options.isEmpty
+                ? "Options:" : "Options (\(Parser.globalOptions.map { "--" + $0.name }.joined(separator: ", ")) work everywhere):")
         let rendered = opts.map { o -> (String, String) in
             var s = o.short.map { "-\($0), " } ?? "    "
             s += "--\(o.name)"

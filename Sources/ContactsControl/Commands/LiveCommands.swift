@@ -11,7 +11,9 @@ enum LiveCommands {
         // Mail clients show a short list; more than a hundred matches helps nobody choose.
         var limit = 100
         if let n = inv.value("limit") {
-            guard let v = Int(n), v > 0 else { throw UsageError(message: "--limit must be a positive number, not '\(n)'", command: "contactsctl query-email") }
+            guard let v = Int(n), v > 0 else {
+                throw UsageError(message: "--limit must be a positive number, not '\(n)'", command: "contactsctl query-email")
+            }
             limit = v
         }
         let result = try inv.call("contacts.query", ["text": .string(text), "limit": .int(limit)])
@@ -83,7 +85,8 @@ enum LiveCommands {
         case "bash": inv.output.write(CompletionScripts.bash(CommandTree.root))
         case "zsh": inv.output.write(CompletionScripts.zsh(CommandTree.root))
         case "fish": inv.output.write(CompletionScripts.fish(CommandTree.root))
-        default: throw UsageError(message: "no completions for '\(inv.arguments[0])': use bash, zsh or fish", command: "contactsctl completions")
+        default:
+            throw UsageError(message: "no completions for '\(inv.arguments[0])': use bash, zsh or fish", command: "contactsctl completions")
         }
         return 0
     }

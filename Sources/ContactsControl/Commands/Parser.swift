@@ -2,7 +2,9 @@
 enum Parser {
     static let globalOptions: [OptionSpec] = [
         OptionSpec("json", help: "print machine-readable JSON"),
-        OptionSpec("socket", value: "PATH", help: "the daemon's socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)", completion: .files(extensions: [])),
+        OptionSpec(
+            "socket", value: "PATH", help: "the daemon's socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)",
+            completion: .files(extensions: [])),
         OptionSpec("no-color", help: "never colour the output"),
         OptionSpec("help", short: "h", help: "show help"),
     ]
@@ -13,7 +15,9 @@ enum Parser {
         var wantsHelp: Bool
     }
 
-    static func parse(_ args: [String], root: CommandSpec, socketDefault: String, environment: [String: String], output: (Bool) -> Output) throws -> Result {
+    static func parse(_ args: [String], root: CommandSpec, socketDefault: String, environment: [String: String], output: (Bool) -> Output)
+        throws -> Result
+    {
         var command = root
         var path: [String] = []
         var options: [String: [String]] = [:]
@@ -61,12 +65,15 @@ enum Parser {
                 if let inline {
                     value = inline
                 } else {
-                    guard i < args.count else { throw UsageError(message: "--\(name) needs a value (\(spec.valueName ?? "VALUE"))", command: commandName(path)) }
+                    guard i < args.count else {
+                        throw UsageError(message: "--\(name) needs a value (\(spec.valueName ?? "VALUE"))", command: commandName(path))
+                    }
                     value = args[i]
                     i += 1
                 }
                 if case .choices(let allowed) = spec.completion, !allowed.contains(value) {
-                    throw UsageError(message: "--\(name) must be one of \(allowed.joined(separator: ", ")), not '\(value)'", command: commandName(path))
+                    throw UsageError(
+                        message: "--\(name) must be one of \(allowed.joined(separator: ", ")), not '\(value)'", command: commandName(path))
                 }
                 if !spec.repeats && options[name] != nil {
                     throw UsageError(message: "--\(name) given twice", command: commandName(path))

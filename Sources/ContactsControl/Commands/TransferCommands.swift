@@ -91,7 +91,11 @@ enum TransferCommands {
 
     static func backup(_ inv: inout Invocation) throws -> Int32 {
         let r = try inv.call("contacts.backup", ["path": .string(absolute(inv.arguments[0]))])
-        if inv.json { inv.output.json(r) } else { inv.output.line("Backed up \(r["contacts"]?.intValue ?? 0) contacts to \(inv.arguments[0])") }
+        if inv.json {
+            inv.output.json(r)
+        } else {
+            inv.output.line("Backed up \(r["contacts"]?.intValue ?? 0) contacts to \(inv.arguments[0])")
+        }
         return 0
     }
 
@@ -105,7 +109,11 @@ enum TransferCommands {
             guard let answer = readLine(), answer.lowercased().hasPrefix("y") else { return 1 }
         }
         let r = try inv.call("contacts.restore", ["path": .string(absolute(inv.arguments[0]))])
-        if inv.json { inv.output.json(r) } else { inv.output.line("Restored \(r["contacts"]?.intValue ?? 0) contacts from \(inv.arguments[0])") }
+        if inv.json {
+            inv.output.json(r)
+        } else {
+            inv.output.line("Restored \(r["contacts"]?.intValue ?? 0) contacts from \(inv.arguments[0])")
+        }
         return 0
     }
 

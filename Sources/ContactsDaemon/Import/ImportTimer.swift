@@ -12,7 +12,8 @@ struct ImportTimer {
         let now = Date()
         log.debug(
             String(
-                format: "import of %d cards in %d pieces: %.0f ms (%.0f ms of it waiting for parsed cards, %.0f ms after the last), %.2f s of CPU (%.2f s by the writing thread)",
+                format:
+                    "import of %d cards in %d pieces: %.0f ms (%.0f ms of it waiting for parsed cards, %.0f ms after the last), %.2f s of CPU (%.2f s by the writing thread)",
                 cards, pieces, now.timeIntervalSince(started) * 1000, waiting * 1000, now.timeIntervalSince(lastBatch) * 1000,
                 Self.processCPUSeconds() - processCPU, Self.threadCPUSeconds() - threadCPU))
     }

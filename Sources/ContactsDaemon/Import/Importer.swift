@@ -81,7 +81,9 @@ struct Importer {
         var pieces = FileBatches(VCardParser.Pieces(bytes, pieceBytes: Self.pieceBytes), progress: progress, isCancelled: isCancelled)
         defer { pieces.pipeline.cancel() }
         let result = try store.importContacts(from: &pieces)
-        if let log { timer.report(to: log, cards: pieces.cards, pieces: pieces.count, waiting: pieces.waiting, lastBatch: pieces.lastBatch) }
+        if let log {
+            timer.report(to: log, cards: pieces.cards, pieces: pieces.count, waiting: pieces.waiting, lastBatch: pieces.lastBatch)
+        }
         var report = pieces.report
         count(result.contacts, into: &report)
         report.groups = result.groups
@@ -197,7 +199,9 @@ struct Importer {
         // The contact's photo reference was made from these very bytes.
         var photo = PhotoUpload(bytes: data.bytes, mimeType: data.mimeType, hash: c.photo?.hash)
         // Kept whatever it is (nothing imported is lost); its size is known when its header reads.
-        if let info = ImageHeader.read(data.bytes) ?? (try? PhotoDecoder.shared.inspect(data.bytes, limits: ImageLimits(maxBytes: .max, maxPixels: .max))) {
+        if let info = ImageHeader.read(data.bytes)
+            ?? (try? PhotoDecoder.shared.inspect(data.bytes, limits: ImageLimits(maxBytes: .max, maxPixels: .max)))
+        {
             photo.mimeType = info.format.mimeType
             photo.width = info.displayWidth
             photo.height = info.displayHeight

@@ -95,7 +95,9 @@ final class InboxWatcher: @unchecked Sendable {
             if pfds[1].revents != 0 { break }
             let n: Int
             do {
-                n = try retryingSyscall("read", detail: "inotify events") { buffer.withUnsafeMutableBytes { read(inotifyFD, $0.baseAddress, $0.count) } }
+                n = try retryingSyscall("read", detail: "inotify events") {
+                    buffer.withUnsafeMutableBytes { read(inotifyFD, $0.baseAddress, $0.count) }
+                }
             } catch {
                 if error.errno == EAGAIN { continue }
                 log.error("inbox: \(error)")

@@ -68,7 +68,9 @@ enum ContactMethods {
                     RPCParam("text", "Text to look for; empty or absent lists everyone.", schema: Schemas.string),
                     RPCParam("favoritesOnly", "Only favorites.", schema: Schemas.boolean),
                     RPCParam("group", "Only members of this group (name or id).", schema: Schemas.string),
-                    RPCParam("sort", "Sort keys, first wins; default name ascending.", schema: ["type": "array", "items": Schemas.ref("SortKey")]),
+                    RPCParam(
+                        "sort", "Sort keys, first wins; default name ascending.",
+                        schema: ["type": "array", "items": Schemas.ref("SortKey")]),
                     RPCParam("limit", "At most this many contacts.", schema: ["type": "integer", "minimum": 0]),
                     RPCParam("offset", "Skip this many first.", schema: ["type": "integer", "minimum": 0]),
                 ],
@@ -121,7 +123,8 @@ enum ContactMethods {
                     throw RPCError.invalidParams("'\(fieldPath)' must be an object {field, order}", field: fieldPath)
                 }
                 guard let name = o["field"]?.stringValue, let field = ContactQuery.SortField(rawValue: name) else {
-                    throw RPCError.invalidParams("'\(fieldPath).field' must be one of name, createdAt, updatedAt", field: "\(fieldPath).field")
+                    throw RPCError.invalidParams(
+                        "'\(fieldPath).field' must be one of name, createdAt, updatedAt", field: "\(fieldPath).field")
                 }
                 let order = o["order"]?.stringValue ?? "asc"
                 guard order == "asc" || order == "desc" else {

@@ -19,7 +19,9 @@ enum ImportExportMethods {
                     "properties": ["index": Schemas.integer, "line": ["type": ["integer", "null"]], "message": Schemas.string],
                 ],
             ],
-            "warnings": ["type": "array", "items": ["type": "object", "properties": ["line": Schemas.integer, "message": Schemas.string]]],
+            "warnings": [
+                "type": "array", "items": ["type": "object", "properties": ["line": Schemas.integer, "message": Schemas.string]],
+            ],
         ],
     ]
 
@@ -38,9 +40,16 @@ enum ImportExportMethods {
             RPCMethod(
                 "contacts.backup",
                 summary: "Writes a consistent copy of the store to a file while the daemon keeps serving (SQLite online backup).",
-                params: [RPCParam("path", "An absolute path for the copy; an existing regular file there is replaced.", schema: Schemas.string, required: true)],
+                params: [
+                    RPCParam(
+                        "path", "An absolute path for the copy; an existing regular file there is replaced.", schema: Schemas.string,
+                        required: true)
+                ],
                 result: "backup",
-                resultSchema: ["type": "object", "required": ["path", "contacts"], "properties": ["path": Schemas.string, "contacts": Schemas.integer]],
+                resultSchema: [
+                    "type": "object", "required": ["path", "contacts"],
+                    "properties": ["path": Schemas.string, "contacts": Schemas.integer],
+                ],
                 errors: [RPCError(.invalidData, "The path cannot be written")]
             ) { call in
                 let path = try call.params.string("path")
@@ -93,7 +102,9 @@ enum ImportExportMethods {
                     return try importer.importVCard(Array(text.utf8), progress: progress).json
                 }
                 if let list = call.params["json"] {
-                    guard let array = list.arrayValue else { throw RPCError.invalidParams("'json' must be an array of contacts", field: "json") }
+                    guard let array = list.arrayValue else {
+                        throw RPCError.invalidParams("'json' must be an array of contacts", field: "json")
+                    }
                     return try importer.importJSON(array).json
                 }
                 let path = try call.params.string("path")
@@ -118,10 +129,14 @@ enum ImportExportMethods {
                 params: [
                     RPCParam("format", "vcard3, vcard4 (the default) or json.", schema: ["enum": ["vcard3", "vcard4", "json"]]),
                     RPCParam("ids", "Only these contacts.", schema: Schemas.stringArray),
-                    RPCParam("query", "Only the matches of this contacts.query (text, favoritesOnly, group).", schema: ["type": ["object", "string"]]),
+                    RPCParam(
+                        "query", "Only the matches of this contacts.query (text, favoritesOnly, group).",
+                        schema: ["type": ["object", "string"]]),
                 ],
                 result: "export",
-                resultSchema: ["type": "object", "required": ["data", "count"], "properties": ["data": Schemas.string, "count": Schemas.integer]],
+                resultSchema: [
+                    "type": "object", "required": ["data", "count"], "properties": ["data": Schemas.string, "count": Schemas.integer],
+                ],
                 errors: [RPCError(.notFound, "No contact with one of the ids")]
             ) { call in
                 let format = try call.params.optionalString("format") ?? "vcard4"
@@ -151,7 +166,9 @@ enum ImportExportMethods {
                 } else if ids == nil && format != "json" {
                     // Everyone as vCards: written while the rows are read.
                     let version: VCardWriter.Version = format == "vcard3" ? .v3 : .v4
-                    let parts = try store.exportEach { contacts in (text: vcards(contacts, version: version, store: store), count: contacts.count) }
+                    let parts = try store.exportEach { contacts in
+                        (text: vcards(contacts, version: version, store: store), count: contacts.count)
+                    }
                     let count = parts.reduce(0) { $0 + $1.count }
                     defer { if count > 1000 { Memory.releaseSoon() } }
                     return ["data": .string(joined(parts.map(\.text))), "count": .int(count)]

@@ -88,7 +88,9 @@ final class PhotoService: @unchecked Sendable {
         case nil:
             throw RPCError(.notFound, "Contact \(id) has no photo", data: ["id": .string(id)])
         case .url(let url)?:
-            throw RPCError(.notFound, "Contact \(id) has only a link to a photo, which contactsd never fetches", data: ["id": .string(id), "url": .string(url)])
+            throw RPCError(
+                .notFound, "Contact \(id) has only a link to a photo, which contactsd never fetches",
+                data: ["id": .string(id), "url": .string(url)])
         case .stored(let hash, _, _, _)?:
             return try thumbnails.thumbnail(hash: hash, size: size, crop: crop) {
                 guard let bytes = store.photoBytes(hash) else {
@@ -136,7 +138,8 @@ enum PhotoMethods {
                     let text = try call.params.string("data")
                     // Base64 carries 3 bytes in 4 characters: refuse before decoding what cannot fit.
                     guard text.utf8.count / 4 * 3 <= limits.maxBytes + 3 else {
-                        throw RPCError(.tooLarge, "Photo too large: about \(text.utf8.count / 4 * 3) bytes; the limit is \(limits.maxBytes)")
+                        throw RPCError(
+                            .tooLarge, "Photo too large: about \(text.utf8.count / 4 * 3) bytes; the limit is \(limits.maxBytes)")
                     }
                     guard let data = Base64.decode(text.utf8), !data.isEmpty else {
                         throw RPCError.invalidParams("'data' is not base64", field: "data")
@@ -172,7 +175,9 @@ enum PhotoMethods {
                     "A JPEG of the contact's photo no larger than size on its longer side, EXIF orientation applied; made on first request, then cached.",
                 params: [
                     RPCParam("id", "The contact's id.", schema: Schemas.string, required: true),
-                    RPCParam("size", "The longer side in pixels, 16 to 1024; default 256.", schema: ["type": "integer", "minimum": 16, "maximum": 1024]),
+                    RPCParam(
+                        "size", "The longer side in pixels, 16 to 1024; default 256.",
+                        schema: ["type": "integer", "minimum": 16, "maximum": 1024]),
                     RPCParam("crop", "Square, cropped at the centre.", schema: Schemas.boolean),
                     RPCParam("inline", "Also return the JPEG itself, base64, as data.", schema: Schemas.boolean),
                 ],

@@ -29,14 +29,19 @@ enum Schemas {
             "oneOf": [
                 [
                     "type": "object", "required": ["hash", "mimeType"],
-                    "properties": ["hash": string, "mimeType": string, "width": ["type": ["integer", "null"]], "height": ["type": ["integer", "null"]]],
+                    "properties": [
+                        "hash": string, "mimeType": string, "width": ["type": ["integer", "null"]],
+                        "height": ["type": ["integer", "null"]],
+                    ],
                 ],
                 ["type": "object", "required": ["url"], "properties": ["url": string]],
             ]
         ],
         "Contact": [
             "type": "object",
-            "required": ["id", "uid", "revision", "name", "phones", "emails", "addresses", "urls", "favorite", "groups", "createdAt", "updatedAt"],
+            "required": [
+                "id", "uid", "revision", "name", "phones", "emails", "addresses", "urls", "favorite", "groups", "createdAt", "updatedAt",
+            ],
             "properties": [
                 "id": string, "uid": string, "revision": integer, "name": string,
                 "structuredName": ["oneOf": [ref("StructuredName"), ["type": "null"]]],
@@ -56,7 +61,8 @@ enum Schemas {
         ],
         "ContactInput": [
             "type": "object",
-            "description": "A contact as a client gives it. 'phone', 'email' and 'address' are single-string shorthands. Unknown fields are ignored.",
+            "description":
+                "A contact as a client gives it. 'phone', 'email' and 'address' are single-string shorthands. Unknown fields are ignored.",
             "properties": [
                 "name": string, "uid": string, "structuredName": ref("StructuredName"), "nickname": nullableString,
                 "phones": ["type": "array", "items": ["oneOf": [string, ref("LabeledValue")]]],

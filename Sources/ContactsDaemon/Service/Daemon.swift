@@ -118,7 +118,8 @@ public final class Daemon: @unchecked Sendable {
                 title: "contactsd", version: contactsdVersion,
                 description: "The personal contacts service: one contact store served over JSON-RPC 2.0 on a Unix socket.",
                 schemas: Schemas.components),
-            methods: ContactMethods.all(store: store) + PhotoMethods.all(photos: photos) + ImportExportMethods.all(store: store, importer: importer)
+            methods: ContactMethods.all(store: store) + PhotoMethods.all(photos: photos)
+                + ImportExportMethods.all(store: store, importer: importer)
                 + GroupMethods.all(store: store) + daemonMethods(store: store),
             mapError: ErrorMapping.rpcError)
 
@@ -176,7 +177,8 @@ public final class Daemon: @unchecked Sendable {
         let passed = Systemd.listenFDs()
         if let fd = passed.first {
             guard passed.count == 1, Systemd.isUnixStreamListener(fd) else {
-                throw StartupError(description: "socket activation passed \(passed.count) descriptors; expected one listening Unix stream socket")
+                throw StartupError(
+                    description: "socket activation passed \(passed.count) descriptors; expected one listening Unix stream socket")
             }
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             if let path = UnixSocket.boundPath(fd) { socketPath = path }
@@ -276,7 +278,8 @@ public final class Daemon: @unchecked Sendable {
                     "properties": [
                         "version": Schemas.string, "contacts": Schemas.integer, "groups": Schemas.integer,
                         "dataDir": Schemas.string, "database": Schemas.string, "socket": Schemas.string,
-                        "inbox": Schemas.nullableString, "inboxProcessed": Schemas.integer, "uptimeSeconds": ["type": "number"], "pid": Schemas.integer,
+                        "inbox": Schemas.nullableString, "inboxProcessed": Schemas.integer, "uptimeSeconds": ["type": "number"],
+                        "pid": Schemas.integer,
                         "connections": Schemas.integer, "subscribers": Schemas.integer, "logLevel": Schemas.string,
                     ],
                 ]
@@ -285,7 +288,8 @@ public final class Daemon: @unchecked Sendable {
                 return [
                     "version": .string(contactsdVersion), "contacts": .int(counts.contacts), "groups": .int(counts.groups),
                     "dataDir": .string(dataDirectory), "database": .string(databasePath), "socket": .string(socketPath),
-                    "inbox": .string(inboxPath), "inboxProcessed": .int(inbox?.progress.count ?? 0), "uptimeSeconds": .double((Date().timeIntervalSince(startedAt) * 1000).rounded() / 1000),
+                    "inbox": .string(inboxPath), "inboxProcessed": .int(inbox?.progress.count ?? 0),
+                    "uptimeSeconds": .double((Date().timeIntervalSince(startedAt) * 1000).rounded() / 1000),
                     "pid": .int(Int(getpid())), "connections": .int(server?.connectionCount ?? 0),
                     "subscribers": .int(bus.subscriberCount), "logLevel": .string(log.level.word),
                 ]

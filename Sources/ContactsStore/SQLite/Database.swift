@@ -104,7 +104,8 @@ final class Statement {
         var stmt: OpaquePointer?
         let rc = sqlite3_prepare_v3(database.handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &stmt, nil)
         guard rc == SQLITE_OK, let stmt else {
-            throw SQLiteError(code: sqlite3_extended_errcode(database.handle), message: String(cString: sqlite3_errmsg(database.handle)), sql: sql)
+            throw SQLiteError(
+                code: sqlite3_extended_errcode(database.handle), message: String(cString: sqlite3_errmsg(database.handle)), sql: sql)
         }
         self.handle = stmt
         self.sql = sql
@@ -133,7 +134,8 @@ final class Statement {
                         sqlite3_bind_text64(handle, index, $0, UInt64(u.count), csqlite_transient(), UInt8(SQLITE_UTF8))
                     }
                 }
-            case .blob(let b): rc = b.withUnsafeBytes { sqlite3_bind_blob64(handle, index, $0.baseAddress, UInt64($0.count), csqlite_transient()) }
+            case .blob(let b):
+                rc = b.withUnsafeBytes { sqlite3_bind_blob64(handle, index, $0.baseAddress, UInt64($0.count), csqlite_transient()) }
             }
             try database.check(rc, sql: sql)
         }
@@ -144,7 +146,8 @@ final class Statement {
         let rc = sqlite3_step(handle)
         if rc == SQLITE_ROW { return true }
         if rc == SQLITE_DONE { return false }
-        let error = SQLiteError(code: sqlite3_extended_errcode(database.handle), message: String(cString: sqlite3_errmsg(database.handle)), sql: sql)
+        let error = SQLiteError(
+            code: sqlite3_extended_errcode(database.handle), message: String(cString: sqlite3_errmsg(database.handle)), sql: sql)
         sqlite3_reset(handle)
         throw error
     }

@@ -86,7 +86,9 @@ extension ContactStore {
         }
         try replaceContents(from: source, version: version) {
             // The backup's photos land first, so the restored contacts never refer to a missing file.
-            guard try source.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'backup_photos'") > 0 else { return }
+            guard try source.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'backup_photos'") > 0 else {
+                return
+            }
             let s = try source.prepare("SELECT hash, bytes FROM backup_photos")
             defer { s.reset() }
             while try s.step() {
@@ -119,7 +121,8 @@ extension ContactStore {
 
     static func copy(from source: Database, to target: Database) throws {
         guard let b = sqlite3_backup_init(target.handle, "main", source.handle, "main") else {
-            throw SQLiteError(code: sqlite3_extended_errcode(target.handle), message: String(cString: sqlite3_errmsg(target.handle)), sql: nil)
+            throw SQLiteError(
+                code: sqlite3_extended_errcode(target.handle), message: String(cString: sqlite3_errmsg(target.handle)), sql: nil)
         }
         let rc = sqlite3_backup_step(b, -1)
         sqlite3_backup_finish(b)

@@ -166,10 +166,13 @@ extension ContactStore {
 
     /// The row of a new contact, its group memberships (the names as stored, when it has
     /// groups) and what the change log and search index learn of it.
-    private static func insertRow(_ db: Database, _ c: Contact, row: PreparedRow, log: inout ChangeLog) throws -> (now: Int64, groups: [String]?) {
+    private static func insertRow(_ db: Database, _ c: Contact, row: PreparedRow, log: inout ChangeLog) throws -> (
+        now: Int64, groups: [String]?
+    ) {
         let now = Timestamp.now()
         let uid = c.uid.isEmpty ? "urn:uuid:" + Identifier.make().lowercased() : c.uid
-        try db.prepare("""
+        try db.prepare(
+            """
             INSERT INTO contacts (id, uid, revision, name, sort_key, favorite, created_at, updated_at, body, search, vcard, photo_hash)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """
@@ -238,14 +241,16 @@ extension ContactStore {
         let search = SearchDocument.text(for: c)
         let sortKey = SearchFolding.sortKey(c.name)
         let rowid = try db.scalarInt("SELECT rowid FROM contacts WHERE id = ?", [.text(c.id)])
-        try db.prepare("""
+        try db.prepare(
+            """
             UPDATE contacts SET uid = ?, revision = ?, name = ?, sort_key = ?, favorite = ?, updated_at = ?, body = ?, search = ?, vcard = ?,
                 photo_hash = ?
             WHERE id = ?
             """
         ).run([
             .text(c.uid), .int(Int64(c.revision)), .text(c.name), .text(sortKey), .int(c.favorite ? 1 : 0),
-            .int(c.updatedAt), .text(StoredBody.encode(c)), .text(search), StoredProperties.encode(c.vcardProperties).map { .text($0) } ?? .null,
+            .int(c.updatedAt), .text(StoredBody.encode(c)), .text(search),
+            StoredProperties.encode(c.vcardProperties).map { .text($0) } ?? .null,
             c.photo?.hash.map { .text($0) } ?? .null, .text(c.id),
         ])
         log.contact(c.id, .updated, c.revision)
@@ -265,7 +270,8 @@ extension ContactStore {
     static func touch(_ db: Database, contactRowids: [Int64], log: inout ChangeLog) throws {
         let now = Timestamp.now()
         for rowid in contactRowids {
-            let s = try db.prepare("UPDATE contacts SET revision = revision + 1, updated_at = max(updated_at, ?) WHERE rowid = ? RETURNING id, revision")
+            let s = try db.prepare(
+                "UPDATE contacts SET revision = revision + 1, updated_at = max(updated_at, ?) WHERE rowid = ? RETURNING id, revision")
             try s.bind([.int(now), .int(rowid)])
             if try s.step() {
                 log.contact(s.text(0), .updated, s.int(1))

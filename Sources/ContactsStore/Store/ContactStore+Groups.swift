@@ -22,7 +22,8 @@ extension ContactStore {
 
     public func groups() throws -> [ContactGroup] {
         try read { db in
-            let s = try db.prepare("""
+            let s = try db.prepare(
+                """
                 SELECT g.id, g.name, (SELECT count(*) FROM memberships m WHERE m.group_rowid = g.rowid)
                 FROM groups g ORDER BY g.sort_key, g.name
                 """)
@@ -38,7 +39,8 @@ extension ContactStore {
     }
 
     static func fetchGroup(_ db: Database, _ idOrName: String) throws -> ContactGroup {
-        let s = try db.prepare("""
+        let s = try db.prepare(
+            """
             SELECT g.id, g.name, (SELECT count(*) FROM memberships m WHERE m.group_rowid = g.rowid)
             FROM groups g WHERE g.id = ?1 OR g.name_key = ?2 ORDER BY g.id = ?1 DESC LIMIT 1
             """)
@@ -124,7 +126,8 @@ extension ContactStore {
             for id in contactIDs {
                 let rowid = try db.scalarInt("SELECT rowid FROM contacts WHERE id = ?", [.text(id)])
                 guard rowid != 0 else { throw StoreError.notFound(kind: "contact", id: id) }
-                let sql = add
+                let sql =
+                    add
                     ? "INSERT OR IGNORE INTO memberships (group_rowid, contact_rowid) VALUES (?, ?)"
                     : "DELETE FROM memberships WHERE group_rowid = ? AND contact_rowid = ?"
                 try db.prepare(sql).run([.int(groupRowid), .int(rowid)])
@@ -146,7 +149,9 @@ extension ContactStore {
 
     /// Makes a contact's memberships exactly `names`, creating groups that do not exist yet.
     /// Returns the stored spellings of the names, sorted.
-    static func setMemberships(_ db: Database, contactRowid: Int64, names: [String], log: inout ChangeLog, isNew: Bool = false) throws -> [String] {
+    static func setMemberships(_ db: Database, contactRowid: Int64, names: [String], log: inout ChangeLog, isNew: Bool = false) throws
+        -> [String]
+    {
         if !isNew { try db.prepare("DELETE FROM memberships WHERE contact_rowid = ?").run([.int(contactRowid)]) }
         var stored: [String] = []
         for raw in names {
@@ -163,7 +168,9 @@ extension ContactStore {
                 groupRowid = try insertGroup(db, name: name, log: &log).rowid
                 stored.append(name)
             }
-            try db.prepare("INSERT OR IGNORE INTO memberships (group_rowid, contact_rowid) VALUES (?, ?)").run([.int(groupRowid), .int(contactRowid)])
+            try db.prepare("INSERT OR IGNORE INTO memberships (group_rowid, contact_rowid) VALUES (?, ?)").run([
+                .int(groupRowid), .int(contactRowid),
+            ])
         }
         return sortedGroupNames(stored)
     }
@@ -192,7 +199,9 @@ extension ContactStore {
             let rowid = try db.scalarInt(
                 "SELECT rowid FROM contacts WHERE uid IN (?, ?, ?) LIMIT 1", [.text(uid), .text(bare), .text("urn:uuid:" + bare)])
             guard rowid != 0 else { continue }
-            try db.prepare("INSERT OR IGNORE INTO memberships (group_rowid, contact_rowid) VALUES (?, ?)").run([.int(groupRowid), .int(rowid)])
+            try db.prepare("INSERT OR IGNORE INTO memberships (group_rowid, contact_rowid) VALUES (?, ?)").run([
+                .int(groupRowid), .int(rowid),
+            ])
             if db.changes > 0 { added.append(rowid) }
         }
         try touch(db, contactRowids: added, log: &log)

@@ -1,8 +1,8 @@
+import CSQLite
+import ContactsCore
 import ContactsSupport
 import Dispatch
 import Foundation
-import CSQLite
-import ContactsCore
 import VCard
 
 /// A contact arriving from a file, and which of the contact's own attributes the file speaks for.
@@ -186,7 +186,8 @@ extension ContactStore {
             // Known: updated or unchanged below.
         }
         guard let existing = try fetch(db, uid: item.contact.uid) else {
-            throw StoreError.database(SQLiteError(code: SQLiteError.constraintUnique, message: "uid '\(item.contact.uid)' is taken but not found", sql: nil))
+            throw StoreError.database(
+                SQLiteError(code: SQLiteError.constraintUnique, message: "uid '\(item.contact.uid)' is taken but not found", sql: nil))
         }
         var incoming = item.contact
         incoming.id = existing.id
@@ -239,7 +240,9 @@ extension ContactStore {
             defer { group.wait() }
             var made = 0
             for start in stride(from: 0, to: rowids.count, by: 1000) {
-                let block = try Self.fetch(db, rowids: rowids[start..<min(start + 1000, rowids.count)], withCard: true) { RawRow($0, withCard: true) }
+                let block = try Self.fetch(db, rowids: rowids[start..<min(start + 1000, rowids.count)], withCard: true) {
+                    RawRow($0, withCard: true)
+                }
                 let i = made
                 made += 1
                 DispatchQueue.global(qos: .userInitiated).async(group: group) { results.set(i, make(block.map { $0.contact() })) }
@@ -286,6 +289,8 @@ private final class OrderedResults<T>: @unchecked Sendable {
     func inOrder(_ count: Int) -> [T] {
         lock.lock()
         defer { lock.unlock() }
+        // Read after the group that sets every index has been waited for.
+        // swift-format-ignore: NeverForceUnwrap
         return (0..<count).map { values[$0]! }
     }
 }

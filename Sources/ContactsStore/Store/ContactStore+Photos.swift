@@ -27,7 +27,9 @@ extension ContactStore {
     /// that has the same ones), then the contact refers to them. The photo it had before is
     /// removed when no one else refers to it.
     public func setPhoto(id: String, _ photo: PhotoUpload, ifRevision: Int? = nil) throws -> Contact {
-        try update(id: id, ifRevision: ifRevision, beforeWriting: { try photos.put(photo.hash, photo.bytes) }) { $0.photo = photo.reference }
+        try update(id: id, ifRevision: ifRevision, beforeWriting: { try photos.put(photo.hash, photo.bytes) }) {
+            $0.photo = photo.reference
+        }
     }
 
     /// Takes a contact's photo away.
@@ -63,6 +65,7 @@ extension ContactStore {
         for m in moved {
             try db.prepare("UPDATE contacts SET vcard = ? WHERE rowid = ?").run([.text(m.vcard), .int(m.rowid)])
         }
-        try db.execute("UPDATE contacts SET photo_hash = json_extract(body, '$.photo.hash') WHERE json_extract(body, '$.photo.hash') IS NOT NULL")
+        try db.execute(
+            "UPDATE contacts SET photo_hash = json_extract(body, '$.photo.hash') WHERE json_extract(body, '$.photo.hash') IS NOT NULL")
     }
 }

@@ -80,7 +80,8 @@ extension ContactStore {
             let chunk = rest.prefix(500)
             rest = rest.dropFirst(500)
             let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ",")
-            let s = try db.prepare("SELECT \(withCard ? contactColumnsWithCard : contactColumns) FROM contacts c WHERE c.rowid IN (\(placeholders))")
+            let s = try db.prepare(
+                "SELECT \(withCard ? contactColumnsWithCard : contactColumns) FROM contacts c WHERE c.rowid IN (\(placeholders))")
             try s.bind(chunk.map { .int($0) })
             while try s.step() { byRowid[s.int64(0)] = make(s) }
         }
@@ -108,7 +109,8 @@ extension ContactStore {
             }
         }
         if !q.sort.contains(where: { $0.field == .name }) { order.append("c.sort_key, c.name, c.id") }
-        let sql = "SELECT \(withCard ? contactColumnsWithCard : contactColumns) FROM contacts c\(whereClause) ORDER BY \(order.joined(separator: ", ")) LIMIT ? OFFSET ?"
+        let sql =
+            "SELECT \(withCard ? contactColumnsWithCard : contactColumns) FROM contacts c\(whereClause) ORDER BY \(order.joined(separator: ", ")) LIMIT ? OFFSET ?"
         let s = try db.prepare(sql)
         try s.bind(args + [.int(Int64(q.limit ?? -1)), .int(Int64(q.offset))])
         var contacts: [Contact] = []

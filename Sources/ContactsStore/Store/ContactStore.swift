@@ -61,9 +61,12 @@ public final class ContactStore: @unchecked Sendable {
             let version = Int(try writer.scalarInt("PRAGMA user_version"))
             if version > Migrations.latestVersion {
                 throw StoreError.unavailable(
-                    "\(path) has schema version \(version), newer than this contactsd understands (\(Migrations.latestVersion)); refusing to touch it")
+                    "\(path) has schema version \(version), newer than this contactsd understands (\(Migrations.latestVersion)); refusing to touch it"
+                )
             }
-            try writer.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON; PRAGMA cache_size=-\(Self.idleCacheKiB); PRAGMA temp_store=MEMORY;")
+            try writer.execute(
+                "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON; PRAGMA cache_size=-\(Self.idleCacheKiB); PRAGMA temp_store=MEMORY;"
+            )
             if version > 0 && version < Migrations.latestVersion { willMigrate?(version, Migrations.latestVersion) }
             try migrate(from: version)
         } catch let e as SQLiteError {
@@ -376,7 +379,9 @@ final class PreparedIndex: @unchecked Sendable {
     /// Starts making the index that the changes in `log` give, unless started already or the
     /// change is small enough to apply in place.
     func start(_ index: SearchIndex, _ log: ChangeLog) {
-        guard made == nil, log.indexRefresh.isEmpty, log.indexUpserts.count + log.indexDeletes.count > SearchIndex.inPlaceLimit else { return }
+        guard made == nil, log.indexRefresh.isEmpty, log.indexUpserts.count + log.indexDeletes.count > SearchIndex.inPlaceLimit else {
+            return
+        }
         made = (log.indexUpserts.count, log.indexDeletes.count)
         let (upserts, deletes) = (log.indexUpserts, log.indexDeletes)
         DispatchQueue.global(qos: .userInitiated).async(group: group) { self.contents = index.prepare(upserts: upserts, deletes: deletes) }

@@ -33,7 +33,7 @@ struct PhotoStore {
         var st = stat()
         // A crash before a sync can leave a short file under the final name: only a full one counts.
         if stat(path, &st) == 0, Int(st.st_size) == bytes.count { return false }
-        let dir = String(path[..<path.lastIndex(of: "/")!])
+        let dir = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? root
         for d in [root, dir] where mkdir(d, 0o700) != 0 && errno != EEXIST {
             throw SystemError("mkdir", detail: d)
         }

@@ -154,13 +154,17 @@ final class SearchIndex: @unchecked Sendable {
 
     /// The pieces of `buffer` the slots point at (by the `start` and `count` fields), one
     /// after another in the slots' order; the slots are changed to point into the result.
-    private static func gather(_ buffer: [UInt8], _ slots: inout [Slot], start: WritableKeyPath<Slot, Int>, count: KeyPath<Slot, Int32>) -> [UInt8] {
+    private static func gather(_ buffer: [UInt8], _ slots: inout [Slot], start: WritableKeyPath<Slot, Int>, count: KeyPath<Slot, Int32>)
+        -> [UInt8]
+    {
         let total = slots.reduce(0) { $0 + Int($1[keyPath: count]) }
         return [UInt8](unsafeUninitializedCapacity: total) { out, initialized in
             buffer.withUnsafeBufferPointer { from in
                 var at = 0
                 for k in slots.indices {
                     let n = Int(slots[k][keyPath: count])
+                    // n > 0 means both buffers hold bytes.
+                    // swift-format-ignore: NeverForceUnwrap
                     if n > 0 { (out.baseAddress! + at).initialize(from: from.baseAddress! + slots[k][keyPath: start], count: n) }
                     slots[k][keyPath: start] = at
                     at += n
@@ -225,6 +229,8 @@ final class SearchIndex: @unchecked Sendable {
         @inline(__always)
         func before(_ other: OrderItem, _ keys: UnsafeRawBufferPointer) -> Bool {
             if prefix != other.prefix { return prefix < other.prefix }
+            // Every key holds two NUL separators, so the buffer of keys is not empty.
+            // swift-format-ignore: NeverForceUnwrap
             return SearchIndex.less(
                 UnsafeRawBufferPointer(start: keys.baseAddress! + start, count: count),
                 UnsafeRawBufferPointer(start: keys.baseAddress! + other.start, count: other.count))
@@ -341,7 +347,9 @@ final class SearchIndex: @unchecked Sendable {
     private func slotKey(_ i: Int, isLessThan key: [UInt8]) -> Bool {
         let slot = slots[i]
         return keyBuffer.withUnsafeBytes { k in
-            key.withUnsafeBytes { y in Self.less(UnsafeRawBufferPointer(rebasing: k[slot.keyStart..<(slot.keyStart + Int(slot.keyCount))]), y) }
+            key.withUnsafeBytes { y in
+                Self.less(UnsafeRawBufferPointer(rebasing: k[slot.keyStart..<(slot.keyStart + Int(slot.keyCount))]), y)
+            }
         }
     }
 
@@ -427,13 +435,16 @@ final class SearchIndex: @unchecked Sendable {
         var parts: [Scan.Part] = []
         textBuffer.withUnsafeBytes { buffer in
             guard let base = buffer.baseAddress else { return }
-            slots.withUnsafeBufferPointer { slots in features.withUnsafeBufferPointer { features in
-                let scan = Scan(
-                    text: base, textLength: buffer.count, slots: slots, features: features, stretches: stretches,
-                    needles: patterns.filter { !$0.isEmpty }.map(Needle.init), favoritesOnly: favoritesOnly, members: members, keep: keep)
-                // A large index is scanned in parts on all cores; the parts come back in order.
-                parts = Parallel.chunks(slots.count, minimum: parallelScanMinimum) { scan.run($0) }
-            } }
+            slots.withUnsafeBufferPointer { slots in
+                features.withUnsafeBufferPointer { features in
+                    let scan = Scan(
+                        text: base, textLength: buffer.count, slots: slots, features: features, stretches: stretches,
+                        needles: patterns.filter { !$0.isEmpty }.map(Needle.init), favoritesOnly: favoritesOnly, members: members,
+                        keep: keep)
+                    // A large index is scanned in parts on all cores; the parts come back in order.
+                    parts = Parallel.chunks(slots.count, minimum: parallelScanMinimum) { scan.run($0) }
+                }
+            }
         }
         let total = parts.reduce(0) { $0 + $1.count }
         guard offset < total else { return (total, [], []) }
@@ -517,6 +528,8 @@ final class SearchIndex: @unchecked Sendable {
                     let end = min(k + 1 < stretches.count ? stretches[k + 1] : slots.count, range.upperBound)
                     for n in needles {
                         n.bytes.withUnsafeBufferPointer { needle in
+                            // The slots, features and marks hold an entry for every position of `range`, which is not empty here.
+                            // swift-format-ignore: NeverForceUnwrap
                             scan_mark(
                                 text.assumingMemoryBound(to: UInt8.self), textLength, slots.baseAddress! + start,
                                 features.baseAddress! + start, end - start, needle.baseAddress, needle.count, n.pair, true,
@@ -610,6 +623,8 @@ final class SearchIndex: @unchecked Sendable {
     /// The order of keys: their bytes, then the shorter first (SQLite's BINARY collation).
     /// Keys always hold two NUL separators, so neither is empty.
     static func less(_ x: UnsafeRawBufferPointer, _ y: UnsafeRawBufferPointer) -> Bool {
+        // Neither key is empty (see above).
+        // swift-format-ignore: NeverForceUnwrap
         let r = memcmp(x.baseAddress!, y.baseAddress!, min(x.count, y.count))
         return r == 0 ? x.count < y.count : r < 0
     }

@@ -11,7 +11,8 @@ enum StoredBody {
         w.writeRaw("{")
         if let n = c.structuredName {
             w.writeKey("structuredName", first: &first)
-            writeObject([("family", n.family), ("given", n.given), ("additional", n.additional), ("prefix", n.prefix), ("suffix", n.suffix)], &w)
+            writeObject(
+                [("family", n.family), ("given", n.given), ("additional", n.additional), ("prefix", n.prefix), ("suffix", n.suffix)], &w)
         }
         if let v = c.nickname {
             w.writeKey("nickname", first: &first)
@@ -40,7 +41,9 @@ enum StoredBody {
             }
             w.writeRaw("]")
         }
-        for (key, value) in [("organization", c.organization), ("title", c.title), ("birthday", c.birthday), ("note", c.note)] as [(StaticString, String?)] {
+        for (key, value) in [("organization", c.organization), ("title", c.title), ("birthday", c.birthday), ("note", c.note)]
+            as [(StaticString, String?)]
+        {
             guard let value else { continue }
             w.writeKey(key, first: &first)
             w.writeString(value)

@@ -236,6 +236,8 @@ final class ServerConnection: RPCSession, @unchecked Sendable {
         defer { chunk.deallocate() }
         reading: while true {
             // A reset or any other failure ends the connection as its end does.
+            // sent < line.count, so the line is not empty and has a base address.
+            // swift-format-ignore: NeverForceUnwrap
             guard let n = try? retryingSyscall("recv", { recv(fd, chunk.baseAddress, chunk.count, 0) }), n > 0 else { break }
             framer.append(UnsafeRawBufferPointer(rebasing: chunk[0..<n]))
             while true {
@@ -284,15 +286,7 @@ final class ServerConnection: RPCSession, @unchecked Sendable {
             // take at once is queued for the writer, ahead of anything queued meanwhile.
             sending = true
             cond.unlock()
-            var sent = 0
-            // What the socket refuses now (EAGAIN) or at all is left to the writer.
-            while sent < line.count,
-                let n = try? retryingSyscall("send", { line.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) } }),
-                n > 0
-            {
-                sent += n
-            }
-            let failed = sent < line.count && errno != EAGAIN && errno != EWOULDBLOCK
+            let (sent, failed) = sendNow(line)
             cond.lock()
             sending = false
             if failed {
@@ -316,13 +310,37 @@ final class ServerConnection: RPCSession, @unchecked Sendable {
         return true
     }
 
+    /// Sends what the socket takes of `line` at once, without waiting: how much it took, and
+    /// whether it failed for another reason than being full (the connection is then gone).
+    private func sendNow(_ line: [UInt8]) -> (sent: Int, failed: Bool) {
+        var sent = 0
+        while sent < line.count {
+            do {
+                // sent < line.count, so the line is not empty and has a base address.
+                // swift-format-ignore: NeverForceUnwrap
+                let n = try retryingSyscall("send") {
+                    line.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) }
+                }
+                if n == 0 { return (sent, false) }
+                sent += n
+            } catch {
+                return (sent, error.errno != EAGAIN && error.errno != EWOULDBLOCK)
+            }
+        }
+        return (sent, false)
+    }
+
+    /// The writer has nothing to do until a message is queued, the connection closes, or the
+    /// client's input ends (unless it stays for notifications and the server is not stopping).
+    private var writerMustWait: Bool {
+        (outbox.isEmpty || sending) && !closed && !(inputDone && !keepOpenForNotifications) && !(inputDone && server.isStopping)
+    }
+
     private func writeLoop() {
         var batch: [UInt8] = []
         while true {
             cond.lock()
-            while (outbox.isEmpty || sending) && !closed && !(inputDone && !keepOpenForNotifications) && !(inputDone && server.isStopping) {
-                cond.wait()
-            }
+            while writerMustWait { cond.wait() }
             while sending && !closed { cond.wait() }
             if outbox.isEmpty || closed {
                 cond.unlock()

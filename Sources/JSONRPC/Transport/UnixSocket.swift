@@ -119,6 +119,7 @@ public enum UnixSocket {
         var offset = 0
         while offset < bytes.count {
             // offset < count, so the buffer is non-empty and has a base address.
+            // swift-format-ignore: NeverForceUnwrap
             let n = try retryingSyscall("send") {
                 send(fd, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
             }
