@@ -46,9 +46,9 @@ public final class ThumbnailCache: Sendable {
     /// The thumbnail when it was made before.
     public func cached(hash: String, size: Int, crop: Bool) -> CachedThumbnail? {
         guard let path = path(hash: hash, size: size, crop: crop), let head = Self.readHead(path),
-            let (w, h) = JPEGHeader.size(head)
+            let info = ImageHeader.read(head)
         else { return nil }
-        return CachedThumbnail(path: path, width: w, height: h)
+        return CachedThumbnail(path: path, width: info.displayWidth, height: info.displayHeight)
     }
 
     /// The thumbnail, made from `photo()` when it is not cached yet.
@@ -94,37 +94,5 @@ public final class ThumbnailCache: Sendable {
         let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
         guard n > 0 else { return nil }
         return Array(buffer[0..<n])
-    }
-}
-
-/// Reads a JPEG's pixel size from its frame header, without decoding.
-public enum JPEGHeader {
-    public static func size(_ b: [UInt8]) -> (width: Int, height: Int)? {
-        guard b.count > 4, b[0] == 0xFF, b[1] == 0xD8 else { return nil }
-        var i = 2
-        while i + 3 < b.count {
-            guard b[i] == 0xFF else { return nil }
-            let marker = b[i + 1]
-            if marker == 0xFF {
-                i += 1
-                continue
-            }
-            // Markers without a length: TEM, RSTn.
-            if marker == 0x01 || (0xD0...0xD7).contains(marker) {
-                i += 2
-                continue
-            }
-            let length = Int(b[i + 2]) << 8 | Int(b[i + 3])
-            let isFrame = (0xC0...0xCF).contains(marker) && marker != 0xC4 && marker != 0xC8 && marker != 0xCC
-            if isFrame {
-                guard i + 8 < b.count else { return nil }
-                let height = Int(b[i + 5]) << 8 | Int(b[i + 6])
-                let width = Int(b[i + 7]) << 8 | Int(b[i + 8])
-                return (width, height)
-            }
-            if marker == 0xDA || length < 2 { return nil }
-            i += 2 + length
-        }
-        return nil
     }
 }

@@ -99,7 +99,7 @@ public enum ImageHelperService {
         while true {
             let frame: [UInt8]
             do {
-                frame = try HelperDecoder.receiveFrame(0)
+                frame = try ImageWire.receiveFrame(0)
             } catch {
                 return 0  // the daemon closed its end
             }
@@ -115,7 +115,7 @@ public enum ImageHelperService {
                     })
             }
             do {
-                try HelperDecoder.send(1, reply)
+                try ImageWire.send(1, reply)
             } catch {
                 return 0
             }

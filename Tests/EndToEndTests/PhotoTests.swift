@@ -79,7 +79,7 @@ final class PhotoTests: DaemonTestCase {
         XCTAssertTrue(path.hasPrefix(daemon.home + "/cache/contactsd/thumbnails/"), path)
         let thumb = try XCTUnwrap(read(path))
         XCTAssertEqual(ImageFormat.sniff(thumb), .jpeg)
-        XCTAssertEqual(JPEGHeader.size(thumb)?.width, 256)
+        XCTAssertEqual(ImageHeader.read(thumb)?.width, 256)
 
         // Cached: the same file, not made again.
         var before = stat()
@@ -133,7 +133,7 @@ final class PhotoTests: DaemonTestCase {
         let t = try c.call("contacts.thumbnail", ["id": .string(id), "size": 128])
         XCTAssertEqual([t["width"]?.intValue, t["height"]?.intValue], [64, 128])
         let file = try XCTUnwrap(read(try XCTUnwrap(t["path"]?.stringValue)))
-        XCTAssertEqual(JPEGHeader.size(file)?.width, 64, "the pixels are turned, not just tagged")
+        XCTAssertEqual(ImageHeader.read(file)?.width, 64, "the pixels are turned, not just tagged")
     }
 
     func testEveryAcceptedFormatFromAPathAndCarefulPathHandling() throws {
@@ -369,8 +369,8 @@ final class PhotoCLITests: DaemonTestCase {
         let cropped = try daemon.ctl("photo", "get", "kate", "--size", "64", "--crop", "-o", out)
         XCTAssertEqual(cropped.status, 0, cropped.stderr)
         let thumb = try XCTUnwrap(FileManager.default.contents(atPath: out).map { [UInt8]($0) })
-        XCTAssertEqual(JPEGHeader.size(thumb)?.width, 64)
-        XCTAssertEqual(JPEGHeader.size(thumb)?.height, 64)
+        XCTAssertEqual(ImageHeader.read(thumb)?.width, 64)
+        XCTAssertEqual(ImageHeader.read(thumb)?.height, 64)
 
         let json = try JSONParser.parse(try daemon.ctl("photo", "get", "kate", "--json").stdout)
         XCTAssertEqual(json["width"]?.intValue, 192)

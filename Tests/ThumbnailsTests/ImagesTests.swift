@@ -24,8 +24,8 @@ final class ImagesTests: XCTestCase {
         XCTAssertEqual(ImageFormat.sniff(t.jpeg), .jpeg)
         XCTAssertEqual(t.width, 256)
         XCTAssertEqual(t.height, 171)
-        XCTAssertEqual(JPEGHeader.size(t.jpeg)?.width, 256)
-        XCTAssertEqual(JPEGHeader.size(t.jpeg)?.height, 171)
+        XCTAssertEqual(ImageHeader.read(t.jpeg)?.width, 256)
+        XCTAssertEqual(ImageHeader.read(t.jpeg)?.height, 171)
 
         let cropped = try Images.thumbnail(photo, size: 100, crop: true)
         XCTAssertEqual([cropped.width, cropped.height], [100, 100])

@@ -23,11 +23,11 @@ public final class Daemon: @unchecked Sendable {
     let dataDirectory: String
     let databasePath: String
     let inboxPath: String
-    private var inbox: InboxWatcher?
+    private(set) var inbox: InboxWatcher?
     let bus = EventBus()
     private(set) var store: ContactStore?
     private var photos: PhotoService?
-    private var server: RPCServer?
+    private(set) var server: RPCServer?
     private var lock: LockFile?
     private var ownsSocketFile = false
     private let stopSignal = DispatchSemaphore(value: 0)
@@ -263,47 +263,5 @@ public final class Daemon: @unchecked Sendable {
         }
         t.name = "watchdog"
         t.start()
-    }
-
-    // MARK: Methods of the daemon itself
-
-    private func daemonMethods(store: ContactStore) -> [RPCMethod] {
-        [
-            RPCMethod(
-                "daemon.status", summary: "Reports the daemon's version, counts, paths and uptime.",
-                result: "status",
-                resultSchema: [
-                    "type": "object",
-                    "required": ["version", "contacts", "groups", "dataDir", "socket", "uptimeSeconds"],
-                    "properties": [
-                        "version": Schemas.string, "contacts": Schemas.integer, "groups": Schemas.integer,
-                        "dataDir": Schemas.string, "database": Schemas.string, "socket": Schemas.string,
-                        "inbox": Schemas.nullableString, "inboxProcessed": Schemas.integer, "uptimeSeconds": ["type": "number"],
-                        "pid": Schemas.integer,
-                        "connections": Schemas.integer, "subscribers": Schemas.integer, "logLevel": Schemas.string,
-                    ],
-                ]
-            ) { [self] _ in
-                let counts = try store.counts()
-                return [
-                    "version": .string(contactsdVersion), "contacts": .int(counts.contacts), "groups": .int(counts.groups),
-                    "dataDir": .string(dataDirectory), "database": .string(databasePath), "socket": .string(socketPath),
-                    "inbox": .string(inboxPath), "inboxProcessed": .int(inbox?.progress.count ?? 0),
-                    "uptimeSeconds": .double((Date().timeIntervalSince(startedAt) * 1000).rounded() / 1000),
-                    "pid": .int(Int(getpid())), "connections": .int(server?.connectionCount ?? 0),
-                    "subscribers": .int(bus.subscriberCount), "logLevel": .string(log.level.word),
-                ]
-            },
-            RPCMethod(
-                "events.subscribe",
-                summary: "Subscribes this connection to change notifications: contacts.changed and groups.changed, sent after each commit.",
-                result: "subscribed",
-                resultSchema: ["type": "object", "required": ["subscribed"], "properties": ["subscribed": Schemas.boolean]]
-            ) { [bus] call in
-                guard let session = call.session else { throw RPCError.invalidRequest("events need a connection") }
-                bus.subscribe(session)
-                return ["subscribed": true]
-            },
-        ]
     }
 }

@@ -1,5 +1,6 @@
 import ContactsCore
 import ContactsSupport
+import Glibc
 import VCard
 
 /// A photo's bytes with what is known about them, ready to be stored by content.
@@ -67,5 +68,77 @@ extension ContactStore {
         }
         try db.execute(
             "UPDATE contacts SET photo_hash = json_extract(body, '$.photo.hash') WHERE json_extract(body, '$.photo.hash') IS NOT NULL")
+    }
+}
+
+// The life of photo files: removed once no contact refers to them, kept while a backup
+// copies them, swept after an interrupted write.
+extension ContactStore {
+    /// Removes the files of photos no contact refers to any more. The caller holds the write
+    /// lock, so no write can be adding a reference meanwhile.
+    func releasePhotos(_ hashes: Set<String>) {
+        guard !hashes.isEmpty else { return }
+        if photoPins > 0 {
+            releasedWhilePinned.formUnion(hashes)
+            return
+        }
+        for hash in hashes {
+            guard (try? writer.scalarInt("SELECT count(*) FROM contacts WHERE photo_hash = ?", [.text(hash)])) == 0 else { continue }
+            if photos.contains(hash) {
+                photos.remove(hash)
+                photoRemovalHandler?(hash)
+            }
+        }
+    }
+
+    /// Keeps every photo file in place while `body` runs (a backup copying them).
+    func withPhotosPinned<T>(_ body: () throws -> T) rethrows -> T {
+        writeLock.lock()
+        photoPins += 1
+        writeLock.unlock()
+        defer {
+            writeLock.lock()
+            photoPins -= 1
+            if photoPins == 0 {
+                let released = releasedWhilePinned
+                releasedWhilePinned = []
+                releasePhotos(released)
+            }
+            writeLock.unlock()
+        }
+        return try body()
+    }
+
+    /// Removes photo files no contact refers to, and temporary files an interrupted write left
+    /// behind. The daemon runs this once after start. Returns how many files went.
+    @discardableResult
+    public func removeUnreferencedPhotos() throws -> Int {
+        writeLock.lock()
+        defer { writeLock.unlock() }
+        if closed { throw StoreError.unavailable("the store is closed") }
+        return try sweepPhotos()
+    }
+
+    /// The sweep itself; the caller holds the write lock.
+    func sweepPhotos() throws -> Int {
+        guard photoPins == 0 else { return 0 }
+        let (hashes, leftovers) = photos.inventory()
+        for path in leftovers { unlink(path) }
+        guard !hashes.isEmpty else { return leftovers.count }
+        var referenced: Set<String> = []
+        do {
+            let s = try writer.prepare("SELECT DISTINCT photo_hash FROM contacts WHERE photo_hash IS NOT NULL")
+            defer { s.reset() }
+            while try s.step() { referenced.insert(s.text(0)) }
+        } catch {
+            throw StoreError.database(error)
+        }
+        var removed = leftovers.count
+        for hash in hashes where !referenced.contains(hash) {
+            photos.remove(hash)
+            photoRemovalHandler?(hash)
+            removed += 1
+        }
+        return removed
     }
 }

@@ -1,4 +1,3 @@
-import CSQLite
 import ContactsCore
 import ContactsSupport
 import Foundation
@@ -14,14 +13,14 @@ public final class ContactStore: @unchecked Sendable {
     /// Called after each committed write, in commit order, with what changed.
     public typealias ChangeHandler = @Sendable ([ContactChange], [GroupChange]) -> Void
 
-    private let writer: Database
-    private let writeLock = NSLock()
-    private let poolLock = NSLock()
+    let writer: Database
+    let writeLock = NSLock()
+    let poolLock = NSLock()
     private var idleReaders: [Database] = []
-    private var closed = false
+    var closed = false
     /// When the store was last read (monotonic milliseconds, under the pool lock): searches
     /// and gets answered from memory count too, and the end of a large import.
-    private var lastRead: Int64 = 0
+    var lastRead: Int64 = 0
     /// The search index being made ahead for the write under way (under the write lock).
     private var earlyIndex: PreparedIndex?
 
@@ -36,16 +35,16 @@ public final class ContactStore: @unchecked Sendable {
     /// write has made all its changes to contacts but has more to do (an import flushing its
     /// photo files). Only from the body of `write`.
     func prepareSearchIndexEarly(_ log: ChangeLog) { earlyIndex?.start(searchIndex, log) }
-    private var changeHandler: ChangeHandler?
-    private var photoRemovalHandler: (@Sendable (String) -> Void)?
+    var changeHandler: ChangeHandler?
+    var photoRemovalHandler: (@Sendable (String) -> Void)?
     let searchIndex = SearchIndex()
     /// Contacts read recently (`contact(id:)`), dropped when a write touches them.
     let cache = ContactCache(capacity: 8192)
     /// The photo files, in `photos/` beside the database.
     let photos: PhotoStore
     /// While a backup copies photos, none is removed; what was released waits here.
-    private var photoPins = 0
-    private var releasedWhilePinned: Set<String> = []
+    var photoPins = 0
+    var releasedWhilePinned: Set<String> = []
 
     /// Opens (creating if needed) the store at `path` and brings its schema up to date.
     /// A file that is not a contacts database, or one from a newer version, is refused and
@@ -241,6 +240,14 @@ public final class ContactStore: @unchecked Sendable {
             if e.isDiskFull { throw StoreError.unavailable("the disk is full; nothing was changed") }
             throw StoreError.unavailable("cannot write a photo file (\(e)); nothing was changed")
         }
+        afterCommit(&log, prepared, bulk: bulk)
+        return result
+    }
+
+    /// What follows a commit, under the write lock: the search index learns the changes
+    /// (the one made ahead is put in place, else they are applied), the cache forgets what
+    /// changed, photos nobody refers to go, and the change handler hears of it all.
+    private func afterCommit(_ log: inout ChangeLog, _ prepared: PreparedIndex, bulk: Bool) {
         if !log.indexRefresh.isEmpty {
             // Contacts touched by a group change: their timestamps moved.
             for rowid in log.indexRefresh where !log.indexDeletes.contains(rowid) {
@@ -267,200 +274,6 @@ public final class ContactStore: @unchecked Sendable {
             Parallel.free(log)
             log = ChangeLog()
         }
-        return result
     }
 
-    /// Copies the write-ahead log into the database on a thread of its own at the lowest
-    /// priority, holding the write lock, once reads have paused for a second (or after half a
-    /// minute at most): copying a large log makes searches that run meanwhile several times
-    /// slower (p99 at 100k: 15 ms instead of 5). A thread of its own, because an unprivileged
-    /// process cannot raise its priority again, and a pooled thread would keep it.
-    private func checkpointSoon() {
-        // The import itself counts: searches right after it (a client told of the new
-        // contacts) must find the store quiet for a second first.
-        noteRead()
-        let thread = Thread { [self] in
-            _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)  // on Linux, the calling thread
-            let start = Timestamp.monotonicMillis()
-            while Timestamp.monotonicMillis() - start < 30_000 {
-                poolLock.lock()
-                let quiet = Timestamp.monotonicMillis() - lastRead
-                poolLock.unlock()
-                if quiet >= 1_000 { break }
-                usleep(200_000)
-            }
-            writeLock.lock()
-            defer { writeLock.unlock() }
-            if !closed { try? writer.execute("PRAGMA wal_checkpoint(PASSIVE)") }
-        }
-        thread.name = "checkpoint"
-        thread.start()
-    }
-
-    // MARK: Photo files
-
-    /// Removes the files of photos no contact refers to any more. The caller holds the write
-    /// lock, so no write can be adding a reference meanwhile.
-    private func releasePhotos(_ hashes: Set<String>) {
-        guard !hashes.isEmpty else { return }
-        if photoPins > 0 {
-            releasedWhilePinned.formUnion(hashes)
-            return
-        }
-        for hash in hashes {
-            guard (try? writer.scalarInt("SELECT count(*) FROM contacts WHERE photo_hash = ?", [.text(hash)])) == 0 else { continue }
-            if photos.contains(hash) {
-                photos.remove(hash)
-                photoRemovalHandler?(hash)
-            }
-        }
-    }
-
-    /// Keeps every photo file in place while `body` runs (a backup copying them).
-    func withPhotosPinned<T>(_ body: () throws -> T) rethrows -> T {
-        writeLock.lock()
-        photoPins += 1
-        writeLock.unlock()
-        defer {
-            writeLock.lock()
-            photoPins -= 1
-            if photoPins == 0 {
-                let released = releasedWhilePinned
-                releasedWhilePinned = []
-                releasePhotos(released)
-            }
-            writeLock.unlock()
-        }
-        return try body()
-    }
-
-    /// Removes photo files no contact refers to, and temporary files an interrupted write left
-    /// behind. The daemon runs this once after start. Returns how many files went.
-    @discardableResult
-    public func removeUnreferencedPhotos() throws -> Int {
-        writeLock.lock()
-        defer { writeLock.unlock() }
-        if closed { throw StoreError.unavailable("the store is closed") }
-        return try sweepPhotos()
-    }
-
-    /// The sweep itself; the caller holds the write lock.
-    private func sweepPhotos() throws -> Int {
-        guard photoPins == 0 else { return 0 }
-        let (hashes, leftovers) = photos.inventory()
-        for path in leftovers { unlink(path) }
-        guard !hashes.isEmpty else { return leftovers.count }
-        var referenced: Set<String> = []
-        do {
-            let s = try writer.prepare("SELECT DISTINCT photo_hash FROM contacts WHERE photo_hash IS NOT NULL")
-            defer { s.reset() }
-            while try s.step() { referenced.insert(s.text(0)) }
-        } catch {
-            throw StoreError.database(error)
-        }
-        var removed = leftovers.count
-        for hash in hashes where !referenced.contains(hash) {
-            photos.remove(hash)
-            photoRemovalHandler?(hash)
-            removed += 1
-        }
-        return removed
-    }
-}
-
-/// The search index a large write makes on another thread before its commit (see
-/// `ContactStore.write`). Used by the writing thread only, under the store's write lock.
-final class PreparedIndex: @unchecked Sendable {
-    private let group = DispatchGroup()
-    private var contents: SearchIndex.Contents?
-    /// How many changes it was made from (nil until started).
-    private var made: (upserts: Int, deletes: Int)?
-
-    /// Starts making the index that the changes in `log` give, unless started already or the
-    /// change is small enough to apply in place.
-    func start(_ index: SearchIndex, _ log: ChangeLog) {
-        guard made == nil, log.indexRefresh.isEmpty, log.indexUpserts.count + log.indexDeletes.count > SearchIndex.inPlaceLimit else {
-            return
-        }
-        made = (log.indexUpserts.count, log.indexDeletes.count)
-        let (upserts, deletes) = (log.indexUpserts, log.indexDeletes)
-        DispatchQueue.global(qos: .userInitiated).async(group: group) { self.contents = index.prepare(upserts: upserts, deletes: deletes) }
-    }
-
-    /// The index made, once made, if it was made from all of `log`'s changes.
-    func result(for log: ChangeLog) -> SearchIndex.Contents? {
-        guard let made else { return nil }
-        group.wait()
-        guard made == (log.indexUpserts.count, log.indexDeletes.count), log.indexRefresh.isEmpty else { return nil }
-        return contents
-    }
-}
-
-/// Changes made inside one transaction.
-struct ChangeLog {
-    var contacts: [ContactChange] = []
-    var groups: [GroupChange] = []
-    private var positions: [String: Int] = [:]
-    /// What the search index must learn once the transaction commits.
-    var indexUpserts: [SearchIndex.Entry] = []
-    /// Rowids of contacts deleted, and of contacts whose row changed outside the typed path
-    /// (a group change moved their timestamps).
-    var indexDeletes: Set<Int64> = []
-    var indexRefresh: Set<Int64> = []
-    /// Photos a contact stopped referring to: removed after the commit if nobody else does.
-    var releasedPhotos: Set<String> = []
-    var isEmpty: Bool { contacts.isEmpty && groups.isEmpty }
-
-    /// How many of `contacts` `positions` covers.
-    private var positioned = 0
-
-    /// A contact just inserted with a fresh id, which no earlier entry can name. (An import of
-    /// many new contacts then builds no table of positions at all.)
-    mutating func created(_ id: String) {
-        contacts.append(ContactChange(id: id, kind: .created, revision: 1))
-    }
-
-    mutating func contact(_ id: String, _ kind: ContactChange.Kind, _ revision: Int) {
-        while positioned < contacts.count {
-            positions[contacts[positioned].id] = positioned
-            positioned += 1
-        }
-        if let i = positions[id] {
-            contacts[i].revision = revision
-            if contacts[i].kind == .created && kind == .updated { return }
-            contacts[i].kind = kind
-        } else {
-            positions[id] = contacts.count
-            contacts.append(ContactChange(id: id, kind: kind, revision: revision))
-            positioned += 1
-        }
-    }
-}
-
-/// Pushes the write-ahead log to disk every second while a large write runs. SQLite writes
-/// the pages its cache cannot hold into the log as the write goes, but the kernel keeps
-/// them in memory (on a machine with room, for up to half a minute): the flush of an
-/// import's photo files and the commit's sync then had all of them to write, after the last
-/// contact (at 300k contacts: 330 ms of the flush, against 10-60 ms now).
-final class LogPusher: @unchecked Sendable {
-    private let path: String
-    private let wake = DispatchSemaphore(value: 0)
-
-    init(path: String) {
-        self.path = path
-        let thread = Thread { [self] in
-            while wake.wait(timeout: .now() + 1) == .timedOut {
-                let fd = open(self.path, O_RDONLY | O_CLOEXEC)
-                if fd >= 0 {
-                    _ = fdatasync(fd)
-                    close(fd)
-                }
-            }
-        }
-        thread.name = "log-pusher"
-        thread.start()
-    }
-
-    /// Stops the pushing (a push under way ends on its own: another sync is harmless).
-    func stop() { wake.signal() }
 }

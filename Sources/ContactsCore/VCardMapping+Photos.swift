@@ -1,0 +1,164 @@
+import ContactsSupport
+import Foundation
+import VCard
+
+/// Photos between cards and the photo store: a card's inline photo leaves it to be stored
+/// once by content, and comes back into it on export.
+extension VCardMapping {
+    /// Replaces each PHOTO that holds the contact's photo. The first is the one at `source`
+    /// when the caller knows it, else the first whose bytes have the photo's hash; later ones
+    /// match by their bytes.
+    private static func detach(_ c: inout Contact, source: Int?) -> PhotoData? {
+        guard let hash = c.photo?.hash, var props = c.vcardProperties else { return nil }
+        var photo: PhotoData?
+        for i in props.indices where props[i].name == "PHOTO" {
+            guard case .raw = props[i].value, let data = PhotoData.decode(props[i]) else { continue }
+            let matches = photo.map { $0.bytes == data.bytes } ?? source.map { $0 == i } ?? (data.hash == hash)
+            guard matches else { continue }
+            props[i] = storedPhotoProperty(hash: hash, mimeType: data.mimeType, keeping: props[i].parameters)
+            photo = photo ?? data
+        }
+        c.vcardProperties = props
+        return photo
+    }
+
+    /// The photo a card carries, if any (its first PHOTO with a value).
+    public static func photo(in card: VCard) -> PhotoReference? {
+        card.all("PHOTO").lazy.compactMap(photoReference).first
+    }
+
+    static func photoReference(_ p: VCardProperty) -> PhotoReference? {
+        if let (hash, mimeType) = storedPhoto(p) { return .stored(hash: hash, mimeType: mimeType, width: nil, height: nil) }
+        guard case .raw(let r) = p.value, !r.isEmpty else { return nil }
+        if let data = PhotoData.decode(p) {
+            return .stored(hash: "sha256:" + SHA256.hex(data.bytes), mimeType: data.mimeType, width: nil, height: nil)
+        }
+        var compact = r.filter { !$0.isWhitespace }
+        if compact.hasPrefix("data:"), let comma = compact.firstIndex(of: ",") { compact = String(compact[compact.index(after: comma)...]) }
+        if r.hasPrefix("data:") || !compact.utf8.contains(UInt8(ascii: ":")) {
+            // Inline data that does not decode: kept as it came (in the card), named by content.
+            return .stored(hash: "sha256:" + SHA256.hex(Array(compact.utf8)), mimeType: "application/octet-stream", width: nil, height: nil)
+        }
+        return .url(r)
+    }
+
+    /// Takes the bytes of the contact's photo out of its card: that PHOTO keeps its place and
+    /// its other parameters, and names its content instead of carrying it. Returns the photo,
+    /// to be stored by content. (Any further PHOTO stays in the card as it came.)
+    public static func detachPhoto(_ c: inout Contact) -> PhotoData? { detach(&c, source: nil) }
+
+    /// `detachPhoto` for a contact that `contact(from:)` has just made: its photo is the card's
+    /// first PHOTO with a value, already decoded and hashed once there, so that property is
+    /// decoded again but not hashed again (an import does this for every card with a photo).
+    public static func detachCardPhoto(_ c: inout Contact) -> PhotoData? {
+        let source = c.vcardProperties?.firstIndex { p in
+            guard p.name == "PHOTO" else { return false }
+            if storedPhoto(p) != nil { return true }
+            if case .raw(let r) = p.value { return !r.isEmpty }
+            return false
+        }
+        return detach(&c, source: source ?? -1)
+    }
+
+    /// A PHOTO whose bytes are in the photo store. Its value is structured text, which a
+    /// parsed PHOTO never is, so no card can pass one off as a reference.
+    static func storedPhotoProperty(hash: String, mimeType: String, keeping parameters: [VCardParameter] = []) -> VCardProperty {
+        let kept = parameters.filter { param in
+            guard let name = param.name else { return false }
+            switch name {
+            case "ENCODING", "VALUE", "MEDIATYPE": return false
+            case "TYPE": return !param.values.contains { PhotoData.mimeType(forType: $0.uppercased()) != nil }
+            default: return true
+            }
+        }
+        return VCardProperty(name: "PHOTO", parameters: kept, value: .text([[hash], [mimeType]]))
+    }
+
+    static func storedPhoto(_ p: VCardProperty) -> (hash: String, mimeType: String)? {
+        guard p.name == "PHOTO", case .text(let parts) = p.value, parts.count == 2, let hash = parts[0].first, hash.hasPrefix("sha256:")
+        else { return nil }
+        return (hash, parts[1].first ?? "application/octet-stream")
+    }
+
+    /// The properties with each stored photo's bytes put back inline (`ENCODING=b` with a
+    /// TYPE; the 4.0 writer turns that into a data URI). A photo whose bytes cannot be had
+    /// is left out.
+    public static func attachPhotos(_ props: [VCardProperty], bytes: (String) -> [UInt8]?) -> [VCardProperty] {
+        guard props.contains(where: { storedPhoto($0) != nil }) else { return props }
+        return props.compactMap { p in
+            guard let (hash, mimeType) = storedPhoto(p) else { return p }
+            guard let data = bytes(hash) else { return nil }
+            var out = p
+            out.parameters.append(VCardParameter("ENCODING", ["b"]))
+            if let sub = mimeType.split(separator: "/").last, mimeType.hasPrefix("image/") {
+                out.parameters.append(VCardParameter("TYPE", [sub.uppercased()]))
+            }
+            out.value = .raw(Data(data).base64EncodedString())
+            return out
+        }
+    }
+}
+
+/// A photo's bytes as a card carries them: base64 (any 2.1/3.0 spelling) or a data URI.
+public struct PhotoData: Sendable, Equatable {
+    public var bytes: [UInt8]
+    public var mimeType: String
+    /// The content address: `sha256:` and the hex digest.
+    public var hash: String { "sha256:" + SHA256.hex(bytes) }
+
+    public static func decode(_ p: VCardProperty) -> PhotoData? {
+        guard case .raw(let r) = p.value, !r.isEmpty else { return nil }
+        var payload = Substring(r)
+        var mime: String?
+        if r.hasPrefix("data:") {
+            // data:image/jpeg;base64,... (some producers escape the comma)
+            guard let comma = r.firstIndex(of: ",") else { return nil }
+            var head = r[r.index(r.startIndex, offsetBy: 5)..<comma]
+            if head.hasSuffix("\\") { head = head.dropLast() }
+            guard head.lowercased().hasSuffix(";base64") else { return nil }
+            mime = String(head.dropLast(7))
+            payload = r[r.index(after: comma)...]
+        } else {
+            let encoded = p.parameterValues("ENCODING") + p.parameterValues("TYPE")
+            let declared = encoded.contains("B") || encoded.contains("BASE64")
+            if !declared {
+                // Undeclared: only a long run of the base64 alphabet (whitespace aside) counts.
+                var letters = 0
+                for b in r.utf8 {
+                    switch b {
+                    case 0x41...0x5A, 0x61...0x7A, 0x30...0x39, UInt8(ascii: "+"), UInt8(ascii: "/"), UInt8(ascii: "="): letters += 1
+                    case 0x20, 0x09, 0x0A, 0x0D: continue
+                    default: return nil
+                    }
+                }
+                guard letters > 32 else { return nil }
+            }
+            mime = p.parameterValues("TYPE").lazy.compactMap(mimeType(forType:)).first ?? p.parameter("MEDIATYPE")
+        }
+        guard let bytes = Base64.decode(payload.utf8, lenient: true), !bytes.isEmpty else { return nil }
+        let declared = mime.flatMap { $0.isEmpty || $0 == "application/octet-stream" ? nil : $0.lowercased() }
+        return PhotoData(bytes: bytes, mimeType: declared ?? sniff(bytes))
+    }
+
+    static func mimeType(forType t: String) -> String? {
+        switch t {
+        case "JPEG", "JPG": "image/jpeg"
+        case "PNG": "image/png"
+        case "GIF": "image/gif"
+        case "WEBP": "image/webp"
+        case "HEIC": "image/heic"
+        case "BMP": "image/bmp"
+        default: t.utf8.contains(UInt8(ascii: "/")) ? t.lowercased() : nil
+        }
+    }
+
+    /// The type from the first bytes, for photos that do not say.
+    public static func sniff(_ b: [UInt8]) -> String {
+        if b.starts(with: [0xFF, 0xD8, 0xFF]) { return "image/jpeg" }
+        if b.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "image/png" }
+        if b.starts(with: Array("GIF8".utf8)) { return "image/gif" }
+        if b.count > 12 && b.starts(with: Array("RIFF".utf8)) && Array(b[8..<12]) == Array("WEBP".utf8) { return "image/webp" }
+        if b.count > 12 && Array(b[4..<8]) == Array("ftyp".utf8) { return "image/heic" }
+        return "application/octet-stream"
+    }
+}

@@ -1,0 +1,42 @@
+import ContactsCore
+
+/// Changes made inside one transaction.
+struct ChangeLog {
+    var contacts: [ContactChange] = []
+    var groups: [GroupChange] = []
+    private var positions: [String: Int] = [:]
+    /// What the search index must learn once the transaction commits.
+    var indexUpserts: [SearchIndex.Entry] = []
+    /// Rowids of contacts deleted, and of contacts whose row changed outside the typed path
+    /// (a group change moved their timestamps).
+    var indexDeletes: Set<Int64> = []
+    var indexRefresh: Set<Int64> = []
+    /// Photos a contact stopped referring to: removed after the commit if nobody else does.
+    var releasedPhotos: Set<String> = []
+    var isEmpty: Bool { contacts.isEmpty && groups.isEmpty }
+
+    /// How many of `contacts` `positions` covers.
+    private var positioned = 0
+
+    /// A contact just inserted with a fresh id, which no earlier entry can name. (An import of
+    /// many new contacts then builds no table of positions at all.)
+    mutating func created(_ id: String) {
+        contacts.append(ContactChange(id: id, kind: .created, revision: 1))
+    }
+
+    mutating func contact(_ id: String, _ kind: ContactChange.Kind, _ revision: Int) {
+        while positioned < contacts.count {
+            positions[contacts[positioned].id] = positioned
+            positioned += 1
+        }
+        if let i = positions[id] {
+            contacts[i].revision = revision
+            if contacts[i].kind == .created && kind == .updated { return }
+            contacts[i].kind = kind
+        } else {
+            positions[id] = contacts.count
+            contacts.append(ContactChange(id: id, kind: kind, revision: revision))
+            positioned += 1
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import ContactsCore
+
+/// A contact arriving from a file, and which of the contact's own attributes the file speaks for.
+public struct ImportItem: Sendable {
+    public var contact: Contact
+    /// The card named its groups (CATEGORIES); otherwise a stored contact keeps its groups.
+    public var carriesGroups: Bool
+    /// The card said whether it is a favorite; otherwise a stored contact keeps its state.
+    public var carriesFavorite: Bool
+    /// The bytes of the contact's photo, when the card carried them inline.
+    public var photo: PhotoUpload?
+
+    public init(contact: Contact, carriesGroups: Bool, carriesFavorite: Bool, photo: PhotoUpload? = nil) {
+        self.contact = contact
+        self.carriesGroups = carriesGroups
+        self.carriesFavorite = carriesFavorite
+        self.photo = photo
+    }
+}
+
+/// A group card of an import (vCard `KIND:group`): its name and its members' UIDs.
+public struct ImportGroup: Sendable {
+    public var name: String
+    public var memberUIDs: [String]
+
+    /// Refuses a name no group may have, as `createGroup` does.
+    public init(name: String, memberUIDs: [String]) throws {
+        self.name = try ContactStore.validGroupName(name)
+        self.memberUIDs = memberUIDs
+    }
+}
+
+/// Contacts and groups of an import with what the contacts' rows will hold, worked out from
+/// the contacts alone on whichever thread makes the batch, ahead of the transaction.
+public struct ImportBatch: Sendable {
+    public let items: [ImportItem]
+    public let groups: [ImportGroup]
+    let rows: [ContactStore.PreparedRow]
+
+    public init(items: [ImportItem], groups: [ImportGroup] = []) {
+        var rows: [ContactStore.PreparedRow] = []
+        rows.reserveCapacity(items.count)
+        // By index through a buffer pointer, so that no item is copied (`map` would).
+        items.withUnsafeBufferPointer { items in
+            for k in items.indices { rows.append(ContactStore.PreparedRow(new: items[k].contact)) }
+        }
+        self.items = items
+        self.groups = groups
+        self.rows = rows
+    }
+}
+
+/// What hands an import its batches, in order. The store asks for the next batch only once
+/// it holds no part of the last one, so a source may keep the last one it handed out and let
+/// go of it where it likes (the thread that made it) when asked for the next.
+public protocol ImportBatchSource {
+    /// About how many contacts will come: chooses how the transaction goes about a large import.
+    var expectedCount: Int { get }
+    /// The next batch, nil after the last; an error rolls the whole import back.
+    mutating func next() throws -> ImportBatch?
+    /// Asked every 500 contacts: yes rolls the import back (`StoreError.cancelled`).
+    func isCancelled() -> Bool
+    /// Told every 1000 contacts how many are in.
+    func stored(_ count: Int)
+}
+
+extension ImportBatchSource {
+    public func isCancelled() -> Bool { false }
+    public func stored(_ count: Int) {}
+}
+
+/// What importing one item did.
+public enum ImportOutcome: Sendable, Equatable {
+    case created(id: String)
+    case updated(id: String)
+    case unchanged(id: String)
+}
+
+/// What an import stored: an outcome for each contact in the order they came, and how many
+/// group cards.
+public struct ImportResult: Sendable {
+    public var contacts: [ImportOutcome]
+    public var groups: Int
+}

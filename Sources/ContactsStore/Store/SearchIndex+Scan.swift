@@ -1,0 +1,201 @@
+import ContactsSupport
+import Glibc
+import ScanKernel
+
+/// A search: the scan of every slot's text for the query's needles, on all cores, and the
+/// page of matches in the order asked for.
+extension SearchIndex {
+    /// One page of matches (rowids and ids), and how many match in all.
+    func search(patterns: [[UInt8]], favoritesOnly: Bool, members: Set<Int64>?, order: Order, offset: Int, limit: Int?) -> (
+        total: Int, rowids: [Int64], ids: [String]
+    ) {
+        pthread_rwlock_rdlock(&lock)
+        defer { pthread_rwlock_unlock(&lock) }
+        // In name order a page is the first (or last) `offset + limit` matches: each part of
+        // the scan keeps only that many of its own and counts the rest.
+        var keep: Scan.Keep = .all
+        if let limit, case .name(let ascending) = order {
+            let wanted = offset.addingReportingOverflow(limit)
+            if !wanted.overflow { keep = ascending ? .first(wanted.partialValue) : .last(wanted.partialValue) }
+        }
+        var parts: [Scan.Part] = []
+        textBuffer.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return }
+            slots.withUnsafeBufferPointer { slots in
+                features.withUnsafeBufferPointer { features in
+                    let scan = Scan(
+                        text: base, textLength: buffer.count, slots: slots, features: features, stretches: stretches,
+                        needles: patterns.filter { !$0.isEmpty }.map(Needle.init), favoritesOnly: favoritesOnly, members: members,
+                        keep: keep)
+                    // A large index is scanned in parts on all cores; the parts come back in order.
+                    parts = Parallel.chunks(slots.count, minimum: parallelScanMinimum) { scan.run($0) }
+                }
+            }
+        }
+        let total = parts.reduce(0) { $0 + $1.count }
+        guard offset < total else { return (total, [], []) }
+        var matches: [Int]
+        switch order {
+        case .name(let ascending):
+            if ascending {
+                matches = parts.flatMap(\.kept)
+            } else {
+                // Each part kept its last matches, in order: the page counts back from the end.
+                matches = parts.reversed().flatMap { $0.kept.reversed() }
+            }
+        case .created(let ascending):
+            matches = parts.flatMap(\.kept)
+            matches.sort { a, b in
+                let x = slots[a].createdAt, y = slots[b].createdAt
+                return x == y ? a < b : (ascending ? x < y : x > y)
+            }
+        case .updated(let ascending):
+            matches = parts.flatMap(\.kept)
+            matches.sort { a, b in
+                let x = slots[a].updatedAt, y = slots[b].updatedAt
+                return x == y ? a < b : (ascending ? x < y : x > y)
+            }
+        }
+        let end = min(matches.count, limit.map { offset + $0 } ?? matches.count)
+        guard offset < end else { return (total, [], []) }
+        let page = matches[offset..<end]
+        return (total, page.map { slots[$0].rowid }, page.map(id(ofSlot:)))
+    }
+
+    /// One search's view of the index. The caller holds the read lock for as long as any
+    /// part of the scan runs, so the pointers stay valid and unchanged.
+    private struct Scan: @unchecked Sendable {
+        let text: UnsafeRawPointer
+        let textLength: Int
+        let slots: UnsafeBufferPointer<Slot>
+        let features: UnsafeBufferPointer<ScanFeatures>
+        let stretches: [Int]
+        let needles: [Needle]
+        let favoritesOnly: Bool
+        let members: Set<Int64>?
+
+        /// Which matches a part keeps.
+        enum Keep {
+            case all
+            case first(Int)
+            case last(Int)
+        }
+        let keep: Keep
+
+        /// What a part of the scan found: how many slots match, and those it kept, in order.
+        struct Part {
+            var count = 0
+            var kept: [Int] = []
+        }
+
+        /// The matching slots of `range`.
+        func run(_ range: Range<Int>) -> Part {
+            let filtered = favoritesOnly || members != nil
+            if needles.isEmpty {
+                guard filtered else {
+                    // Every slot matches: the page is a slice of the range.
+                    switch keep {
+                    case .all: return Part(count: range.count, kept: Array(range))
+                    case .first(let n): return Part(count: range.count, kept: Array(range.prefix(n)))
+                    case .last(let n): return Part(count: range.count, kept: Array(range.suffix(n)))
+                    }
+                }
+                return collect(range) { passes(slots[$0]) }
+            }
+            var marks = [UInt8](repeating: 0, count: range.count)
+            marks.withUnsafeMutableBufferPointer { marks in
+                // The stretches that overlap the range, each cut to it.
+                var k = max(0, (stretches.firstIndex { $0 > range.lowerBound } ?? stretches.count) - 1)
+                while k < stretches.count && stretches[k] < range.upperBound {
+                    let start = max(stretches[k], range.lowerBound)
+                    let end = min(k + 1 < stretches.count ? stretches[k + 1] : slots.count, range.upperBound)
+                    for n in needles {
+                        n.bytes.withUnsafeBufferPointer { needle in
+                            // The slots, features and marks hold an entry for every position of `range`, which is not empty here.
+                            // swift-format-ignore: NeverForceUnwrap
+                            scan_mark(
+                                text.assumingMemoryBound(to: UInt8.self), textLength, slots.baseAddress! + start,
+                                features.baseAddress! + start, end - start, needle.baseAddress, needle.count, n.pair, true,
+                                marks.baseAddress! + (start - range.lowerBound))
+                        }
+                    }
+                    k += 1
+                }
+            }
+            return marks.withUnsafeBufferPointer { marks in
+                collect(range) { marks[$0 - range.lowerBound] != 0 && (!filtered || passes(slots[$0])) }
+            }
+        }
+
+        /// Counts the slots of `range` that match and keeps those `keep` asks for, in order.
+        private func collect(_ range: Range<Int>, _ matches: (Int) -> Bool) -> Part {
+            var part = Part()
+            switch keep {
+            case .all:
+                for i in range where matches(i) { part.kept.append(i) }
+                part.count = part.kept.count
+            case .first(let n):
+                for i in range where matches(i) {
+                    part.count += 1
+                    if part.kept.count < n { part.kept.append(i) }
+                }
+            case .last(let n):
+                // The last n are the first n met going backwards.
+                for i in range.reversed() where matches(i) {
+                    part.count += 1
+                    if part.kept.count < n { part.kept.append(i) }
+                }
+                part.kept.reverse()
+            }
+            return part
+        }
+
+        func passes(_ s: Slot) -> Bool {
+            if favoritesOnly && !s.favorite { return false }
+            if let members, !members.contains(s.rowid) { return false }
+            return true
+        }
+    }
+
+    /// A needle prepared for the scan: which of its pairs of bytes to look for first. A byte
+    /// that occurs everywhere (the `a` of "appleseed", any digit) would stop the scan on every
+    /// contact; the needle's rarest pair in contact text rarely does.
+    struct Needle: @unchecked Sendable {
+        let bytes: [UInt8]
+        /// Where its rarest pair of adjacent bytes starts (0 for a needle of one byte).
+        let pair: Int
+
+        init(_ bytes: [UInt8]) {
+            self.bytes = bytes
+            var bestPair = 0
+            func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+            func pairCommonness(_ i: Int) -> Int {
+                let both = Needle.commonness(bytes[i]) * Needle.commonness(bytes[i + 1])
+                // Digits stand together (phone numbers) and apart from letters and spaces: a
+                // digit beside anything else is rare in contact text.
+                return isDigit(bytes[i]) == isDigit(bytes[i + 1]) ? both : both / 10
+            }
+            // Of equally rare pairs the last: the start of a number (a country or area code) is
+            // what many contacts share.
+            for i in 0..<max(0, bytes.count - 1) where pairCommonness(i) <= pairCommonness(bestPair) { bestPair = i }
+            pair = bestPair
+        }
+
+        /// How often a byte turns up in folded contact text (names, addresses, digits), roughly:
+        /// English and European letter frequencies, digits and separators.
+        static func commonness(_ b: UInt8) -> Int {
+            switch b {
+            case UInt8(ascii: "e"), UInt8(ascii: "a"), UInt8(ascii: " "), UInt8(ascii: "."): return 100
+            case UInt8(ascii: "o"), UInt8(ascii: "i"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "m"), UInt8(ascii: "l"): return 80
+            // Digits: every contact has phone numbers, ten or more digits each.
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): return 90
+            case UInt8(ascii: "s"), UInt8(ascii: "t"), UInt8(ascii: "c"), UInt8(ascii: "x"): return 70
+            case UInt8(ascii: "h"), UInt8(ascii: "d"), UInt8(ascii: "u"), UInt8(ascii: "p"), UInt8(ascii: "@"): return 45
+            case UInt8(ascii: "g"), UInt8(ascii: "b"), UInt8(ascii: "y"), UInt8(ascii: "k"), UInt8(ascii: "w"): return 30
+            case UInt8(ascii: "f"), UInt8(ascii: "v"), UInt8(ascii: "j"): return 20
+            case UInt8(ascii: "q"), UInt8(ascii: "z"): return 10
+            default: return 5  // punctuation, and the bytes of other scripts
+            }
+        }
+    }
+}

@@ -1,0 +1,238 @@
+import ContactsSupport
+import Foundation
+import Glibc
+import JSONCore
+
+/// One client connection: a reader thread that parses and handles requests in order, and a
+/// writer thread that drains replies and notifications, so that a slow reader never blocks
+/// anyone else.
+final class ServerConnection: RPCSession, @unchecked Sendable {
+    let sessionID: Int
+    let fd: Int32
+    let peer: PeerCredentials
+    unowned let server: RPCServer
+    let limits: RPCServerConfiguration
+
+    private let cond = NSCondition()
+    private var outbox: [[UInt8]] = []
+    private var outboxBytes = 0
+    /// A thread is writing to the socket now (the writer, or the reader answering directly).
+    private var sending = false
+    private var inputDone = false
+    private var closed = false
+    private var closeActions: [@Sendable () -> Void] = []
+    private var keepOpenForNotifications = false
+
+    init(id: Int, fd: Int32, peer: PeerCredentials, server: RPCServer, limits: RPCServerConfiguration) {
+        self.limits = limits
+        self.sessionID = id
+        self.fd = fd
+        self.peer = peer
+        self.server = server
+    }
+
+    func start() {
+        let reader = Thread { [self] in readLoop() }
+        reader.stackSize = 4 << 20
+        reader.name = "rpc-read-\(sessionID)"
+        let writer = Thread { [self] in writeLoop() }
+        writer.name = "rpc-write-\(sessionID)"
+        reader.start()
+        writer.start()
+    }
+
+    private func readLoop() {
+        var framer = LineFramer(maxLineBytes: limits.maxLineBytes)
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 16)
+        defer { chunk.deallocate() }
+        reading: while true {
+            // A reset or any other failure ends the connection as its end does.
+            // sent < line.count, so the line is not empty and has a base address.
+            // swift-format-ignore: NeverForceUnwrap
+            guard let n = try? retryingSyscall("recv", { recv(fd, chunk.baseAddress, chunk.count, 0) }), n > 0 else { break }
+            framer.append(UnsafeRawBufferPointer(rebasing: chunk[0..<n]))
+            while true {
+                switch framer.next() {
+                case .needMore:
+                    continue reading
+                case .tooLong:
+                    server.log(.warning, "connection \(sessionID): message over \(limits.maxLineBytes) bytes; closing")
+                    let e = RPCError.invalidRequest("message longer than the limit of \(limits.maxLineBytes) bytes")
+                    enqueue(JSONWriter.serialize(RPCEngine.errorResponse(e, id: .null)), isReply: true)
+                    break reading
+                case .line(let line):
+                    if server.isStopping { break reading }
+                    let reply = line.withUnsafeBytes { server.engine.handle($0, session: self) }
+                    if let reply, !enqueue(reply, isReply: true) { break reading }
+                }
+            }
+        }
+        cond.lock()
+        inputDone = true
+        cond.broadcast()
+        cond.unlock()
+    }
+
+    /// Queues one message. Replies wait while the client is far behind; notifications to a
+    /// client that far behind drop the connection instead.
+    @discardableResult
+    private func enqueue(_ message: [UInt8], isReply: Bool) -> Bool {
+        var line = message
+        line.append(0x0A)
+        cond.lock()
+        defer { cond.unlock() }
+        if isReply {
+            while !closed && outboxBytes > limits.maxOutboxBytes { cond.wait() }
+        } else if outboxBytes + line.count > limits.maxOutboxBytes {
+            if !closed {
+                server.log(.warning, "connection \(sessionID): subscriber \(outboxBytes) bytes behind; dropping it")
+                shutdownSocketLocked()
+            }
+            return false
+        }
+        if closed { return false }
+        if isReply && outbox.isEmpty && !sending {
+            // Nothing is waiting to go out: the reader sends its reply itself, without waking
+            // the writer (a round trip then costs no thread hand-off). What the socket does not
+            // take at once is queued for the writer, ahead of anything queued meanwhile.
+            sending = true
+            cond.unlock()
+            let (sent, failed) = sendNow(line)
+            cond.lock()
+            sending = false
+            if failed {
+                shutdownSocketLocked()
+                return false
+            }
+            if sent < line.count {
+                let rest = Array(line[sent...])
+                outboxBytes += rest.count
+                outbox.insert(rest, at: 0)
+            }
+            // Wake the writer only when it has work: a needless wake-up per request costs more
+            // than the rest of a small request.
+            if !outbox.isEmpty { cond.broadcast() }
+            if sent >= RPCServer.largeMessageBytes && sent == line.count { server.afterLargeMessage?() }
+            return true
+        }
+        outboxBytes += line.count
+        outbox.append(line)
+        cond.broadcast()
+        return true
+    }
+
+    /// Sends what the socket takes of `line` at once, without waiting: how much it took, and
+    /// whether it failed for another reason than being full (the connection is then gone).
+    private func sendNow(_ line: [UInt8]) -> (sent: Int, failed: Bool) {
+        var sent = 0
+        while sent < line.count {
+            do {
+                // sent < line.count, so the line is not empty and has a base address.
+                // swift-format-ignore: NeverForceUnwrap
+                let n = try retryingSyscall("send") {
+                    line.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) }
+                }
+                if n == 0 { return (sent, false) }
+                sent += n
+            } catch {
+                return (sent, error.errno != EAGAIN && error.errno != EWOULDBLOCK)
+            }
+        }
+        return (sent, false)
+    }
+
+    /// The writer has nothing to do until a message is queued, the connection closes, or the
+    /// client's input ends (unless it stays for notifications and the server is not stopping).
+    private var writerMustWait: Bool {
+        (outbox.isEmpty || sending) && !closed && !(inputDone && !keepOpenForNotifications) && !(inputDone && server.isStopping)
+    }
+
+    private func writeLoop() {
+        var batch: [UInt8] = []
+        while true {
+            cond.lock()
+            while writerMustWait { cond.wait() }
+            while sending && !closed { cond.wait() }
+            if outbox.isEmpty || closed {
+                cond.unlock()
+                break
+            }
+            let items = outbox
+            outbox.removeAll(keepingCapacity: true)
+            sending = true
+            cond.unlock()
+            batch.removeAll(keepingCapacity: true)
+            var total = 0
+            for item in items {
+                batch.append(contentsOf: item)
+                total += item.count
+            }
+            let ok = batch.withUnsafeBytes { buffer in (try? UnixSocket.sendAll(fd, buffer)) != nil }
+            // A large reply (an export) must not stay with the connection as spare capacity.
+            if batch.capacity > 1 << 20 { batch = [] }
+            if ok && total >= RPCServer.largeMessageBytes { server.afterLargeMessage?() }
+            cond.lock()
+            sending = false
+            outboxBytes -= total
+            cond.broadcast()
+            if !ok { shutdownSocketLocked() }
+            cond.unlock()
+            if !ok { break }
+        }
+        finish()
+    }
+
+    private func shutdownSocketLocked() {
+        closed = true
+        Glibc.shutdown(fd, Int32(SHUT_RDWR))
+        cond.broadcast()
+    }
+
+    private func finish() {
+        cond.lock()
+        closed = true
+        cond.broadcast()
+        // Wait for the reader before the descriptor can be reused.
+        Glibc.shutdown(fd, Int32(SHUT_RDWR))
+        while !inputDone { cond.wait() }
+        let actions = closeActions
+        closeActions.removeAll()
+        cond.unlock()
+        close(fd)
+        for a in actions { a() }
+        server.connectionDidClose(sessionID)
+    }
+
+    func stopReading() {
+        Glibc.shutdown(fd, Int32(SHUT_RD))
+        cond.lock()
+        cond.broadcast()
+        cond.unlock()
+    }
+
+    func forceClose() {
+        cond.lock()
+        shutdownSocketLocked()
+        cond.unlock()
+    }
+
+    // MARK: RPCSession
+
+    @discardableResult
+    func sendNotification(method: String, params: JSONValue) -> Bool {
+        let message: JSONValue = .object(["jsonrpc": "2.0", "method": .string(method), "params": params])
+        return enqueue(JSONWriter.serialize(message), isReply: false)
+    }
+
+    func onClose(_ action: @escaping @Sendable () -> Void) {
+        cond.lock()
+        if closed && inputDone {
+            cond.unlock()
+            action()
+            return
+        }
+        keepOpenForNotifications = true
+        closeActions.append(action)
+        cond.unlock()
+    }
+}
