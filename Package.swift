@@ -29,6 +29,8 @@ let package = Package(
         .target(name: "JSONRPC", dependencies: ["JSONCore", "ContactsSupport"]),
         // A lossless vCard codec (2.1, 3.0, 4.0 in; 3.0 and 4.0 out); knows nothing about contacts.
         .target(name: "VCard"),
+        // The daemon/client contract: method and notification names, error codes, the version.
+        .target(name: "ContactsAPI", dependencies: ["JSONRPC"]),
         // The contact model, its JSON shapes, validation, vCard mapping and search normalisation.
         .target(name: "ContactsCore", dependencies: ["ContactsSupport", "JSONCore", "VCard"]),
         // SHA-256 blocks with the processor's SHA instructions, where it has them.
@@ -40,17 +42,18 @@ let package = Package(
         // Photos to checked headers and cached thumbnails, decoded by a helper process.
         .target(name: "Thumbnails", dependencies: ["ContactsSupport"]),
         // libvips behind the image helper: the only module that touches it.
-        .target(name: "VipsImages", dependencies: ["VipsShim", "Thumbnails"]),
+        .target(name: "VipsImages", dependencies: ["VipsShim", "Thumbnails", "ContactsSupport"]),
         // Wires store, RPC, systemd and configuration into the service.
         .target(
             name: "ContactsDaemon",
             dependencies: [
-                "ContactsStore", "Thumbnails", "ContactsCore", "ContactsSupport", "VCard", "JSONRPC", "JSONCore", "CSystemd", "CJemalloc",
+                "ContactsAPI", "ContactsStore", "Thumbnails", "ContactsCore", "ContactsSupport", "VCard", "JSONRPC", "JSONCore", "CSystemd",
+                "CJemalloc",
             ]),
         // The command-line client's logic; links neither SQLite nor image libraries.
-        .target(name: "ContactsControl", dependencies: ["JSONRPC", "JSONCore", "ContactsSupport"]),
+        .target(name: "ContactsControl", dependencies: ["ContactsAPI", "JSONRPC", "JSONCore", "ContactsSupport"]),
 
-        .executableTarget(name: "contactsd", dependencies: ["ContactsDaemon"]),
+        .executableTarget(name: "contactsd", dependencies: ["ContactsAPI", "ContactsDaemon"]),
         .executableTarget(name: "contactsctl", dependencies: ["ContactsControl"]),
         // Decodes photos for contactsd in a process of its own (started and stopped by it).
         .executableTarget(name: "contactsd-imaging", dependencies: ["VipsImages"]),
@@ -67,6 +70,12 @@ let package = Package(
         .testTarget(
             name: "ContactsStoreTests",
             dependencies: ["ContactsStore", "ContactsCore", "ContactsSupport", "JSONCore", "VCard", "ScanKernel"]),
+        // The daemon's methods driven in process over a temporary store, its options and settings.
+        .testTarget(
+            name: "ContactsDaemonTests",
+            dependencies: ["ContactsDaemon", "ContactsAPI", "ContactsStore", "ContactsCore", "ContactsSupport", "JSONRPC", "JSONCore"]),
+        // The client's parser, help and tables.
+        .testTarget(name: "ContactsControlTests", dependencies: ["ContactsControl", "ContactsAPI", "JSONCore"]),
         // Helpers shared by the test targets (hostile images, the material in ../shared).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(

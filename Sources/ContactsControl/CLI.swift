@@ -1,16 +1,14 @@
+import ContactsAPI
 import ContactsSupport
 import Foundation
 import JSONRPC
-
-/// The version shown by `contactsctl --version`.
-public let contactsctlVersion = "0.1.0"
 
 /// Runs `contactsctl` with the given arguments; returns the exit status.
 public enum ContactsCtl {
     public static func main(_ args: [String], environment: [String: String] = ProcessInfo.processInfo.environment) -> Int32 {
         signal(SIGPIPE, SIG_IGN)
         if args == ["--version"] || args == ["version"] {
-            print("contactsctl \(contactsctlVersion)")
+            print("contactsctl \(ContactsAPI.version)")
             return 0
         }
         let socketDefault = XDGPaths(environment: environment).clientSocket

@@ -1,72 +1,6 @@
 import ContactsSupport
 import JSONCore
 
-extension Contact {
-    /// The contact in the API's JSON shape.
-    public var json: JSONValue {
-        var o = JSONObject()
-        o.members.reserveCapacity(22)
-        o.members.append(.init("id", .string(id)))
-        o.members.append(.init("uid", .string(uid)))
-        o.members.append(.init("revision", .int(revision)))
-        o.members.append(.init("name", .string(name)))
-        o.members.append(.init("structuredName", structuredName.map { $0.json } ?? .null))
-        o.members.append(.init("nickname", .optional(nickname)))
-        o.members.append(.init("phones", .array(phones.map(\.json))))
-        o.members.append(.init("emails", .array(emails.map(\.json))))
-        o.members.append(.init("addresses", .array(addresses.map(\.json))))
-        o.members.append(.init("organization", .optional(organization)))
-        o.members.append(.init("title", .optional(title)))
-        o.members.append(.init("birthday", .optional(birthday)))
-        o.members.append(.init("note", .optional(note)))
-        o.members.append(.init("urls", .array(urls.map(\.json))))
-        o.members.append(.init("favorite", .bool(favorite)))
-        o.members.append(.init("groups", .array(groups.map(JSONValue.string))))
-        o.members.append(.init("photo", photo.map { $0.json } ?? .null))
-        o.members.append(.init("createdAt", .string(Timestamp.format(createdAt))))
-        o.members.append(.init("updatedAt", .string(Timestamp.format(updatedAt))))
-        return .object(o)
-    }
-}
-
-extension LabeledValue {
-    public var json: JSONValue { .object(["value": .string(value), "label": .optional(label)]) }
-}
-
-extension StructuredName {
-    public var json: JSONValue {
-        .object([
-            "family": .string(family), "given": .string(given), "additional": .string(additional),
-            "prefix": .string(prefix), "suffix": .string(suffix),
-        ])
-    }
-}
-
-extension PostalAddress {
-    public var json: JSONValue {
-        var o: JSONObject = [
-            "street": .string(street), "locality": .string(locality), "region": .string(region),
-            "postalCode": .string(postalCode), "country": .string(country), "label": .optional(label),
-        ]
-        if !poBox.isEmpty { o["poBox"] = .string(poBox) }
-        if !extended.isEmpty { o["extended"] = .string(extended) }
-        return .object(o)
-    }
-}
-
-extension PhotoReference {
-    public var json: JSONValue {
-        switch self {
-        case .stored(let hash, let mimeType, let width, let height):
-            .object([
-                "hash": .string(hash), "mimeType": .string(mimeType), "width": width.map { .int($0) } ?? .null,
-                "height": height.map { .int($0) } ?? .null,
-            ])
-        case .url(let url): .object(["url": .string(url)])
-        }
-    }
-}
-
 // MARK: - Reading contacts from clients
 
 extension Contact {
@@ -140,14 +74,17 @@ public enum Limits {
     public static let listItems = 1000
 }
 
+/// The kinds of labelled values a contact has: what a client's value is checked as, and
+/// which TYPE words a label is written with.
 enum ValueKind {
-    case phone, email, url
+    case phone, email, url, address
 
     var noun: String {
         switch self {
         case .phone: "phone number"
         case .email: "email address"
         case .url: "URL"
+        case .address: "address"
         }
     }
 }
@@ -165,7 +102,7 @@ func checked(_ value: String, kind: ValueKind, field: String) throws(ContactErro
         else {
             throw ContactError(.invalidData, field: field, "'\(value)' is not an email address")
         }
-    case .url: break
+    case .url, .address: break
     }
     return LabeledValue(value: value)
 }

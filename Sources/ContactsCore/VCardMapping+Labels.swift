@@ -5,7 +5,6 @@ import VCard
 /// Labels of phones, emails, URLs and addresses: read from TYPE parameters and Apple's
 /// `X-ABLabel`, written back the same two ways.
 extension VCardMapping {
-    enum LabelKind { case phone, email, url, address }
 
     /// Apple and Google put a custom label in `itemN.X-ABLabel` beside the property.
     static func labelsByGroup(_ props: [VCardProperty]) -> [String: String] {
@@ -38,7 +37,7 @@ extension VCardMapping {
         "VOICE", "INTERNET", "PREF", "X400", "MSG", "POSTAL", "PARCEL", "DOM", "INTL", "TEXT", "X-INTERNET",
     ]
 
-    static func typeLabel(_ types: [String], kind: LabelKind) -> String? {
+    static func typeLabel(_ types: [String], kind: ValueKind) -> String? {
         var words: [String] = []
         for t in types where !ignoredTypes.contains(t) && !t.isEmpty && Int(t) == nil {
             let w: String
@@ -57,7 +56,7 @@ extension VCardMapping {
         return words.isEmpty ? nil : words.joined(separator: " ")
     }
 
-    static func labeledProperty(_ name: String, value: VCardValue, label: String?, kind: LabelKind, nextItem: inout Int) -> [VCardProperty]
+    static func labeledProperty(_ name: String, value: VCardValue, label: String?, kind: ValueKind, nextItem: inout Int) -> [VCardProperty]
     {
         guard let label, !label.isEmpty else { return [VCardProperty(name: name, value: value)] }
         if let types = typesForLabel(label, kind: kind) {
@@ -72,7 +71,7 @@ extension VCardMapping {
     }
 
     /// The TYPE values that say a label, when there are any.
-    static func typesForLabel(_ label: String, kind: LabelKind) -> [String]? {
+    static func typesForLabel(_ label: String, kind: ValueKind) -> [String]? {
         let words = label.lowercased().split(separator: " ").map(String.init)
         var types: [String] = []
         for w in words {

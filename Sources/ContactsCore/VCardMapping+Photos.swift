@@ -31,13 +31,13 @@ extension VCardMapping {
         if let (hash, mimeType) = storedPhoto(p) { return .stored(hash: hash, mimeType: mimeType, width: nil, height: nil) }
         guard case .raw(let r) = p.value, !r.isEmpty else { return nil }
         if let data = PhotoData.decode(p) {
-            return .stored(hash: "sha256:" + SHA256.hex(data.bytes), mimeType: data.mimeType, width: nil, height: nil)
+            return .stored(hash: ContentAddress.of(data.bytes), mimeType: data.mimeType, width: nil, height: nil)
         }
         var compact = r.filter { !$0.isWhitespace }
         if compact.hasPrefix("data:"), let comma = compact.firstIndex(of: ",") { compact = String(compact[compact.index(after: comma)...]) }
         if r.hasPrefix("data:") || !compact.utf8.contains(UInt8(ascii: ":")) {
             // Inline data that does not decode: kept as it came (in the card), named by content.
-            return .stored(hash: "sha256:" + SHA256.hex(Array(compact.utf8)), mimeType: "application/octet-stream", width: nil, height: nil)
+            return .stored(hash: ContentAddress.of(Array(compact.utf8)), mimeType: "application/octet-stream", width: nil, height: nil)
         }
         return .url(r)
     }
@@ -67,7 +67,7 @@ extension VCardMapping {
             guard let name = param.name else { return false }
             switch name {
             case "ENCODING", "VALUE", "MEDIATYPE": return false
-            case "TYPE": return !param.values.contains { PhotoData.mimeType(forType: $0.uppercased()) != nil }
+            case "TYPE": return !param.values.contains { ImageFormat.mimeType(vCardType: $0.uppercased()) != nil }
             default: return true
             }
         }
@@ -75,7 +75,8 @@ extension VCardMapping {
     }
 
     static func storedPhoto(_ p: VCardProperty) -> (hash: String, mimeType: String)? {
-        guard p.name == "PHOTO", case .text(let parts) = p.value, parts.count == 2, let hash = parts[0].first, hash.hasPrefix("sha256:")
+        guard p.name == "PHOTO", case .text(let parts) = p.value, parts.count == 2, let hash = parts[0].first,
+            hash.hasPrefix(ContentAddress.prefix)
         else { return nil }
         return (hash, parts[1].first ?? "application/octet-stream")
     }
@@ -104,7 +105,7 @@ public struct PhotoData: Sendable, Equatable {
     public var bytes: [UInt8]
     public var mimeType: String
     /// The content address: `sha256:` and the hex digest.
-    public var hash: String { "sha256:" + SHA256.hex(bytes) }
+    public var hash: String { ContentAddress.of(bytes) }
 
     public static func decode(_ p: VCardProperty) -> PhotoData? {
         guard case .raw(let r) = p.value, !r.isEmpty else { return nil }
@@ -133,32 +134,10 @@ public struct PhotoData: Sendable, Equatable {
                 }
                 guard letters > 32 else { return nil }
             }
-            mime = p.parameterValues("TYPE").lazy.compactMap(mimeType(forType:)).first ?? p.parameter("MEDIATYPE")
+            mime = p.parameterValues("TYPE").lazy.compactMap(ImageFormat.mimeType(vCardType:)).first ?? p.parameter("MEDIATYPE")
         }
         guard let bytes = Base64.decode(payload.utf8, lenient: true), !bytes.isEmpty else { return nil }
         let declared = mime.flatMap { $0.isEmpty || $0 == "application/octet-stream" ? nil : $0.lowercased() }
-        return PhotoData(bytes: bytes, mimeType: declared ?? sniff(bytes))
-    }
-
-    static func mimeType(forType t: String) -> String? {
-        switch t {
-        case "JPEG", "JPG": "image/jpeg"
-        case "PNG": "image/png"
-        case "GIF": "image/gif"
-        case "WEBP": "image/webp"
-        case "HEIC": "image/heic"
-        case "BMP": "image/bmp"
-        default: t.utf8.contains(UInt8(ascii: "/")) ? t.lowercased() : nil
-        }
-    }
-
-    /// The type from the first bytes, for photos that do not say.
-    public static func sniff(_ b: [UInt8]) -> String {
-        if b.starts(with: [0xFF, 0xD8, 0xFF]) { return "image/jpeg" }
-        if b.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "image/png" }
-        if b.starts(with: Array("GIF8".utf8)) { return "image/gif" }
-        if b.count > 12 && b.starts(with: Array("RIFF".utf8)) && Array(b[8..<12]) == Array("WEBP".utf8) { return "image/webp" }
-        if b.count > 12 && Array(b[4..<8]) == Array("ftyp".utf8) { return "image/heic" }
-        return "application/octet-stream"
+        return PhotoData(bytes: bytes, mimeType: declared ?? ImageFormat.mimeType(sniffing: bytes))
     }
 }

@@ -51,7 +51,7 @@ public enum VCardMapping {
     /// The typed fields that a list of properties gives.
     static func fill(_ c: inout Contact, from props: [VCardProperty]) {
         let labels = labelsByGroup(props)
-        func label(_ p: VCardProperty, kind: LabelKind) -> String? {
+        func label(_ p: VCardProperty, kind: ValueKind) -> String? {
             if let g = p.group?.lowercased(), let l = labels[g] { return l }
             return typeLabel(p.parameterValues("TYPE"), kind: kind)
         }
@@ -178,7 +178,7 @@ public enum VCardMapping {
             props = kept
         }
 
-        func labeled(_ name: String, _ values: [LabeledValue], kind: LabelKind) -> [VCardProperty] {
+        func labeled(_ name: String, _ values: [LabeledValue], kind: ValueKind) -> [VCardProperty] {
             values.flatMap { v -> [VCardProperty] in
                 labeledProperty(name, value: .text([[v.value]]), label: v.label, kind: kind, nextItem: &nextItem)
             }

@@ -1,3 +1,5 @@
+import ContactsSupport
+
 /// The size and EXIF orientation of a JPEG or PNG, read from its header by this process,
 /// as libvips reports them. An import records the size of every photo it stores; phones send
 /// JPEGs, and this spares the image helper a round trip (and, at the start of an import, its

@@ -39,7 +39,7 @@ public final class ThumbnailCache: Sendable {
     /// The file for a photo's thumbnail, or nil when `hash` is not a sha256 content address
     /// (it names a file, so nothing else is allowed into the path).
     public func path(hash: String, size: Int, crop: Bool) -> String? {
-        guard let hex = Self.hex(of: hash) else { return nil }
+        guard let hex = ContentAddress.hex(of: hash) else { return nil }
         return "\(directory)/\(hex)-\(size)\(crop ? "c" : "").jpg"
     }
 
@@ -75,14 +75,10 @@ public final class ThumbnailCache: Sendable {
 
     /// Removes every thumbnail of a photo (when the photo itself is gone).
     public func purge(hash: String) {
-        guard let hex = Self.hex(of: hash), let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return }
+        guard let hex = ContentAddress.hex(of: hash), let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
+            return
+        }
         for name in names where name.hasPrefix(hex + "-") { unlink(directory + "/" + name) }
-    }
-
-    static func hex(of hash: String) -> String? {
-        let hex = hash.hasPrefix("sha256:") ? hash.dropFirst(7) : Substring(hash)
-        guard hex.utf8.count == 64, hex.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }) else { return nil }
-        return String(hex)
     }
 
     /// The first 64 KiB of a file: enough for a JPEG's frame header.

@@ -1,3 +1,4 @@
+import ContactsSupport
 import Glibc
 import Thumbnails
 import VipsShim

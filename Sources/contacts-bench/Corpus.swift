@@ -65,7 +65,7 @@ struct Corpus {
                     name: "PHOTO", parameters: [VCardParameter("ENCODING", ["b"]), VCardParameter("TYPE", ["JPEG"])],
                     value: .raw(Data(jpeg).base64EncodedString()))
             ]
-            c.photo = .stored(hash: "sha256:" + SHA256.hex(jpeg), mimeType: "image/jpeg", width: nil, height: nil)
+            c.photo = .stored(hash: ContentAddress.of(jpeg), mimeType: "image/jpeg", width: nil, height: nil)
         }
         return c
     }

@@ -1,3 +1,4 @@
+import ContactsAPI
 import ContactsDaemon
 import Foundation
 
@@ -10,7 +11,7 @@ switch Result(catching: { try DaemonOptions.parse(Array(CommandLine.arguments.dr
 case .success(.help):
     print(DaemonOptions.usage)
 case .success(.version):
-    print("contactsd \(contactsdVersion)")
+    print("contactsd \(ContactsAPI.version)")
 case .success(.run(let options)):
     do {
         exit(try Daemon(options: options).run())

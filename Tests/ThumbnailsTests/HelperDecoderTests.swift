@@ -1,3 +1,4 @@
+import ContactsSupport
 import Dispatch
 import Foundation
 import Glibc

@@ -1,4 +1,5 @@
 import ContactsCore
+import ContactsSupport
 import Foundation
 import TestSupport
 import Thumbnails

@@ -1,3 +1,4 @@
+import ContactsAPI
 import Glibc
 import JSONCore
 import JSONRPC
@@ -23,7 +24,7 @@ enum ContactCommands {
             }
             params["limit"] = .int(limit)
         }
-        let result = try inv.call("contacts.query", params)
+        let result = try inv.call(ContactsAPI.Method.contactsQuery, params)
         if inv.json {
             inv.output.json(result)
             return 0
@@ -67,7 +68,7 @@ enum ContactCommands {
         var contact: JSONObject = ["name": .string(inv.arguments[0])]
         try fill(&contact, from: inv)
         if inv.flag("favorite") { contact["favorite"] = true }
-        let created = try inv.call("contacts.create", ["contact": .object(contact)])
+        let created = try inv.call(ContactsAPI.Method.contactsCreate, ["contact": .object(contact)])
         report(created, verb: "Added", inv: inv)
         return 0
     }
@@ -82,7 +83,7 @@ enum ContactCommands {
             throw UsageError(message: "nothing to change: give at least one option such as --phone or --name", command: "contactsctl edit")
         }
         let updated = try inv.call(
-            "contacts.update",
+            ContactsAPI.Method.contactsUpdate,
             ["id": contact["id"] ?? .null, "changes": .object(changes), "ifRevision": contact["revision"] ?? .null])
         report(updated, verb: "Updated", inv: inv)
         return 0
@@ -126,7 +127,7 @@ enum ContactCommands {
             ids.append(c["id"] ?? .null)
             names.append(c["name"]?.stringValue ?? "")
         }
-        let result = try inv.call("contacts.delete", ["ids": .array(ids)])
+        let result = try inv.call(ContactsAPI.Method.contactsDelete, ["ids": .array(ids)])
         if inv.json {
             inv.output.json(result)
         } else {
@@ -137,13 +138,13 @@ enum ContactCommands {
 
     static func favorite(_ inv: inout Invocation, _ on: Bool) throws -> Int32 {
         let c = try ContactResolver.resolve(inv.arguments[0], in: inv)
-        let updated = try inv.call("contacts.setFavorite", ["id": c["id"] ?? .null, "favorite": .bool(on)])
+        let updated = try inv.call(ContactsAPI.Method.contactsSetFavorite, ["id": c["id"] ?? .null, "favorite": .bool(on)])
         report(updated, verb: on ? "Favorite:" : "No longer a favorite:", inv: inv)
         return 0
     }
 
     static func status(_ inv: inout Invocation) throws -> Int32 {
-        let s = try inv.call("daemon.status")
+        let s = try inv.call(ContactsAPI.Method.daemonStatus)
         if inv.json {
             inv.output.json(s)
             return 0

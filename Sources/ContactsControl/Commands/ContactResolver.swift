@@ -1,3 +1,4 @@
+import ContactsAPI
 import ContactsSupport
 import Foundation
 import JSONCore
@@ -9,12 +10,12 @@ enum ContactResolver {
     static func resolve(_ reference: String, in inv: Invocation) throws -> JSONValue {
         if looksLikeID(reference) {
             do {
-                return try inv.call("contacts.get", ["id": .string(reference.uppercased())])
-            } catch let e as RPCError where e.code.rawValue == -32001 {
+                return try inv.call(ContactsAPI.Method.contactsGet, ["id": .string(reference.uppercased())])
+            } catch let e as RPCError where e.code == .notFound {
                 // Not an id after all; try it as a name.
             }
         }
-        let result = try inv.call("contacts.query", ["text": .string(reference), "limit": 50])
+        let result = try inv.call(ContactsAPI.Method.contactsQuery, ["text": .string(reference), "limit": 50])
         let matches = result["contacts"]?.arrayValue ?? []
         let total = result["total"]?.intValue ?? matches.count
         if total == 1, let only = matches.first { return only }

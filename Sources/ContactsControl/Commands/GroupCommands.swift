@@ -1,9 +1,10 @@
+import ContactsAPI
 import JSONCore
 
 /// The `group` verbs.
 enum GroupCommands {
     static func list(_ inv: inout Invocation) throws -> Int32 {
-        let result = try inv.call("groups.list")
+        let result = try inv.call(ContactsAPI.Method.groupsList)
         if inv.json {
             inv.output.json(result)
             return 0
@@ -20,19 +21,19 @@ enum GroupCommands {
     }
 
     static func add(_ inv: inout Invocation) throws -> Int32 {
-        let g = try inv.call("groups.create", ["name": .string(inv.arguments[0])])
+        let g = try inv.call(ContactsAPI.Method.groupsCreate, ["name": .string(inv.arguments[0])])
         done(g, "Created group", inv)
         return 0
     }
 
     static func remove(_ inv: inout Invocation) throws -> Int32 {
-        let r = try inv.call("groups.delete", ["id": .string(inv.arguments[0])])
+        let r = try inv.call(ContactsAPI.Method.groupsDelete, ["id": .string(inv.arguments[0])])
         if inv.json { inv.output.json(r) } else { inv.output.line("Deleted group \(inv.output.bold(inv.arguments[0]))") }
         return 0
     }
 
     static func rename(_ inv: inout Invocation) throws -> Int32 {
-        let g = try inv.call("groups.rename", ["id": .string(inv.arguments[0]), "name": .string(inv.arguments[1])])
+        let g = try inv.call(ContactsAPI.Method.groupsRename, ["id": .string(inv.arguments[0]), "name": .string(inv.arguments[1])])
         done(g, "Renamed group to", inv)
         return 0
     }
@@ -45,7 +46,8 @@ enum GroupCommands {
     static func assign(_ inv: inout Invocation, add: Bool) throws -> Int32 {
         let c = try ContactResolver.resolve(inv.arguments[0], in: inv)
         let g = try inv.call(
-            add ? "groups.addMembers" : "groups.removeMembers", ["id": .string(inv.arguments[1]), "contactIds": [c["id"] ?? .null]])
+            add ? ContactsAPI.Method.groupsAddMembers : ContactsAPI.Method.groupsRemoveMembers,
+            ["id": .string(inv.arguments[1]), "contactIds": [c["id"] ?? .null]])
         if inv.json {
             inv.output.json(g)
         } else {

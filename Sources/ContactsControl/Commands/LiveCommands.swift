@@ -1,3 +1,4 @@
+import ContactsAPI
 import ContactsSupport
 import Glibc
 import JSONCore
@@ -16,7 +17,7 @@ enum LiveCommands {
             }
             limit = v
         }
-        let result = try inv.call("contacts.query", ["text": .string(text), "limit": .int(limit)])
+        let result = try inv.call(ContactsAPI.Method.contactsQuery, ["text": .string(text), "limit": .int(limit)])
         var lines: [String] = []
         // Every address of every matching contact: the daemon has matched names, nicknames,
         // organizations and addresses as search does. (No folding here: the client stays
@@ -44,7 +45,7 @@ enum LiveCommands {
 
     static func watch(_ inv: inout Invocation) throws -> Int32 {
         let client = try inv.client()
-        _ = try client.call("events.subscribe")
+        _ = try client.call(ContactsAPI.Method.eventsSubscribe)
         inv.output.flush()
         var pending = client.takeNotifications().map(JSONValue.object)
         while true {
@@ -97,14 +98,14 @@ enum LiveCommands {
         guard let client = try? RPCClient(path: inv.socketPath, timeout: 0.5) else { return 0 }
         switch inv.arguments[0] {
         case "groups":
-            let groups = (try? client.call("groups.list"))?["groups"]?.arrayValue ?? []
+            let groups = (try? client.call(ContactsAPI.Method.groupsList))?["groups"]?.arrayValue ?? []
             for g in groups {
                 if let n = g["name"]?.stringValue, n.lowercased().hasPrefix(prefix.lowercased()) { inv.output.line(n) }
             }
         case "contacts":
             var params: JSONObject = ["limit": 200]
             if !prefix.isEmpty { params["text"] = .string(prefix) }
-            let contacts = (try? client.call("contacts.query", params))?["contacts"]?.arrayValue ?? []
+            let contacts = (try? client.call(ContactsAPI.Method.contactsQuery, params))?["contacts"]?.arrayValue ?? []
             for c in contacts {
                 if let n = c["name"]?.stringValue { inv.output.line(n) }
             }

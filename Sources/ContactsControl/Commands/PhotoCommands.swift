@@ -1,3 +1,4 @@
+import ContactsAPI
 import ContactsSupport
 import Foundation
 import Glibc
@@ -27,7 +28,7 @@ enum PhotoCommands {
         }
         guard !bytes.isEmpty else { throw CommandFailure("\(file == "-" ? "standard input" : file) is empty") }
         let updated = try inv.call(
-            "contacts.setPhoto",
+            ContactsAPI.Method.contactsSetPhoto,
             ["id": contact["id"] ?? .null, "data": .string(Data(bytes).base64EncodedString()), "ifRevision": contact["revision"] ?? .null])
         if inv.json {
             inv.output.json(updated)
@@ -52,7 +53,7 @@ enum PhotoCommands {
         if inv.flag("crop") { params["crop"] = true }
         let output = inv.value("output")
         if output != nil { params["inline"] = true }
-        let t = try inv.call("contacts.thumbnail", params)
+        let t = try inv.call(ContactsAPI.Method.contactsThumbnail, params)
         guard let output else {
             // Without --output: where the thumbnail is, for an image viewer or a notification.
             if inv.json { inv.output.json(t) } else { inv.output.line(t["path"]?.stringValue ?? "") }
@@ -84,7 +85,8 @@ enum PhotoCommands {
 
     static func remove(_ inv: inout Invocation) throws -> Int32 {
         let contact = try ContactResolver.resolve(inv.arguments[0], in: inv)
-        let updated = try inv.call("contacts.removePhoto", ["id": contact["id"] ?? .null, "ifRevision": contact["revision"] ?? .null])
+        let updated = try inv.call(
+            ContactsAPI.Method.contactsRemovePhoto, ["id": contact["id"] ?? .null, "ifRevision": contact["revision"] ?? .null])
         ContactCommands.report(updated, verb: "Removed the photo of", inv: inv)
         return 0
     }

@@ -1,3 +1,4 @@
+import ContactsAPI
 import ContactsSupport
 import Foundation
 import Glibc
@@ -30,10 +31,10 @@ enum TransferCommands {
             let bar = ProgressBar(label: name, enabled: isatty(2) != 0 && !inv.json)
             let client = try inv.client()
             client.onNotification = { n in
-                guard n["method"] == "import.progress", let p = n["params"] else { return }
+                guard n["method"]?.stringValue == ContactsAPI.Notification.importProgress, let p = n["params"] else { return }
                 bar.update(done: p["done"]?.intValue ?? 0, total: p["total"]?.intValue ?? 0)
             }
-            let report = try inv.call("contacts.import", params)
+            let report = try inv.call(ContactsAPI.Method.contactsImport, params)
             bar.finish()
             reports.append(["file": .string(name), "report": report])
             let failed = report["failed"]?.intValue ?? 0
@@ -67,7 +68,7 @@ enum TransferCommands {
         if let g = inv.value("group") { query["group"] = .string(g) }
         if inv.flag("favorites") { query["favoritesOnly"] = true }
         if !query.isEmpty { params["query"] = .object(query) }
-        let result = try inv.call("contacts.export", params)
+        let result = try inv.call(ContactsAPI.Method.contactsExport, params)
         let data = result["data"]?.stringValue ?? ""
         guard let output = inv.value("output"), output != "-" else {
             inv.output.write(data)
@@ -90,7 +91,7 @@ enum TransferCommands {
     }
 
     static func backup(_ inv: inout Invocation) throws -> Int32 {
-        let r = try inv.call("contacts.backup", ["path": .string(absolute(inv.arguments[0]))])
+        let r = try inv.call(ContactsAPI.Method.contactsBackup, ["path": .string(absolute(inv.arguments[0]))])
         if inv.json {
             inv.output.json(r)
         } else {
@@ -108,7 +109,7 @@ enum TransferCommands {
             inv.output.flush()
             guard let answer = readLine(), answer.lowercased().hasPrefix("y") else { return 1 }
         }
-        let r = try inv.call("contacts.restore", ["path": .string(absolute(inv.arguments[0]))])
+        let r = try inv.call(ContactsAPI.Method.contactsRestore, ["path": .string(absolute(inv.arguments[0]))])
         if inv.json {
             inv.output.json(r)
         } else {

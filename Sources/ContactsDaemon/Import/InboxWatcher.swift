@@ -1,3 +1,4 @@
+import ContactsAPI
 import ContactsCore
 import ContactsStore
 import ContactsSupport
@@ -206,7 +207,7 @@ final class InboxWatcher: @unchecked Sendable {
         log.info(
             "inbox: \(name): \(report.created) created, \(report.updated) updated, \(report.unchanged) unchanged, \(report.failed) failed")
         bus.publish(
-            method: "inbox.processed",
+            method: ContactsAPI.Notification.inboxProcessed,
             params: ["file": .string(name), "movedTo": destination.map { .string($0) } ?? .null, "report": report.json])
         onProcessed?("last import \(name): \(report.created + report.updated + report.unchanged) contacts, \(report.failed) failed")
     }

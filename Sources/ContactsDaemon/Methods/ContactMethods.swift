@@ -1,3 +1,4 @@
+import ContactsAPI
 import ContactsCore
 import ContactsStore
 import JSONCore
@@ -13,7 +14,7 @@ enum ContactMethods {
     static func all(store: ContactStore) -> [RPCMethod] {
         [
             RPCMethod(
-                "contacts.create", summary: "Creates a contact. Groups it names are created as needed.",
+                ContactsAPI.Method.contactsCreate, summary: "Creates a contact. Groups it names are created as needed.",
                 params: [RPCParam("contact", "The new contact.", schema: Schemas.ref("ContactInput"), required: true)],
                 result: "contact", resultSchema: contact, errors: [invalidData, RPCError(.conflict, "A contact with that uid exists")]
             ) { call in
@@ -27,14 +28,14 @@ enum ContactMethods {
                 return try store.create(draft).json
             },
             RPCMethod(
-                "contacts.get", summary: "Returns one contact.",
+                ContactsAPI.Method.contactsGet, summary: "Returns one contact.",
                 params: [RPCParam("id", "The contact's id.", schema: Schemas.string, required: true)],
                 result: "contact", resultSchema: contact, errors: [notFound]
             ) { call in
                 try store.contact(id: try call.params.string("id")).json
             },
             RPCMethod(
-                "contacts.update",
+                ContactsAPI.Method.contactsUpdate,
                 summary: "Changes some fields of a contact: fields given replace the stored ones, null clears, absent fields stay.",
                 params: [
                     RPCParam("id", "The contact's id.", schema: Schemas.string, required: true),
@@ -49,7 +50,7 @@ enum ContactMethods {
                 return try store.update(id: id, ifRevision: ifRevision) { c in try c.apply(changes) }.json
             },
             RPCMethod(
-                "contacts.delete", summary: "Deletes contacts. Ids that do not exist are listed in notFound.",
+                ContactsAPI.Method.contactsDelete, summary: "Deletes contacts. Ids that do not exist are listed in notFound.",
                 params: [RPCParam("ids", "The contacts' ids.", schema: Schemas.stringArray, required: true)],
                 result: "deleted",
                 resultSchema: [
@@ -61,7 +62,7 @@ enum ContactMethods {
                 return ["deleted": .int(r.deleted.count), "notFound": .array(r.notFound.map(JSONValue.string))]
             },
             RPCMethod(
-                "contacts.query",
+                ContactsAPI.Method.contactsQuery,
                 summary:
                     "Searches and lists contacts: case-, accent- and script-insensitive substring over name, nickname, organization, emails and phones (phone formatting ignored), with filters combined by AND.",
                 params: [
@@ -86,7 +87,7 @@ enum ContactMethods {
                 return ["total": .int(r.total), "contacts": .array(r.contacts.map(\.json))]
             },
             RPCMethod(
-                "contacts.setFavorite", summary: "Marks or unmarks a contact as a favorite.",
+                ContactsAPI.Method.contactsSetFavorite, summary: "Marks or unmarks a contact as a favorite.",
                 params: [
                     RPCParam("id", "The contact's id.", schema: Schemas.string, required: true),
                     RPCParam("favorite", "The new state.", schema: Schemas.boolean, required: true),

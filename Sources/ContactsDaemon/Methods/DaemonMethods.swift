@@ -1,3 +1,4 @@
+import ContactsAPI
 import ContactsStore
 import Foundation
 import Glibc
@@ -9,7 +10,7 @@ extension Daemon {
     func daemonMethods(store: ContactStore) -> [RPCMethod] {
         [
             RPCMethod(
-                "daemon.status", summary: "Reports the daemon's version, counts, paths and uptime.",
+                ContactsAPI.Method.daemonStatus, summary: "Reports the daemon's version, counts, paths and uptime.",
                 result: "status",
                 resultSchema: [
                     "type": "object",
@@ -25,7 +26,7 @@ extension Daemon {
             ) { [self] _ in
                 let counts = try store.counts()
                 return [
-                    "version": .string(contactsdVersion), "contacts": .int(counts.contacts), "groups": .int(counts.groups),
+                    "version": .string(ContactsAPI.version), "contacts": .int(counts.contacts), "groups": .int(counts.groups),
                     "dataDir": .string(dataDirectory), "database": .string(databasePath), "socket": .string(socketPath),
                     "inbox": .string(inboxPath), "inboxProcessed": .int(inbox?.progress.count ?? 0),
                     "uptimeSeconds": .double((Date().timeIntervalSince(startedAt) * 1000).rounded() / 1000),
@@ -34,7 +35,7 @@ extension Daemon {
                 ]
             },
             RPCMethod(
-                "events.subscribe",
+                ContactsAPI.Method.eventsSubscribe,
                 summary: "Subscribes this connection to change notifications: contacts.changed and groups.changed, sent after each commit.",
                 result: "subscribed",
                 resultSchema: ["type": "object", "required": ["subscribed"], "properties": ["subscribed": Schemas.boolean]]

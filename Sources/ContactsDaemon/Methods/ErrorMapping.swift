@@ -1,19 +1,10 @@
+import ContactsAPI
 import ContactsCore
 import ContactsStore
 import ContactsSupport
 import JSONCore
 import JSONRPC
 import Thumbnails
-
-/// The application error codes of the API contract.
-extension RPCError.Code {
-    public static let notFound = RPCError.Code(rawValue: -32001)
-    public static let conflict = RPCError.Code(rawValue: -32002)
-    public static let invalidData = RPCError.Code(rawValue: -32003)
-    public static let tooLarge = RPCError.Code(rawValue: -32004)
-    public static let unsupportedMedia = RPCError.Code(rawValue: -32005)
-    public static let unavailable = RPCError.Code(rawValue: -32006)
-}
 
 /// Turns store and model errors into JSON-RPC errors, in one place.
 enum ErrorMapping {

@@ -1,3 +1,4 @@
+import ContactsAPI
 import ContactsStore
 import Foundation
 import JSONCore
@@ -47,13 +48,13 @@ final class EventBus: @unchecked Sendable {
             let changes = contacts.map { c -> JSONValue in
                 ["id": .string(c.id), "change": .string(c.kind.rawValue), "revision": .int(c.revision)]
             }
-            publish(method: "contacts.changed", params: ["changes": .array(changes)])
+            publish(method: ContactsAPI.Notification.contactsChanged, params: ["changes": .array(changes)])
         }
         if !groups.isEmpty {
             let changes = groups.map { g -> JSONValue in
                 ["id": .string(g.id), "change": .string(g.kind.rawValue), "name": .string(g.name)]
             }
-            publish(method: "groups.changed", params: ["changes": .array(changes)])
+            publish(method: ContactsAPI.Notification.groupsChanged, params: ["changes": .array(changes)])
         }
     }
 }

@@ -1,3 +1,4 @@
+import ContactsAPI
 import ContactsStore
 import JSONCore
 import JSONRPC
@@ -17,28 +18,28 @@ enum GroupMethods {
         let membersParam = RPCParam("contactIds", "Contact ids.", schema: Schemas.stringArray, required: true)
         return [
             RPCMethod(
-                "groups.list", summary: "Lists every group with its member count, in name order.",
+                ContactsAPI.Method.groupsList, summary: "Lists every group with its member count, in name order.",
                 result: "groups",
                 resultSchema: ["type": "object", "required": ["groups"], "properties": ["groups": ["type": "array", "items": group]]]
             ) { _ in
                 ["groups": .array(try store.groups().map(json))]
             },
             RPCMethod(
-                "groups.create", summary: "Creates an empty group.",
+                ContactsAPI.Method.groupsCreate, summary: "Creates an empty group.",
                 params: [RPCParam("name", "The group's name.", schema: Schemas.string, required: true)],
                 result: "group", resultSchema: group, errors: [duplicate]
             ) { call in
                 json(try store.createGroup(name: try call.params.string("name")))
             },
             RPCMethod(
-                "groups.rename", summary: "Renames a group.",
+                ContactsAPI.Method.groupsRename, summary: "Renames a group.",
                 params: [idParam, RPCParam("name", "The new name.", schema: Schemas.string, required: true)],
                 result: "group", resultSchema: group, errors: [notFound, duplicate]
             ) { call in
                 json(try store.renameGroup(try call.params.string("id"), to: try call.params.string("name")))
             },
             RPCMethod(
-                "groups.delete", summary: "Deletes a group. Its members are kept.",
+                ContactsAPI.Method.groupsDelete, summary: "Deletes a group. Its members are kept.",
                 params: [idParam], result: "deleted",
                 resultSchema: ["type": "object", "required": ["deleted"], "properties": ["deleted": Schemas.integer]],
                 errors: [notFound]
@@ -47,13 +48,13 @@ enum GroupMethods {
                 return ["deleted": 1]
             },
             RPCMethod(
-                "groups.addMembers", summary: "Adds contacts to a group.",
+                ContactsAPI.Method.groupsAddMembers, summary: "Adds contacts to a group.",
                 params: [idParam, membersParam], result: "group", resultSchema: group, errors: [notFound]
             ) { call in
                 json(try store.addMembers(try call.params.string("id"), contactIDs: try call.params.stringArray("contactIds")))
             },
             RPCMethod(
-                "groups.removeMembers", summary: "Removes contacts from a group.",
+                ContactsAPI.Method.groupsRemoveMembers, summary: "Removes contacts from a group.",
                 params: [idParam, membersParam], result: "group", resultSchema: group, errors: [notFound]
             ) { call in
                 json(try store.removeMembers(try call.params.string("id"), contactIDs: try call.params.stringArray("contactIds")))

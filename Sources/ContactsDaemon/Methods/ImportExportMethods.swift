@@ -1,3 +1,4 @@
+import ContactsAPI
 import ContactsCore
 import ContactsStore
 import ContactsSupport
@@ -38,7 +39,7 @@ enum ImportExportMethods {
         }
         return [
             RPCMethod(
-                "contacts.backup",
+                ContactsAPI.Method.contactsBackup,
                 summary: "Writes a consistent copy of the store to a file while the daemon keeps serving (SQLite online backup).",
                 params: [
                     RPCParam(
@@ -60,7 +61,7 @@ enum ImportExportMethods {
                 }
             },
             RPCMethod(
-                "contacts.restore",
+                ContactsAPI.Method.contactsRestore,
                 summary: "Replaces every contact and group with the contents of a backup made by contacts.backup.",
                 params: [RPCParam("path", "An absolute path to the backup.", schema: Schemas.string, required: true)],
                 result: "restore",
@@ -80,7 +81,7 @@ enum ImportExportMethods {
     static func transfer(store: ContactStore, importer: Importer) -> [RPCMethod] {
         [
             RPCMethod(
-                "contacts.import",
+                ContactsAPI.Method.contactsImport,
                 summary:
                     "Imports contacts from vCard text (2.1, 3.0 or 4.0, any producer), a JSON array of contacts, or a file. A UID already stored updates that contact; an identical card is unchanged; one bad card never stops the others.",
                 params: [
@@ -96,7 +97,8 @@ enum ImportExportMethods {
                     throw RPCError.invalidParams("give exactly one of 'vcard', 'json' or 'path'")
                 }
                 let progress: (Int, Int) -> Void = { done, total in
-                    call.session?.sendNotification(method: "import.progress", params: ["done": .int(done), "total": .int(total)])
+                    call.session?.sendNotification(
+                        method: ContactsAPI.Notification.importProgress, params: ["done": .int(done), "total": .int(total)])
                 }
                 if let text = try call.params.optionalString("vcard") {
                     return try importer.importVCard(Array(text.utf8), progress: progress).json
@@ -124,7 +126,7 @@ enum ImportExportMethods {
                 return try importer.importVCard(bytes, progress: progress).json
             },
             RPCMethod(
-                "contacts.export",
+                ContactsAPI.Method.contactsExport,
                 summary: "Exports contacts as vCard 3.0, vCard 4.0 or JSON: everyone, the given ids, or the matches of a query.",
                 params: [
                     RPCParam("format", "vcard3, vcard4 (the default) or json.", schema: ["enum": ["vcard3", "vcard4", "json"]]),

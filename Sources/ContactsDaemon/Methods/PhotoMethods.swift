@@ -1,3 +1,4 @@
+import ContactsAPI
 import ContactsCore
 import ContactsStore
 import ContactsSupport
@@ -15,7 +16,7 @@ enum PhotoMethods {
         let unsupported = RPCError(.unsupportedMedia, "Not a JPEG, PNG, WebP, HEIC or GIF image, or one that cannot be decoded")
         return [
             RPCMethod(
-                "contacts.setPhoto",
+                ContactsAPI.Method.contactsSetPhoto,
                 summary:
                     "Gives a contact a photo (JPEG, PNG, WebP, HEIC or GIF), checked before it is stored; the contact keeps its old photo when it is refused.",
                 params: [
@@ -56,7 +57,7 @@ enum PhotoMethods {
                 return try photos.setPhoto(id: id, bytes: bytes, ifRevision: ifRevision).json
             },
             RPCMethod(
-                "contacts.removePhoto", summary: "Takes a contact's photo away.",
+                ContactsAPI.Method.contactsRemovePhoto, summary: "Takes a contact's photo away.",
                 params: [
                     RPCParam("id", "The contact's id.", schema: Schemas.string, required: true),
                     RPCParam("ifRevision", "Only change it if it is still at this revision.", schema: Schemas.integer),
@@ -68,7 +69,7 @@ enum PhotoMethods {
                 return try photos.store.removePhoto(id: id, ifRevision: ifRevision).json
             },
             RPCMethod(
-                "contacts.thumbnail",
+                ContactsAPI.Method.contactsThumbnail,
                 summary:
                     "A JPEG of the contact's photo no larger than size on its longer side, EXIF orientation applied; made on first request, then cached.",
                 params: [

@@ -1,3 +1,4 @@
+import ContactsAPI
 import ContactsCore
 import ContactsStore
 import ContactsSupport
@@ -7,9 +8,6 @@ import Glibc
 import JSONCore
 import JSONRPC
 import Synchronization
-
-/// The version of contactsd and contactsctl.
-public let contactsdVersion = "0.1.0"
 
 /// The running service: store, RPC server, event bus, signals and systemd state.
 public final class Daemon: @unchecked Sendable {
@@ -103,7 +101,7 @@ public final class Daemon: @unchecked Sendable {
         store.setChangeHandler { [weak self] contacts, groups in
             if contacts.isEmpty && groups.isEmpty {
                 // The whole store was replaced (restore): clients should read everything again.
-                self?.bus.publish(method: "contacts.reset", params: [:])
+                self?.bus.publish(method: ContactsAPI.Notification.contactsReset, params: [:])
             } else {
                 self?.bus.publish(contacts: contacts, groups: groups)
             }
@@ -113,15 +111,7 @@ public final class Daemon: @unchecked Sendable {
         let importer = Importer(store: store, log: log) { [weak self] in self?.stopping.load(ordering: .relaxed) ?? true }
         let photos = PhotoService(store: store, cacheDirectory: paths.cacheHome + "/contactsd", settings: settings)
         self.photos = photos
-        let engine = RPCEngine(
-            info: RPCServiceInfo(
-                title: "contactsd", version: contactsdVersion,
-                description: "The personal contacts service: one contact store served over JSON-RPC 2.0 on a Unix socket.",
-                schemas: Schemas.components),
-            methods: ContactMethods.all(store: store) + PhotoMethods.all(photos: photos)
-                + ImportExportMethods.all(store: store, importer: importer)
-                + GroupMethods.all(store: store) + daemonMethods(store: store),
-            mapError: ErrorMapping.rpcError)
+        let engine = Self.engine(store: store, importer: importer, photos: photos, more: daemonMethods(store: store))
 
         let listenFD = try openListener()
         let server = RPCServer(
@@ -164,6 +154,18 @@ public final class Daemon: @unchecked Sendable {
         }
         warm.name = "warm-up"
         warm.start()
+    }
+
+    /// The JSON-RPC engine with every method on the store, and `more` (the daemon's own).
+    static func engine(store: ContactStore, importer: Importer, photos: PhotoService, more: [RPCMethod] = []) -> RPCEngine {
+        RPCEngine(
+            info: RPCServiceInfo(
+                title: "contactsd", version: ContactsAPI.version,
+                description: "The personal contacts service: one contact store served over JSON-RPC 2.0 on a Unix socket.",
+                schemas: Schemas.components),
+            methods: ContactMethods.all(store: store) + PhotoMethods.all(photos: photos)
+                + ImportExportMethods.all(store: store, importer: importer) + GroupMethods.all(store: store) + more,
+            mapError: ErrorMapping.rpcError)
     }
 
     private func serverConfiguration(_ s: Settings) -> RPCServerConfiguration {

@@ -94,7 +94,7 @@ extension ContactStore {
             while try s.step() {
                 let hash = s.text(0)
                 let bytes = s.withBytes(1) { [UInt8]($0) }
-                guard PhotoStore.hex(hash) != nil, "sha256:" + SHA256.hex(bytes) == hash else { continue }
+                guard ContentAddress.hex(of: hash) != nil, ContentAddress.of(bytes) == hash else { continue }
                 try photos.put(hash, bytes, sync: false)
             }
             try photos.syncAll()

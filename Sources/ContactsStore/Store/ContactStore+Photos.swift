@@ -17,7 +17,7 @@ public struct PhotoUpload: Sendable {
         self.mimeType = mimeType
         self.width = width
         self.height = height
-        self.hash = hash ?? "sha256:" + SHA256.hex(bytes)
+        self.hash = hash ?? ContentAddress.of(bytes)
     }
 
     public var reference: PhotoReference { .stored(hash: hash, mimeType: mimeType, width: width, height: height) }

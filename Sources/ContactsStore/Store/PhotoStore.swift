@@ -10,17 +10,8 @@ import Glibc
 struct PhotoStore {
     let root: String
 
-    /// The hex digest of a content address, or nil when it is not one (it names a file, so
-    /// nothing else may get into a path).
-    static func hex(_ hash: String) -> String? {
-        guard hash.hasPrefix("sha256:") else { return nil }
-        let hex = hash.utf8.dropFirst(7)
-        guard hex.count == 64, hex.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }) else { return nil }
-        return String(hash.dropFirst(7))
-    }
-
     func path(_ hash: String) -> String? {
-        guard let hex = Self.hex(hash) else { return nil }
+        guard let hex = ContentAddress.hex(of: hash) else { return nil }
         return "\(root)/\(hex.prefix(2))/\(hex)"
     }
 
@@ -70,7 +61,7 @@ struct PhotoStore {
         for sub in Self.list(root) where sub.utf8.count == 2 {
             for name in Self.list(root + "/" + sub) {
                 if name.utf8.count == 64 && name.hasPrefix(sub) {
-                    hashes.append("sha256:" + name)
+                    hashes.append(ContentAddress.prefix + name)
                 } else if name.contains(".tmp-") {
                     leftovers.append(root + "/" + sub + "/" + name)
                 }

@@ -6,94 +6,9 @@ import VCard
 enum StoredBody {
     /// The body as JSON text, written directly (this runs for every contact of an import).
     static func encode(_ c: Contact) -> String {
-        var w = JSONWriter(capacity: 512)
-        var first = true
-        w.writeRaw("{")
-        if let n = c.structuredName {
-            w.writeKey("structuredName", first: &first)
-            writeObject(
-                [("family", n.family), ("given", n.given), ("additional", n.additional), ("prefix", n.prefix), ("suffix", n.suffix)], &w)
-        }
-        if let v = c.nickname {
-            w.writeKey("nickname", first: &first)
-            w.writeString(v)
-        }
-        if !c.phones.isEmpty {
-            w.writeKey("phones", first: &first)
-            writeLabeled(c.phones, &w)
-        }
-        if !c.emails.isEmpty {
-            w.writeKey("emails", first: &first)
-            writeLabeled(c.emails, &w)
-        }
-        if !c.addresses.isEmpty {
-            w.writeKey("addresses", first: &first)
-            w.writeRaw("[")
-            for (i, a) in c.addresses.enumerated() {
-                if i > 0 { w.writeRaw(",") }
-                var members: [(StaticString, String?)] = [
-                    ("street", a.street), ("locality", a.locality), ("region", a.region), ("postalCode", a.postalCode),
-                    ("country", a.country), ("label", a.label),
-                ]
-                if !a.poBox.isEmpty { members.append(("poBox", a.poBox)) }
-                if !a.extended.isEmpty { members.append(("extended", a.extended)) }
-                writeObject(members, &w)
-            }
-            w.writeRaw("]")
-        }
-        for (key, value) in [("organization", c.organization), ("title", c.title), ("birthday", c.birthday), ("note", c.note)]
-            as [(StaticString, String?)]
-        {
-            guard let value else { continue }
-            w.writeKey(key, first: &first)
-            w.writeString(value)
-        }
-        if !c.urls.isEmpty {
-            w.writeKey("urls", first: &first)
-            writeLabeled(c.urls, &w)
-        }
-        if let p = c.photo {
-            w.writeKey("photo", first: &first)
-            var f = true
-            w.writeRaw("{")
-            switch p {
-            case .stored(let hash, let mimeType, let width, let height):
-                w.writeKey("hash", first: &f)
-                w.writeString(hash)
-                w.writeKey("mimeType", first: &f)
-                w.writeString(mimeType)
-                w.writeKey("width", first: &f)
-                w.writeInt(width)
-                w.writeKey("height", first: &f)
-                w.writeInt(height)
-            case .url(let url):
-                w.writeKey("url", first: &f)
-                w.writeString(url)
-            }
-            w.writeRaw("}")
-        }
-        w.writeRaw("}")
-        return w.string
-    }
-
-    /// An object of string members, in this order (nil as null).
-    private static func writeObject(_ members: [(StaticString, String?)], _ w: inout JSONWriter) {
-        var first = true
-        w.writeRaw("{")
-        for (key, value) in members {
-            w.writeKey(key, first: &first)
-            w.writeString(value)
-        }
-        w.writeRaw("}")
-    }
-
-    private static func writeLabeled(_ list: [LabeledValue], _ w: inout JSONWriter) {
-        w.writeRaw("[")
-        for (i, v) in list.enumerated() {
-            if i > 0 { w.writeRaw(",") }
-            writeObject([("value", v.value), ("label", v.label)], &w)
-        }
-        w.writeRaw("]")
+        var b = JSONTextBuilder(capacity: 512)
+        c.build(into: &b, .storedBody)
+        return b.string
     }
 
     /// Fills `contact` from a stored body. The store wrote it, so shapes are trusted, but a

@@ -12,6 +12,9 @@ public struct RPCError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let methodNotFound = Code(rawValue: -32601)
         public static let invalidParams = Code(rawValue: -32602)
         public static let internalError = Code(rawValue: -32603)
+        /// A connection the server will not serve (another user's, or one too many): the
+        /// first of the codes JSON-RPC leaves to servers.
+        public static let serverRefused = Code(rawValue: -32000)
     }
 
     public var code: Code

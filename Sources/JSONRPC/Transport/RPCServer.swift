@@ -142,7 +142,7 @@ public final class RPCServer: @unchecked Sendable {
     }
 
     private func refuse(_ fd: Int32, message: String) {
-        let reply = RPCEngine.errorResponse(RPCError(RPCError.Code(rawValue: -32000), message), id: .null)
+        let reply = RPCEngine.errorResponse(RPCError(.serverRefused, message), id: .null)
         var bytes = JSONWriter.serialize(reply)
         bytes.append(0x0A)
         bytes.withUnsafeBytes { try? UnixSocket.sendAll(fd, $0) }

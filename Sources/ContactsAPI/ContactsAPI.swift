@@ -1,0 +1,53 @@
+import JSONRPC
+
+/// The contract between contactsd and the programs that talk to it (contactsctl first): the
+/// names of the methods and notifications, the application error codes, and the version.
+/// Both sides spell them from here, so they cannot drift apart.
+public enum ContactsAPI {
+    /// The version of contactsd and contactsctl.
+    public static let version = "0.1.0"
+
+    /// The methods, by their JSON-RPC names.
+    public enum Method {
+        public static let contactsBackup = "contacts.backup"
+        public static let contactsCreate = "contacts.create"
+        public static let contactsDelete = "contacts.delete"
+        public static let contactsExport = "contacts.export"
+        public static let contactsGet = "contacts.get"
+        public static let contactsImport = "contacts.import"
+        public static let contactsQuery = "contacts.query"
+        public static let contactsRemovePhoto = "contacts.removePhoto"
+        public static let contactsRestore = "contacts.restore"
+        public static let contactsSetFavorite = "contacts.setFavorite"
+        public static let contactsSetPhoto = "contacts.setPhoto"
+        public static let contactsThumbnail = "contacts.thumbnail"
+        public static let contactsUpdate = "contacts.update"
+        public static let daemonStatus = "daemon.status"
+        public static let eventsSubscribe = "events.subscribe"
+        public static let groupsAddMembers = "groups.addMembers"
+        public static let groupsCreate = "groups.create"
+        public static let groupsDelete = "groups.delete"
+        public static let groupsList = "groups.list"
+        public static let groupsRemoveMembers = "groups.removeMembers"
+        public static let groupsRename = "groups.rename"
+    }
+
+    /// The notifications the daemon sends.
+    public enum Notification {
+        public static let contactsChanged = "contacts.changed"
+        public static let groupsChanged = "groups.changed"
+        public static let contactsReset = "contacts.reset"
+        public static let inboxProcessed = "inbox.processed"
+        public static let importProgress = "import.progress"
+    }
+}
+
+/// The application error codes of the API contract (the JSON-RPC ones are `RPCError.Code`'s).
+extension RPCError.Code {
+    public static let notFound = RPCError.Code(rawValue: -32001)
+    public static let conflict = RPCError.Code(rawValue: -32002)
+    public static let invalidData = RPCError.Code(rawValue: -32003)
+    public static let tooLarge = RPCError.Code(rawValue: -32004)
+    public static let unsupportedMedia = RPCError.Code(rawValue: -32005)
+    public static let unavailable = RPCError.Code(rawValue: -32006)
+}

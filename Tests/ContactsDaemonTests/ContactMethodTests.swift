@@ -1,0 +1,73 @@
+import ContactsAPI
+import ContactsCore
+import JSONCore
+import JSONRPC
+import XCTest
+
+@testable import ContactsDaemon
+
+/// The contact, group and import methods as a client sees them, without a process.
+final class ContactMethodTests: MethodTestCase {
+    func testCreateGetUpdateAndTheRevisionCheck() throws {
+        let created = try call(ContactsAPI.Method.contactsCreate, ["contact": ["name": "Kate Bell", "phones": ["(555) 564-8583"]]])
+        let id = try XCTUnwrap(created["id"]?.stringValue)
+        XCTAssertEqual(created["revision"], 1)
+        XCTAssertEqual(try call(ContactsAPI.Method.contactsGet, ["id": .string(id)])["name"], "Kate Bell")
+        let updated = try call(
+            ContactsAPI.Method.contactsUpdate, ["id": .string(id), "ifRevision": 1, "changes": ["title": "Producer"]])
+        XCTAssertEqual(updated["title"], "Producer")
+        XCTAssertEqual(updated["revision"], 2)
+        XCTAssertEqual(
+            errorCode(ContactsAPI.Method.contactsUpdate, ["id": .string(id), "ifRevision": 1, "changes": ["title": "x"]]),
+            RPCError.Code.conflict.rawValue, "a stale revision is refused")
+        XCTAssertEqual(
+            errorCode(ContactsAPI.Method.contactsGet, ["id": "00000000-0000-7000-8000-000000000000"]), RPCError.Code.notFound.rawValue)
+        XCTAssertEqual(
+            errorCode(ContactsAPI.Method.contactsCreate, ["contact": ["name": "  "]]), RPCError.Code.invalidData.rawValue)
+    }
+
+    func testQueryFindsByAccentlessTextAndPhoneDigits() throws {
+        _ = try call(ContactsAPI.Method.contactsCreate, ["contact": ["name": "Zoë Ångström", "phones": ["+46 8 123 456"]]])
+        _ = try call(ContactsAPI.Method.contactsCreate, ["contact": ["name": "Kate Bell"]])
+        XCTAssertEqual(try call(ContactsAPI.Method.contactsQuery, ["text": "angstrom"])["total"], 1)
+        XCTAssertEqual(try call(ContactsAPI.Method.contactsQuery, ["text": "8123456"])["total"], 1)
+        XCTAssertEqual(try call(ContactsAPI.Method.contactsQuery, [:])["total"], 2)
+    }
+
+    func testAnImportThroughTheAPIStoresItsGroupCardWithItsContacts() throws {
+        let text = """
+            BEGIN:VCARD\r
+            VERSION:4.0\r
+            KIND:group\r
+            FN:Band\r
+            MEMBER:urn:uuid:kate\r
+            END:VCARD\r
+            BEGIN:VCARD\r
+            VERSION:4.0\r
+            UID:urn:uuid:kate\r
+            FN:Kate Bell\r
+            END:VCARD\r
+
+            """
+        let report = try call(ContactsAPI.Method.contactsImport, ["vcard": .string(text)])
+        XCTAssertEqual(report["created"], 1)
+        XCTAssertEqual(report["groups"], 1)
+        let groups = try call(ContactsAPI.Method.groupsList)
+        XCTAssertEqual(groups["groups"]?.arrayValue?.first?["name"], "Band", "\(groups)")
+        XCTAssertEqual(groups["groups"]?.arrayValue?.first?["memberCount"], 1, "\(groups)")
+    }
+
+    /// The keys a contact is shown with are the ones the published schema describes.
+    func testTheContactsJSONKeysAreTheSchemasProperties() throws {
+        var c = Contact(name: "Kate Bell")
+        c.photo = .url("https://example.com/k.jpg")
+        let keys = try XCTUnwrap(c.json.objectValue?.keys)
+        let schema = try XCTUnwrap(Schemas.components["Contact"]?["properties"]?.objectValue?.keys)
+        XCTAssertEqual(Set(keys), Set(schema))
+        let required = try XCTUnwrap(Schemas.components["Contact"]?["required"]?.arrayValue?.compactMap(\.stringValue))
+        XCTAssertTrue(Set(required).isSubset(of: Set(keys)))
+        let discover = try call("rpc.discover")
+        XCTAssertEqual(
+            discover["components"]?["schemas"]?["Contact"], Schemas.components["Contact"], "rpc.discover publishes the same schema")
+    }
+}
