@@ -25,7 +25,7 @@ extension Contact {
         for key in Self.editableFields {
             guard let value = changes[key] else { continue }
             let field = "\(path).\(key)"
-            var r = FieldReader(value: value, path: field)
+            let r = FieldReader(value: value, path: field)
             switch key {
             case "name":
                 guard let s = try r.optionalText(limit: Limits.shortText) else {
@@ -117,7 +117,7 @@ struct FieldReader {
     }
 
     /// Trimmed text, nil for null or blank. Control characters are refused.
-    mutating func optionalText(limit: Int, multiline: Bool = false) throws(ContactError) -> String? {
+    func optionalText(limit: Int, multiline: Bool = false) throws(ContactError) -> String? {
         try Self.text(value, path: path, limit: limit, multiline: multiline)
     }
 

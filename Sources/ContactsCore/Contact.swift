@@ -91,11 +91,6 @@ public struct PostalAddress: Sendable, Equatable {
     public var isEmpty: Bool {
         poBox.isEmpty && extended.isEmpty && street.isEmpty && locality.isEmpty && region.isEmpty && postalCode.isEmpty && country.isEmpty
     }
-
-    /// The address on one line, for tables and search.
-    public var singleLine: String {
-        [poBox, extended, street, locality, region, postalCode, country].filter { !$0.isEmpty }.joined(separator: ", ")
-    }
 }
 
 /// A contact's photo: stored bytes identified by content, or a link a vCard carried.

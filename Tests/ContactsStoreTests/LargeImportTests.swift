@@ -100,7 +100,8 @@ final class LargeImportTests: StoreTestCase {
             buffer += k
         }
         let order = buffer.withUnsafeBytes { SearchIndex.nameOrder(slots, keys: $0) }
-        XCTAssertEqual(order.map { keys[$0] }, keys.sorted { SearchIndex.less($0, $1) })
+        XCTAssertEqual(
+            order.map { keys[$0] }, keys.sorted { a, b in a.withUnsafeBytes { x in b.withUnsafeBytes { y in SearchIndex.less(x, y) } } })
     }
 
     /// A large import's commit leaves the copy of its log into the database to a moment

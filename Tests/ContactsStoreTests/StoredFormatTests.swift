@@ -49,7 +49,7 @@ final class StoredFormatTests: XCTestCase {
 
     func decodedBody(_ text: String) -> Contact {
         var c = Contact(name: "x")
-        var bytes = Array(text.utf8)
+        let bytes = Array(text.utf8)
         bytes.withUnsafeBytes { StoredBody.decode($0, into: &c) }
         return c
     }

@@ -10,7 +10,7 @@ enum Products {
     static var directory: URL {
         let runner = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         // swift test runs .build/<config>/<package>PackageTests.xctest; the binaries sit beside it.
-        return runner.pathExtension == "xctest" ? runner.deletingLastPathComponent() : runner.deletingLastPathComponent()
+        return runner.deletingLastPathComponent()
     }
 
     static func path(_ name: String) throws -> String {

@@ -54,6 +54,15 @@ final class RPCEngineTests: XCTestCase {
             ["jsonrpc": "2.0", "result": -19, "id": 2])
     }
 
+    func testARequiredParameterThatIsMissingIsRefusedBeforeTheHandlerRuns() throws {
+        let r = try reply(#"{"jsonrpc": "2.0", "method": "subtract", "params": {"minuend": 42}, "id": 4}"#)
+        XCTAssertEqual(r?["error"]?["code"], -32602)
+        XCTAssertEqual(r?["error"]?["message"], "Invalid params: 'subtrahend' is required", "not the handler's own message")
+        XCTAssertEqual(
+            try reply(#"{"jsonrpc": "2.0", "method": "subtract", "params": [42], "id": 5}"#)?["error"]?["message"],
+            "Invalid params: 'subtrahend' is required")
+    }
+
     func testNamedParameters() throws {
         XCTAssertEqual(
             try reply(#"{"jsonrpc": "2.0", "method": "subtract", "params": {"subtrahend": 23, "minuend": 42}, "id": 3}"#),

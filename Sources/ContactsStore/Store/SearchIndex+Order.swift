@@ -66,10 +66,6 @@ extension SearchIndex {
         case updated(ascending: Bool)
     }
 
-    static func less(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        a.withUnsafeBytes { x in b.withUnsafeBytes { y in less(x, y) } }
-    }
-
     /// The order of keys: their bytes, then the shorter first (SQLite's BINARY collation).
     /// Keys always hold two NUL separators, so neither is empty.
     static func less(_ x: UnsafeRawBufferPointer, _ y: UnsafeRawBufferPointer) -> Bool {

@@ -51,8 +51,6 @@ public final class RPCEngine: Sendable {
         self.maxDepth = maxDepth
     }
 
-    public var methodNames: [String] { orderedNames }
-
     /// Handles one framed message. Returns the reply line (without the newline), or nil when
     /// nothing must be sent (a notification, or a batch of notifications).
     public func handle(_ bytes: UnsafeRawBufferPointer, session: RPCSession?) -> [UInt8]? {
@@ -85,6 +83,10 @@ public final class RPCEngine: Sendable {
     public func call(_ method: String, params: JSONObject = JSONObject(), session: RPCSession? = nil) throws -> JSONValue {
         guard let m = methods[method] else { throw RPCError.methodNotFound(method) }
         if method == "rpc.discover" { return discoverDocument() }
+        // What a method declares required is checked here, so a handler cannot forget to.
+        for p in m.params where p.required && params[p.name] == nil {
+            throw RPCError.invalidParams("'\(p.name)' is required", field: p.name)
+        }
         return try m.handler(RPCCall(method: method, params: RPCParams(params), session: session))
     }
 

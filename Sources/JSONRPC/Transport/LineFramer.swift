@@ -17,9 +17,6 @@ public struct LineFramer {
 
     public init(maxLineBytes: Int) { self.maxLineBytes = maxLineBytes }
 
-    /// Bytes received but not yet returned as a line.
-    public var pendingByteCount: Int { buffer.count - start }
-
     public mutating func append(_ bytes: UnsafeRawBufferPointer) {
         if start > 0 && start == buffer.count && buffer.capacity > 1 << 20 {
             // Everything was consumed: a large message's room goes back, not kept for later.
