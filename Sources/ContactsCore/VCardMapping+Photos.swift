@@ -5,15 +5,23 @@ import VCard
 /// Photos between cards and the photo store: a card's inline photo leaves it to be stored
 /// once by content, and comes back into it on export.
 extension VCardMapping {
-    /// Replaces each PHOTO that holds the contact's photo. The first is the one at `source`
-    /// when the caller knows it, else the first whose bytes have the photo's hash; later ones
-    /// match by their bytes.
-    private static func detach(_ c: inout Contact, source: Int?) -> PhotoData? {
+    /// A photo `fill` decoded: which property it came from, and its bytes.
+    struct DecodedPhoto {
+        var index: Int
+        var data: PhotoData
+    }
+
+    /// Replaces each PHOTO that holds the contact's photo. The first is the one `source` says
+    /// (already decoded) when the caller knows it, else the first whose bytes have the photo's
+    /// hash; later ones match by their bytes.
+    private static func detach(_ c: inout Contact, source: DecodedPhoto?) -> PhotoData? {
         guard let hash = c.photo?.hash, var props = c.vcardProperties else { return nil }
         var photo: PhotoData?
         for i in props.indices where props[i].name == "PHOTO" {
-            guard case .raw = props[i].value, let data = PhotoData.decode(props[i]) else { continue }
-            let matches = photo.map { $0.bytes == data.bytes } ?? source.map { $0 == i } ?? (data.hash == hash)
+            guard case .raw = props[i].value else { continue }
+            let decoded = source.flatMap { $0.index == i ? $0.data : nil } ?? PhotoData.decode(props[i])
+            guard let data = decoded else { continue }
+            let matches = photo.map { $0.bytes == data.bytes } ?? source.map { $0.index == i } ?? (data.hash == hash)
             guard matches else { continue }
             props[i] = storedPhotoProperty(hash: hash, mimeType: data.mimeType, keeping: props[i].parameters)
             photo = photo ?? data
@@ -28,9 +36,16 @@ extension VCardMapping {
     }
 
     static func photoReference(_ p: VCardProperty) -> PhotoReference? {
+        var ignored: PhotoData?
+        return photoReference(p, decoded: &ignored)
+    }
+
+    /// The photo a PHOTO property names, and its bytes when it carries them.
+    static func photoReference(_ p: VCardProperty, decoded: inout PhotoData?) -> PhotoReference? {
         if let (hash, mimeType) = storedPhoto(p) { return .stored(hash: hash, mimeType: mimeType, width: nil, height: nil) }
         guard case .raw(let r) = p.value, !r.isEmpty else { return nil }
         if let data = PhotoData.decode(p) {
+            decoded = data
             return .stored(hash: ContentAddress.of(data.bytes), mimeType: data.mimeType, width: nil, height: nil)
         }
         var compact = r.filter { !$0.isWhitespace }
@@ -47,17 +62,15 @@ extension VCardMapping {
     /// to be stored by content. (Any further PHOTO stays in the card as it came.)
     public static func detachPhoto(_ c: inout Contact) -> PhotoData? { detach(&c, source: nil) }
 
-    /// `detachPhoto` for a contact that `contact(from:)` has just made: its photo is the card's
-    /// first PHOTO with a value, already decoded and hashed once there, so that property is
-    /// decoded again but not hashed again (an import does this for every card with a photo).
-    public static func detachCardPhoto(_ c: inout Contact) -> PhotoData? {
-        let source = c.vcardProperties?.firstIndex { p in
-            guard p.name == "PHOTO" else { return false }
-            if storedPhoto(p) != nil { return true }
-            if case .raw(let r) = p.value { return !r.isEmpty }
-            return false
-        }
-        return detach(&c, source: source ?? -1)
+    /// The contact a card describes with its photo taken out, as an import stores it: the
+    /// photo's bytes are decoded once, by `contact(from:)`, and hashed once.
+    public static func contactWithPhoto(from card: VCard) throws(CardError) -> (contact: Contact, photo: PhotoData?) {
+        var decoded: DecodedPhoto?
+        var c = try contact(from: card, decodedPhoto: &decoded)
+        // A photo that named no bytes (a link, a stored reference) has nothing to take out.
+        guard let decoded else { return (c, nil) }
+        let photo = detach(&c, source: decoded)
+        return (c, photo)
     }
 
     /// A PHOTO whose bytes are in the photo store. Its value is structured text, which a

@@ -16,8 +16,14 @@ public enum VCardMapping {
 
     /// The contact a card describes; its properties are kept with it.
     public static func contact(from card: VCard) throws(CardError) -> Contact {
+        var ignored: DecodedPhoto?
+        return try contact(from: card, decodedPhoto: &ignored)
+    }
+
+    /// The contact, and the bytes of its photo as `fill` decoded them (where they came from).
+    static func contact(from card: VCard, decodedPhoto: inout DecodedPhoto?) throws(CardError) -> Contact {
         var c = Contact(name: "")
-        fill(&c, from: card.properties)
+        fill(&c, from: card.properties, decodedPhoto: &decodedPhoto)
         if c.name.isEmpty {
             throw CardError(line: card.line, message: "the card has no name: FN, N, ORG and EMAIL are all empty")
         }
@@ -50,6 +56,12 @@ public enum VCardMapping {
 
     /// The typed fields that a list of properties gives.
     static func fill(_ c: inout Contact, from props: [VCardProperty]) {
+        var ignored: DecodedPhoto?
+        fill(&c, from: props, decodedPhoto: &ignored)
+    }
+
+    /// `fill`, which also hands out the photo's bytes when it decoded them.
+    static func fill(_ c: inout Contact, from props: [VCardProperty], decodedPhoto: inout DecodedPhoto?) {
         let labels = labelsByGroup(props)
         func label(_ p: VCardProperty, kind: ValueKind) -> String? {
             if let g = p.group?.lowercased(), let l = labels[g] { return l }
@@ -104,7 +116,10 @@ public enum VCardMapping {
                         }
                     }
                 case "UID" where c.uid.isEmpty: c.uid = clean(props[i].text)
-                case "PHOTO" where c.photo == nil: c.photo = photoReference(props[i])
+                case "PHOTO" where c.photo == nil:
+                    var data: PhotoData?
+                    c.photo = photoReference(props[i], decoded: &data)
+                    if let data { decodedPhoto = DecodedPhoto(index: i, data: data) }
                 case "X-CONTACTSD-FAVORITE": c.favorite = ["1", "TRUE", "YES"].contains(props[i].text.uppercased())
                 default: break
                 }

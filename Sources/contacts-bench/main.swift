@@ -115,8 +115,8 @@ if !searchOnly && !dropOnly {
         // As the daemon does: each photo leaves its card, to be stored by content.
         var photos: [PhotoUpload?] = []
         let mapped = parsed.cards.compactMap { card -> Contact? in
-            guard var c = try? VCardMapping.contact(from: card) else { return nil }
-            photos.append(VCardMapping.detachCardPhoto(&c).map { PhotoUpload(bytes: $0.bytes, mimeType: $0.mimeType) })
+            guard let (c, photo) = try? VCardMapping.contactWithPhoto(from: card) else { return nil }
+            photos.append(photo.map { PhotoUpload(bytes: $0.bytes, mimeType: $0.mimeType) })
             return c
         }
         let tMap = now() - tm

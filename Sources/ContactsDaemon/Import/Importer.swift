@@ -194,8 +194,8 @@ struct Importer {
     }
 
     static func map(_ card: VCard) throws(VCardMapping.CardError) -> MappedCard {
-        var c = try VCardMapping.contact(from: card)
-        guard let data = VCardMapping.detachCardPhoto(&c) else { return MappedCard(contact: c, photo: nil) }
+        var (c, data) = try VCardMapping.contactWithPhoto(from: card)
+        guard let data else { return MappedCard(contact: c, photo: nil) }
         // The contact's photo reference was made from these very bytes.
         var photo = PhotoUpload(bytes: data.bytes, mimeType: data.mimeType, hash: c.photo?.hash)
         // Kept whatever it is (nothing imported is lost); its size is known when its header reads.
