@@ -113,10 +113,10 @@ if !searchOnly && !dropOnly {
         let tParse = now() - tp
         let tm = now()
         // As the daemon does: each photo leaves its card, to be stored by content.
-        var photos: [PhotoUpload?] = []
+        var photos: [PhotoData?] = []
         let mapped = parsed.cards.compactMap { card -> Contact? in
             guard let (c, photo) = try? VCardMapping.contactWithPhoto(from: card) else { return nil }
-            photos.append(photo.map { PhotoUpload(bytes: $0.bytes, mimeType: $0.mimeType) })
+            photos.append(photo)
             return c
         }
         let tMap = now() - tm

@@ -26,7 +26,7 @@ final class PhotoStoreTests: StoreTestCase {
         let data = VCardMapping.detachPhoto(&c)
         return ImportItem(
             contact: c, carriesGroups: false, carriesFavorite: false,
-            photo: data.map { PhotoUpload(bytes: $0.bytes, mimeType: $0.mimeType) })
+            photo: data)
     }
 
     func testImportedPhotosAreOneFileSharedAndRemovedWithTheLastReference() throws {
@@ -119,7 +119,7 @@ final class PhotoFlusherTests: StoreTestCase {
     func testAnImportOfManyPhotosHasEveryFileInPlace() throws {
         let photos = (0..<300).map { i in Array("photo \(i) ".utf8) + [UInt8](repeating: UInt8(i % 251), count: 2000) }
         let items = photos.enumerated().map { i, bytes in
-            let upload = PhotoUpload(bytes: bytes, mimeType: "image/jpeg")
+            let upload = PhotoData(bytes: bytes, mimeType: "image/jpeg")
             var c = Contact(name: "P \(i)")
             c.photo = upload.reference
             return ImportItem(contact: c, carriesGroups: false, carriesFavorite: false, photo: upload)

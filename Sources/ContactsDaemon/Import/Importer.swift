@@ -190,17 +190,16 @@ struct Importer {
     /// A card as a contact, with its photo's bytes taken out to be stored by content.
     struct MappedCard {
         var contact: Contact
-        var photo: PhotoUpload?
+        var photo: PhotoData?
     }
 
     static func map(_ card: VCard) throws(VCardMapping.CardError) -> MappedCard {
-        var (c, data) = try VCardMapping.contactWithPhoto(from: card)
-        guard let data else { return MappedCard(contact: c, photo: nil) }
-        // The contact's photo reference was made from these very bytes.
-        var photo = PhotoUpload(bytes: data.bytes, mimeType: data.mimeType, hash: c.photo?.hash)
+        var (c, detached) = try VCardMapping.contactWithPhoto(from: card)
+        // The contact's photo reference was made from these very bytes, hashed once.
+        guard var photo = detached else { return MappedCard(contact: c, photo: nil) }
         // Kept whatever it is (nothing imported is lost); its size is known when its header reads.
-        if let info = ImageHeader.read(data.bytes)
-            ?? (try? PhotoDecoder.shared.inspect(data.bytes, limits: ImageLimits(maxBytes: .max, maxPixels: .max)))
+        if let info = ImageHeader.read(photo.bytes)
+            ?? (try? PhotoDecoder.shared.inspect(photo.bytes, limits: ImageLimits(maxBytes: .max, maxPixels: .max)))
         {
             photo.mimeType = info.format.mimeType
             photo.width = info.displayWidth

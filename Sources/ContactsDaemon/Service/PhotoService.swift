@@ -64,7 +64,7 @@ final class PhotoService: @unchecked Sendable {
     func setPhoto(id: String, bytes: [UInt8], ifRevision: Int?) throws -> Contact {
         let limits = limits
         let info = try PhotoDecoder.shared.inspect(bytes, limits: limits)
-        let upload = PhotoUpload(bytes: bytes, mimeType: info.format.mimeType, width: info.displayWidth, height: info.displayHeight)
+        let upload = PhotoData(bytes: bytes, mimeType: info.format.mimeType, width: info.displayWidth, height: info.displayHeight)
         _ = try thumbnails.thumbnail(hash: upload.hash, size: Self.defaultSize, crop: false) { bytes }
         let contact = try store.setPhoto(id: id, upload, ifRevision: ifRevision)
         makeAhead(hash: upload.hash, bytes: bytes)

@@ -3,31 +3,11 @@ import ContactsSupport
 import Glibc
 import VCard
 
-/// A photo's bytes with what is known about them, ready to be stored by content.
-public struct PhotoUpload: Sendable {
-    public var bytes: [UInt8]
-    public var mimeType: String
-    public var width: Int?
-    public var height: Int?
-    public var hash: String
-
-    /// `hash`, when the caller has it already, must be the bytes' content address.
-    public init(bytes: [UInt8], mimeType: String, width: Int? = nil, height: Int? = nil, hash: String? = nil) {
-        self.bytes = bytes
-        self.mimeType = mimeType
-        self.width = width
-        self.height = height
-        self.hash = hash ?? ContentAddress.of(bytes)
-    }
-
-    public var reference: PhotoReference { .stored(hash: hash, mimeType: mimeType, width: width, height: height) }
-}
-
 extension ContactStore {
     /// Gives a contact a photo: the bytes are stored once by content (shared with any contact
     /// that has the same ones), then the contact refers to them. The photo it had before is
     /// removed when no one else refers to it.
-    public func setPhoto(id: String, _ photo: PhotoUpload, ifRevision: Int? = nil) throws -> Contact {
+    public func setPhoto(id: String, _ photo: PhotoData, ifRevision: Int? = nil) throws -> Contact {
         try update(id: id, ifRevision: ifRevision, beforeWriting: { try photos.put(photo.hash, photo.bytes) }) {
             $0.photo = photo.reference
         }

@@ -8,9 +8,9 @@ public struct ImportItem: Sendable {
     /// The card said whether it is a favorite; otherwise a stored contact keeps its state.
     public var carriesFavorite: Bool
     /// The bytes of the contact's photo, when the card carried them inline.
-    public var photo: PhotoUpload?
+    public var photo: PhotoData?
 
-    public init(contact: Contact, carriesGroups: Bool, carriesFavorite: Bool, photo: PhotoUpload? = nil) {
+    public init(contact: Contact, carriesGroups: Bool, carriesFavorite: Bool, photo: PhotoData? = nil) {
         self.contact = contact
         self.carriesGroups = carriesGroups
         self.carriesFavorite = carriesFavorite
