@@ -21,7 +21,7 @@ let package = Package(
         // What is not about contacts: system calls and their errors, files, XDG paths, time,
         // the parallel pipeline, SHA-256, base64, log levels.
         .target(name: "ContactsSupport", dependencies: ["SHA256Kernel", "CSystem"]),
-        // System calls the Glibc module leaves out (syncfs).
+        // System calls and C library functions the Glibc module leaves out (syncfs, malloc_trim).
         .target(name: "CSystem"),
         // A small, exact JSON value type with its own parser and writer.
         .target(name: "JSONCore"),
@@ -48,12 +48,13 @@ let package = Package(
             name: "ContactsDaemon",
             dependencies: [
                 "ContactsAPI", "ContactsStore", "Thumbnails", "ContactsCore", "ContactsSupport", "VCard", "JSONRPC", "JSONCore", "CSystemd",
-                "CJemalloc",
+                "CSystem",
             ]),
         // The command-line client's logic; links neither SQLite nor image libraries.
         .target(name: "ContactsControl", dependencies: ["ContactsAPI", "JSONRPC", "JSONCore", "ContactsSupport"]),
 
-        .executableTarget(name: "contactsd", dependencies: ["ContactsAPI", "ContactsDaemon"]),
+        // jemalloc is linked here, into the executable alone: it serves the daemon's every malloc.
+        .executableTarget(name: "contactsd", dependencies: ["ContactsAPI", "ContactsDaemon", "CJemalloc"]),
         .executableTarget(name: "contactsctl", dependencies: ["ContactsControl"]),
         // Decodes photos for contactsd in a process of its own (started and stopped by it).
         .executableTarget(name: "contactsd-imaging", dependencies: ["VipsImages"]),

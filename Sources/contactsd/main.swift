@@ -1,3 +1,4 @@
+import CJemalloc
 import ContactsAPI
 import ContactsDaemon
 import Foundation
@@ -6,6 +7,9 @@ func fail(_ message: String, status: Int32) -> Never {
     FileHandle.standardError.write(Data("contactsd: \(message)\n".utf8))
     exit(status)
 }
+
+// jemalloc, linked into this executable, serves every malloc; the daemon steers it.
+Memory.use { mallctl($0, $1, $2, $3, $4) }
 
 switch Result(catching: { try DaemonOptions.parse(Array(CommandLine.arguments.dropFirst())) }) {
 case .success(.help):

@@ -1,10 +1,13 @@
-import CJemalloc
+import CSystem
 import Dispatch
 import Foundation
 import Glibc
 
-/// The daemon's heap is jemalloc's (linked in, it serves malloc and free for the whole
-/// process). An import parses on every core while one thread writes, and each batch is freed
+/// The daemon's heap is jemalloc's: linked into the `contactsd` executable, it serves malloc
+/// and free for the whole process, and the executable hands its `mallctl` over (`use`). The
+/// library does not link it itself, so that a program that links the daemon's code for
+/// another purpose (its tests, under a sanitizer with an allocator of its own) keeps its own
+/// allocator. An import parses on every core while one thread writes, and each batch is freed
 /// by the thread that made it: glibc's allocator spent a fifth of such an import in its
 /// arena locks and in merging small free blocks whenever a larger one was asked for; jemalloc's
 /// per-thread caches and size classes take a 100k-card import from 4.3–5.1 s to 3.4–4.2 s,
@@ -13,7 +16,27 @@ import Glibc
 /// jemalloc keeps freed pages for reuse and lets them go over the following seconds, and only
 /// while the process allocates; after a large import or export, what is free goes back at
 /// once (`releaseSoon`).
-enum Memory {
+public enum Memory {
+    /// jemalloc's control function.
+    public typealias Control =
+        @convention(c) (
+            UnsafePointer<CChar>?, UnsafeMutableRawPointer?, UnsafeMutablePointer<Int>?, UnsafeMutableRawPointer?, Int
+        ) -> Int32
+
+    /// Set once by the executable, before any thread starts; nil under another allocator.
+    nonisolated(unsafe) private static var control: Control?
+
+    /// Tells the daemon that jemalloc serves its heap, and how to steer it.
+    public static func use(_ mallctl: Control) { control = mallctl }
+
+    private static func mallctl(
+        _ name: String, _ old: UnsafeMutableRawPointer?, _ oldSize: UnsafeMutablePointer<Int>?, _ new: UnsafeMutableRawPointer?,
+        _ newSize: Int
+    ) -> Int32 {
+        guard let control else { return -1 }
+        return control(name, old, oldSize, new, newSize)
+    }
+
     /// Which allocator serves this process's mallocs: "jemalloc VERSION" when jemalloc's own
     /// count of this thread's allocations sees a malloc, else "the C library's malloc" (a
     /// sanitizer's allocator, for one, takes malloc over).
@@ -35,8 +58,8 @@ enum Memory {
 
     /// Gives what is free back now: every arena's unused pages go back to the system.
     static func release() {
-        // "arena.<i>.purge" with MALLCTL_ARENAS_ALL (4096): every arena.
-        _ = mallctl("arena.4096.purge", nil, nil, nil, 0)
+        // "arena.<i>.purge" with MALLCTL_ARENAS_ALL (4096): every arena; else the C library's.
+        if mallctl("arena.4096.purge", nil, nil, nil, 0) != 0 { malloc_trim(0) }
     }
 
     private static let pending = NSLock()
