@@ -71,3 +71,29 @@ final class ContactMethodTests: MethodTestCase {
             discover["components"]?["schemas"]?["Contact"], Schemas.components["Contact"], "rpc.discover publishes the same schema")
     }
 }
+
+/// The trash through the API: delete, list, undelete, purge.
+final class TrashMethodTests: MethodTestCase {
+    func testDeleteUndeleteAndPurge() throws {
+        let id = try XCTUnwrap(
+            try call(ContactsAPI.Method.contactsCreate, ["contact": ["name": "Kate Bell", "groups": ["Work"]]])["id"]?.stringValue)
+        XCTAssertEqual(try call(ContactsAPI.Method.contactsDelete, ["ids": [.string(id)]])["deleted"], 1)
+        let trash = try call(ContactsAPI.Method.contactsTrash, ["text": "kate"])
+        XCTAssertEqual(trash["total"], 1)
+        XCTAssertEqual(trash["contacts"]?.arrayValue?.first?["groups"], ["Work"])
+        XCTAssertEqual(trash["contacts"]?.arrayValue?.first?["origin"], "rpc")
+        XCTAssertNotNil(trash["contacts"]?.arrayValue?.first?["deletedAt"]?.stringValue)
+        let back = try call(ContactsAPI.Method.contactsUndelete, ["ids": [.string(id), "nobody"]])
+        XCTAssertEqual(back["restored"], [.string(id)])
+        XCTAssertEqual(back["notFound"], ["nobody"])
+        XCTAssertEqual(try call(ContactsAPI.Method.contactsGet, ["id": .string(id)])["revision"], 2)
+
+        _ = try call(ContactsAPI.Method.contactsDelete, ["ids": [.string(id)]])
+        XCTAssertEqual(errorCode(ContactsAPI.Method.contactsPurge), RPCError.Code.invalidParams.rawValue, "ids or all")
+        XCTAssertEqual(
+            errorCode(ContactsAPI.Method.contactsPurge, ["all": true, "ids": [.string(id)]]), RPCError.Code.invalidParams.rawValue)
+        XCTAssertEqual(try call(ContactsAPI.Method.contactsPurge, ["all": true])["purged"], 1)
+        XCTAssertEqual(try call(ContactsAPI.Method.contactsTrash)["total"], 0)
+        XCTAssertEqual(try call(ContactsAPI.Method.contactsUndelete, ["ids": [.string(id)]])["notFound"], [.string(id)])
+    }
+}

@@ -53,6 +53,9 @@ final class PhotoStoreTests: StoreTestCase {
         _ = try store.removePhoto(id: ids[0])
         XCTAssertTrue(FileManager.default.fileExists(atPath: photoFile(hash)), "B still has it")
         _ = try store.delete(ids: [ids[1]])
+        XCTAssertTrue(FileManager.default.fileExists(atPath: photoFile(hash)), "B is in the trash, with its photo")
+        XCTAssertEqual(try store.removeUnreferencedPhotos(), 0, "the sweep leaves the trash's photos alone")
+        try store.purge(ids: [ids[1]])
         XCTAssertFalse(FileManager.default.fileExists(atPath: photoFile(hash)))
     }
 
@@ -75,7 +78,7 @@ final class PhotoStoreTests: StoreTestCase {
         let downgrade = """
             import sqlite3, sys
             db = sqlite3.connect(sys.argv[1])
-            db.executescript("DROP INDEX contacts_by_photo; ALTER TABLE contacts DROP COLUMN photo_hash; PRAGMA user_version = 2;")
+            db.executescript("DROP TABLE trash; DROP INDEX contacts_by_photo; ALTER TABLE contacts DROP COLUMN photo_hash; PRAGMA user_version = 2;")
             db.commit()
             """
         let p = Process()

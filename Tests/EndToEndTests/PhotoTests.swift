@@ -120,6 +120,8 @@ final class PhotoTests: DaemonTestCase {
         XCTAssertEqual(try c.call("contacts.thumbnail", ["id": .string(b)])["path"]?.stringValue, thumb)
 
         _ = try c.call("contacts.delete", ["ids": [.string(b)]])
+        XCTAssertNotNil(read(photoFile(hash)), "the trash still refers to it")
+        XCTAssertEqual(try c.call("contacts.purge", ["ids": [.string(b)]])["purged"], 1)
         XCTAssertNil(read(photoFile(hash)), "nobody refers to it any more")
         XCTAssertNil(read(thumb), "its thumbnails went with it")
     }
@@ -256,6 +258,7 @@ final class PhotoTests: DaemonTestCase {
         XCTAssertEqual(try c.call("contacts.backup", ["path": .string(backup)])["contacts"]?.intValue, 1)
 
         _ = try c.call("contacts.delete", ["ids": [.string(id)]])
+        _ = try c.call("contacts.purge", ["all": true])
         XCTAssertNil(read(photoFile(hash)))
         XCTAssertEqual(try c.call("contacts.restore", ["path": .string(backup)])["contacts"]?.intValue, 1)
         XCTAssertEqual(read(photoFile(hash)), jpeg)

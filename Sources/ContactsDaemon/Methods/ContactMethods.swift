@@ -50,7 +50,9 @@ enum ContactMethods {
                 return try store.update(id: id, ifRevision: ifRevision) { c in try c.apply(changes) }.json
             },
             RPCMethod(
-                ContactsAPI.Method.contactsDelete, summary: "Deletes contacts. Ids that do not exist are listed in notFound.",
+                ContactsAPI.Method.contactsDelete,
+                summary:
+                    "Deletes contacts: each goes to the trash, from where contacts.undelete brings it back until contacts.purge removes it. Ids that do not exist are listed in notFound.",
                 params: [RPCParam("ids", "The contacts' ids.", schema: Schemas.stringArray, required: true)],
                 result: "deleted",
                 resultSchema: [

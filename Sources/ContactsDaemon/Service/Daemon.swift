@@ -164,7 +164,8 @@ public final class Daemon: @unchecked Sendable {
                 description: "The personal contacts service: one contact store served over JSON-RPC 2.0 on a Unix socket.",
                 schemas: Schemas.components),
             methods: ContactMethods.all(store: store) + PhotoMethods.all(photos: photos)
-                + ImportExportMethods.all(store: store, importer: importer) + GroupMethods.all(store: store) + more,
+                + ImportExportMethods.all(store: store, importer: importer) + GroupMethods.all(store: store)
+                + TrashMethods.all(store: store) + more,
             mapError: ErrorMapping.rpcError)
     }
 

@@ -51,6 +51,30 @@ enum Migrations {
         """
         DROP INDEX IF EXISTS contacts_by_sort_key;
         """,
+        // 5: the trash. A deleted contact keeps its row here, whole, with the names of its
+        // groups, until it comes back or is purged; its photo stays while it is here.
+        """
+        CREATE TABLE trash (
+            rowid INTEGER PRIMARY KEY,
+            id TEXT NOT NULL UNIQUE,
+            uid TEXT NOT NULL,
+            revision INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            sort_key TEXT NOT NULL,
+            favorite INTEGER NOT NULL,
+            created_at INTEGER NOT NULL,
+            updated_at INTEGER NOT NULL,
+            body TEXT NOT NULL,
+            search TEXT NOT NULL,
+            vcard TEXT,
+            photo_hash TEXT,
+            groups TEXT,
+            deleted_at INTEGER NOT NULL,
+            origin TEXT NOT NULL
+        );
+        CREATE INDEX trash_by_deleted ON trash(deleted_at);
+        CREATE INDEX trash_by_photo ON trash(photo_hash) WHERE photo_hash IS NOT NULL;
+        """,
     ]
 
     static var latestVersion: Int { all.count }

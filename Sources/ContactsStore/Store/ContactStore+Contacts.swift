@@ -285,8 +285,9 @@ extension ContactStore {
         try update(id: id, ifRevision: ifRevision) { $0.favorite = favorite }
     }
 
-    /// Deletes contacts; ids that do not exist are reported, not fatal.
-    public func delete(ids: [String]) throws -> (deleted: [String], notFound: [String]) {
+    /// Deletes contacts: each goes to the trash, whole, and can come back (`undelete`) until it
+    /// is purged. Ids that do not exist are reported, not fatal.
+    public func delete(ids: [String], origin: String = "rpc") throws -> (deleted: [String], notFound: [String]) {
         try write { db, log in
             var deleted: [String] = []
             var missing: [String] = []
@@ -299,8 +300,9 @@ extension ContactStore {
                 }
                 let rowid = s.int64(0)
                 let revision = s.int(1)
-                if let photo = s.optionalText(2) { log.releasedPhotos.insert(photo) }
                 s.reset()
+                // Its photo stays: the trash refers to it.
+                try Self.moveToTrash(db, rowid: rowid, origin: origin)
                 try db.prepare("DELETE FROM contacts WHERE rowid = ?").run([.int(rowid)])
                 log.contact(id, .deleted, revision + 1)
                 log.indexDeletes.insert(rowid)

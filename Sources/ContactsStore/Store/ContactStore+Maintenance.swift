@@ -12,6 +12,21 @@ extension ContactStore {
     /// minute at most): copying a large log makes searches that run meanwhile several times
     /// slower (p99 at 100k: 15 ms instead of 5). A thread of its own, because an unprivileged
     /// process cannot raise its priority again, and a pooled thread would keep it.
+    /// Copies the whole log into the database now and, with `truncating`, empties the log
+    /// file (a purge: the old pages must not stay in it). Waits for readers to let go.
+    func checkpointNow(truncating: Bool) throws {
+        writeLock.lock()
+        defer { writeLock.unlock() }
+        if closed { throw StoreError.unavailable("the store is closed") }
+        for _ in 0..<50 {
+            // The first column says whether a reader kept it from finishing.
+            let busy = try writer.scalarInt("PRAGMA wal_checkpoint(\(truncating ? "TRUNCATE" : "FULL"))")
+            if busy == 0 { return }
+            usleep(20_000)
+        }
+        throw StoreError.unavailable("the log could not be emptied: readers kept it busy")
+    }
+
     func checkpointSoon() {
         // The import itself counts: searches right after it (a client told of the new
         // contacts) must find the store quiet for a second first.

@@ -63,7 +63,12 @@ extension ContactStore {
             return
         }
         for hash in hashes {
-            guard (try? writer.scalarInt("SELECT count(*) FROM contacts WHERE photo_hash = ?", [.text(hash)])) == 0 else { continue }
+            // A contact in the trash keeps its photo too.
+            guard
+                (try? writer.scalarInt(
+                    "SELECT (SELECT count(*) FROM contacts WHERE photo_hash = ?1) + (SELECT count(*) FROM trash WHERE photo_hash = ?1)",
+                    [.text(hash)])) == 0
+            else { continue }
             if photos.contains(hash) {
                 photos.remove(hash)
                 photoRemovalHandler?(hash)
@@ -107,7 +112,9 @@ extension ContactStore {
         guard !hashes.isEmpty else { return leftovers.count }
         var referenced: Set<String> = []
         do {
-            let s = try writer.prepare("SELECT DISTINCT photo_hash FROM contacts WHERE photo_hash IS NOT NULL")
+            let s = try writer.prepare(
+                "SELECT photo_hash FROM contacts WHERE photo_hash IS NOT NULL UNION SELECT photo_hash FROM trash WHERE photo_hash IS NOT NULL"
+            )
             defer { s.reset() }
             while try s.step() { referenced.insert(s.text(0)) }
         } catch {

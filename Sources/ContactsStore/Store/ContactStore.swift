@@ -64,7 +64,7 @@ public final class ContactStore: @unchecked Sendable {
                 )
             }
             try writer.execute(
-                "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON; PRAGMA cache_size=-\(Self.idleCacheKiB); PRAGMA temp_store=MEMORY;"
+                "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON; PRAGMA cache_size=-\(Self.idleCacheKiB); PRAGMA temp_store=MEMORY; PRAGMA secure_delete=ON;"
             )
             if version > 0 && version < Migrations.latestVersion { willMigrate?(version, Migrations.latestVersion) }
             try migrate(from: version)

@@ -1,0 +1,150 @@
+import ContactsCore
+import ContactsSupport
+import Foundation
+
+/// A contact in the trash: as it was when deleted, with when and by what.
+public struct TrashedContact: Sendable, Equatable {
+    public var contact: Contact
+    public var deletedAt: Int64
+    public var origin: String
+}
+
+/// The trash: deleted contacts kept whole (fields, card, groups, photo) until they come back
+/// or are purged. The writer runs with `secure_delete` on, so what a purge removes is
+/// overwritten in the database file, and a purge ends with a checkpoint that empties the log.
+extension ContactStore {
+    /// Copies a contact's row, with the names of its groups, into the trash; the caller
+    /// deletes the row (in the same transaction).
+    static func moveToTrash(_ db: Database, rowid: Int64, origin: String) throws {
+        try db.prepare(
+            """
+            INSERT OR REPLACE INTO trash (id, uid, revision, name, sort_key, favorite, created_at, updated_at, body, search, vcard,
+                photo_hash, groups, deleted_at, origin)
+            SELECT c.id, c.uid, c.revision, c.name, c.sort_key, c.favorite, c.created_at, c.updated_at, c.body, c.search, c.vcard,
+                c.photo_hash,
+                (SELECT group_concat(g.name, char(31)) FROM memberships m JOIN groups g ON g.rowid = m.group_rowid
+                 WHERE m.contact_rowid = c.rowid),
+                ?, ?
+            FROM contacts c WHERE c.rowid = ?
+            """
+        ).run([.int(Timestamp.now()), .text(origin), .int(rowid)])
+    }
+
+    static let trashColumns = """
+        t.rowid, t.id, t.uid, t.revision, t.name, t.favorite, t.created_at, t.updated_at, t.body, t.groups, t.vcard,
+        t.deleted_at, t.origin, t.search
+        """
+
+    /// What is in the trash, the latest deletion first: everything, or what matches `text`
+    /// as a search does (case, accents and phone formatting ignored).
+    public func trash(text: String? = nil, limit: Int? = nil, offset: Int = 0) throws -> (total: Int, contacts: [TrashedContact]) {
+        let patterns = (text.map { SearchDocument.patterns(for: $0) } ?? []).map { Array($0.utf8) }
+        return try read { db in
+            let s = try db.prepare("SELECT \(Self.trashColumns) FROM trash t ORDER BY t.deleted_at DESC, t.rowid DESC")
+            var matched: [TrashedContact] = []
+            var total = 0
+            while try s.step() {
+                if !patterns.isEmpty {
+                    let search = s.withBytes(13) { [UInt8]($0) }
+                    guard patterns.contains(where: { Self.contains(search, $0) }) else { continue }
+                }
+                total += 1
+                guard total > offset, limit.map({ matched.count < $0 }) ?? true else { continue }
+                matched.append(TrashedContact(contact: RawRow(s, withCard: true).contact(), deletedAt: s.int64(11), origin: s.text(12)))
+            }
+            return (total, matched)
+        }
+    }
+
+    private static func contains(_ text: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard !needle.isEmpty else { return true }
+        guard text.count >= needle.count else { return false }
+        // The trash is small and read rarely: a plain search does.
+        let first = needle[0]
+        var i = 0
+        while i <= text.count - needle.count {
+            if text[i] == first && text[i..<(i + needle.count)].elementsEqual(needle) { return true }
+            i += 1
+        }
+        return false
+    }
+
+    /// Brings contacts back from the trash as they were (id, uid, fields, card, favorite,
+    /// photo, groups; a group deleted meanwhile is made again), each at a new revision. A
+    /// contact whose uid another contact has taken meanwhile is refused (-32002), and nothing
+    /// comes back.
+    public func undelete(ids: [String]) throws -> (restored: [String], notFound: [String]) {
+        try write { db, log in
+            var restored: [String] = []
+            var missing: [String] = []
+            for id in ids {
+                let s = try db.prepare("SELECT rowid, uid, groups FROM trash WHERE id = ?")
+                try s.bind([.text(id)])
+                guard try s.step() else {
+                    s.reset()
+                    missing.append(id)
+                    continue
+                }
+                let trashRowid = s.int64(0)
+                let uid = s.text(1)
+                let groups = s.optionalText(2).map { $0.split(separator: "\u{1F}").map(String.init) } ?? []
+                s.reset()
+                if try db.scalarInt("SELECT count(*) FROM contacts WHERE uid = ?", [.text(uid)]) > 0 {
+                    throw StoreError.conflict(
+                        message: "contact \(id) cannot come back: another contact has its uid '\(uid)' now", id: id, currentRevision: nil)
+                }
+                let now = Timestamp.now()
+                try db.prepare(
+                    """
+                    INSERT INTO contacts (id, uid, revision, name, sort_key, favorite, created_at, updated_at, body, search, vcard, photo_hash)
+                    SELECT id, uid, revision + 1, name, sort_key, favorite, created_at, max(updated_at, ?), body, search, vcard, photo_hash
+                    FROM trash WHERE rowid = ?
+                    """
+                ).run([.int(now), .int(trashRowid)])
+                let rowid = sqlite3LastInsertRowid(db)
+                if !groups.isEmpty { _ = try Self.setMemberships(db, contactRowid: rowid, names: groups, log: &log, isNew: true) }
+                try db.prepare("DELETE FROM trash WHERE rowid = ?").run([.int(trashRowid)])
+                let row = try db.prepare("SELECT \(SearchIndex.selectColumns) FROM contacts WHERE rowid = ?")
+                try row.bind([.int(rowid)])
+                if try row.step() {
+                    let entry = SearchIndex.entry(row)
+                    log.indexUpserts.append(entry)
+                    log.contact(id, .created, Int(try db.scalarInt("SELECT revision FROM contacts WHERE rowid = ?", [.int(rowid)])))
+                }
+                row.reset()
+                restored.append(id)
+            }
+            return (restored, missing)
+        }
+    }
+
+    /// Removes contacts from the trash for good (`ids`, or everything when nil): their content
+    /// is overwritten in the database file and gone from its log once this returns, and a
+    /// photo nobody else refers to goes with them. Returns how many were purged.
+    @discardableResult
+    public func purge(ids: [String]?) throws -> Int {
+        let purged = try write { db, log in
+            var photos = Set<String>()
+            let s = try db.prepare(ids == nil ? "SELECT photo_hash FROM trash" : "SELECT photo_hash FROM trash WHERE id = ?")
+            var count = 0
+            for id in ids.map({ $0.map(Optional.some) }) ?? [nil] {
+                if let id { try s.bind([.text(id)]) }
+                while try s.step() {
+                    count += 1
+                    if let p = s.optionalText(0) { photos.insert(p) }
+                }
+                s.reset()
+                if let id {
+                    try db.prepare("DELETE FROM trash WHERE id = ?").run([.text(id)])
+                } else {
+                    try db.execute("DELETE FROM trash")
+                }
+            }
+            log.releasedPhotos.formUnion(photos)
+            return count
+        }
+        // What the purge overwrote is in the log until the log is copied back and emptied.
+        if purged > 0 { try checkpointNow(truncating: true) }
+        return purged
+    }
+}
