@@ -59,6 +59,22 @@ _contactsctl() {
                 ((i++))
                 continue
                 ;;
+            " trash|--socket")
+                ((i++))
+                continue
+                ;;
+            " trash empty|--socket")
+                ((i++))
+                continue
+                ;;
+            " undelete|--socket")
+                ((i++))
+                continue
+                ;;
+            " purge|--socket")
+                ((i++))
+                continue
+                ;;
             " fav|--socket")
                 ((i++))
                 continue
@@ -155,7 +171,7 @@ _contactsctl() {
         esac
         if ((nargs == 0)); then
             case "$cmdpath $w" in
-                " list"|" search"|" show"|" add"|" edit"|" rm"|" fav"|" unfav"|" group"|" group list"|" group add"|" group rm"|" group rename"|" group members"|" group assign"|" group unassign"|" photo"|" photo set"|" photo get"|" photo rm"|" import"|" export"|" backup"|" restore"|" status"|" watch"|" query-email"|" completions"|" call")
+                " list"|" search"|" show"|" add"|" edit"|" rm"|" trash"|" trash empty"|" undelete"|" purge"|" fav"|" unfav"|" group"|" group list"|" group add"|" group rm"|" group rename"|" group members"|" group assign"|" group unassign"|" photo"|" photo set"|" photo get"|" photo rm"|" import"|" export"|" backup"|" restore"|" status"|" watch"|" query-email"|" completions"|" call")
                 cmdpath="$cmdpath $w"
                 continue
                 ;;
@@ -296,6 +312,22 @@ _contactsctl() {
         _contactsctl_files ''
         return
         ;;
+    " trash|--socket")
+        _contactsctl_files ''
+        return
+        ;;
+    " trash empty|--socket")
+        _contactsctl_files ''
+        return
+        ;;
+    " undelete|--socket")
+        _contactsctl_files ''
+        return
+        ;;
+    " purge|--socket")
+        _contactsctl_files ''
+        return
+        ;;
     " fav|--socket")
         _contactsctl_files ''
         return
@@ -426,6 +458,10 @@ _contactsctl() {
     " add") COMPREPLY=($(compgen -W '--phone -p --email -e --address -a --organization -o --title --nickname --birthday --note --url --group -g --favorite --json --socket --no-color --help -h' -- "$cur")) ;;
     " edit") COMPREPLY=($(compgen -W '--name --phone -p --email -e --address -a --organization -o --title --nickname --birthday --note --url --group -g --clear --json --socket --no-color --help -h' -- "$cur")) ;;
     " rm") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
+    " trash") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
+    " trash empty") COMPREPLY=($(compgen -W '--yes -y --json --socket --no-color --help -h' -- "$cur")) ;;
+    " undelete") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
+    " purge") COMPREPLY=($(compgen -W '--yes -y --json --socket --no-color --help -h' -- "$cur")) ;;
     " fav") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " unfav") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " group") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
@@ -453,7 +489,7 @@ _contactsctl() {
         return
     fi
     case "$cmdpath" in
-    "") COMPREPLY=($(compgen -W 'list search show add edit rm fav unfav group photo import export backup restore status watch query-email completions call' -- "$cur")) ;;
+    "") COMPREPLY=($(compgen -W 'list search show add edit rm trash undelete purge fav unfav group photo import export backup restore status watch query-email completions call' -- "$cur")) ;;
     " search")
         case $nargs in
         0) : ;;
@@ -477,6 +513,17 @@ _contactsctl() {
     " rm")
         case $nargs in
         *) _contactsctl_live contacts ;;
+        esac
+        ;;
+    " trash") COMPREPLY=($(compgen -W 'empty' -- "$cur")) ;;
+    " undelete")
+        case $nargs in
+        *) _contactsctl_live trash ;;
+        esac
+        ;;
+    " purge")
+        case $nargs in
+        *) _contactsctl_live trash ;;
         esac
         ;;
     " fav")

@@ -34,6 +34,18 @@ function __contactsctl_state
             case ' rm|--socket'
                 set skip 1
                 continue
+            case ' trash|--socket'
+                set skip 1
+                continue
+            case ' trash empty|--socket'
+                set skip 1
+                continue
+            case ' undelete|--socket'
+                set skip 1
+                continue
+            case ' purge|--socket'
+                set skip 1
+                continue
             case ' fav|--socket'
                 set skip 1
                 continue
@@ -109,7 +121,7 @@ function __contactsctl_state
         end
         if test $nargs = 0
             switch "$cmdpath $t"
-                case ' list' ' search' ' show' ' add' ' edit' ' rm' ' fav' ' unfav' ' group' ' group list' ' group add' ' group rm' ' group rename' ' group members' ' group assign' ' group unassign' ' photo' ' photo set' ' photo get' ' photo rm' ' import' ' export' ' backup' ' restore' ' status' ' watch' ' query-email' ' completions' ' call'
+                case ' list' ' search' ' show' ' add' ' edit' ' rm' ' trash' ' trash empty' ' undelete' ' purge' ' fav' ' unfav' ' group' ' group list' ' group add' ' group rm' ' group rename' ' group members' ' group assign' ' group unassign' ' photo' ' photo set' ' photo get' ' photo rm' ' import' ' export' ' backup' ' restore' ' status' ' watch' ' query-email' ' completions' ' call'
                 set cmdpath "$cmdpath $t"
                 continue
             end
@@ -139,6 +151,9 @@ complete -c contactsctl -n "__contactsctl_at ''" -a show -d 'Show everything abo
 complete -c contactsctl -n "__contactsctl_at ''" -a add -d 'Add a contact.'
 complete -c contactsctl -n "__contactsctl_at ''" -a edit -d 'Change a contact; the fields given replace the old ones.'
 complete -c contactsctl -n "__contactsctl_at ''" -a rm -d 'Delete contacts.'
+complete -c contactsctl -n "__contactsctl_at ''" -a trash -d 'List deleted contacts (those matching TEXT), which undelete brings back.'
+complete -c contactsctl -n "__contactsctl_at ''" -a undelete -d 'Bring deleted contacts back as they were.'
+complete -c contactsctl -n "__contactsctl_at ''" -a purge -d 'Remove deleted contacts for good.'
 complete -c contactsctl -n "__contactsctl_at ''" -a fav -d 'Mark a contact as a favorite.'
 complete -c contactsctl -n "__contactsctl_at ''" -a unfav -d 'Unmark a favorite.'
 complete -c contactsctl -n "__contactsctl_at ''" -a group -d 'Manage groups.'
@@ -212,6 +227,27 @@ complete -c contactsctl -n "__contactsctl_at ' rm'" -l socket -r -F -d 'the daem
 complete -c contactsctl -n "__contactsctl_at ' rm'" -l no-color -d 'never colour the output'
 complete -c contactsctl -n "__contactsctl_at ' rm'" -l help -s h -d 'show help'
 complete -c contactsctl -n "__contactsctl_arg ' rm' '*'" -x -a '(contactsctl __complete contacts (commandline -ct) 2>/dev/null)'
+complete -c contactsctl -n "__contactsctl_at ' trash'" -a empty -d 'Remove everything in the trash for good.'
+complete -c contactsctl -n "__contactsctl_at ' trash'" -l json -d 'print machine-readable JSON'
+complete -c contactsctl -n "__contactsctl_at ' trash'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
+complete -c contactsctl -n "__contactsctl_at ' trash'" -l no-color -d 'never colour the output'
+complete -c contactsctl -n "__contactsctl_at ' trash'" -l help -s h -d 'show help'
+complete -c contactsctl -n "__contactsctl_at ' trash empty'" -l yes -s y -d 'do not ask first'
+complete -c contactsctl -n "__contactsctl_at ' trash empty'" -l json -d 'print machine-readable JSON'
+complete -c contactsctl -n "__contactsctl_at ' trash empty'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
+complete -c contactsctl -n "__contactsctl_at ' trash empty'" -l no-color -d 'never colour the output'
+complete -c contactsctl -n "__contactsctl_at ' trash empty'" -l help -s h -d 'show help'
+complete -c contactsctl -n "__contactsctl_at ' undelete'" -l json -d 'print machine-readable JSON'
+complete -c contactsctl -n "__contactsctl_at ' undelete'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
+complete -c contactsctl -n "__contactsctl_at ' undelete'" -l no-color -d 'never colour the output'
+complete -c contactsctl -n "__contactsctl_at ' undelete'" -l help -s h -d 'show help'
+complete -c contactsctl -n "__contactsctl_arg ' undelete' '*'" -x -a '(contactsctl __complete trash (commandline -ct) 2>/dev/null)'
+complete -c contactsctl -n "__contactsctl_at ' purge'" -l yes -s y -d 'do not ask first'
+complete -c contactsctl -n "__contactsctl_at ' purge'" -l json -d 'print machine-readable JSON'
+complete -c contactsctl -n "__contactsctl_at ' purge'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
+complete -c contactsctl -n "__contactsctl_at ' purge'" -l no-color -d 'never colour the output'
+complete -c contactsctl -n "__contactsctl_at ' purge'" -l help -s h -d 'show help'
+complete -c contactsctl -n "__contactsctl_arg ' purge' '*'" -x -a '(contactsctl __complete trash (commandline -ct) 2>/dev/null)'
 complete -c contactsctl -n "__contactsctl_at ' fav'" -l json -d 'print machine-readable JSON'
 complete -c contactsctl -n "__contactsctl_at ' fav'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
 complete -c contactsctl -n "__contactsctl_at ' fav'" -l no-color -d 'never colour the output'

@@ -100,6 +100,41 @@ final class CLITests: DaemonTestCase {
         XCTAssertEqual(try json(try daemon.ctl("list", "--json"))["total"], 0)
     }
 
+    func testADeletedContactSurvivesARestartInTheTrashAndComesBack() throws {
+        try loadSamples()
+        let rm = try daemon.ctl("rm", "kate")
+        XCTAssertEqual(rm.status, 0, rm.stderr)
+        XCTAssertTrue(rm.stdout.contains("Deleted Kate Bell") && rm.stdout.contains("contactsctl undelete"), rm.stdout)
+        daemon.stop()
+        try daemon.start()
+        let trash = try daemon.ctl("trash")
+        XCTAssertEqual(trash.status, 0, trash.stderr)
+        XCTAssertTrue(trash.stdout.hasPrefix("NAME") && trash.stdout.contains("Kate Bell"), trash.stdout)
+        XCTAssertEqual(try json(try daemon.ctl("trash", "bell", "--json"))["total"], 1)
+        XCTAssertEqual(try daemon.ctl("__complete", "trash", "ka").stdout, "Kate Bell\n")
+        let back = try daemon.ctl("undelete", "kate")
+        XCTAssertEqual(back.status, 0, back.stderr)
+        XCTAssertTrue(back.stdout.contains("Restored Kate Bell"), back.stdout)
+        let kate = try json(try daemon.ctl("show", "kate", "--json"))
+        XCTAssertEqual(kate["groups"], ["Work"], "with the group it had")
+        XCTAssertEqual(try daemon.ctl("undelete", "kate").status, 1, "no longer in the trash")
+    }
+
+    func testPurgingAsksFirstAndTheTrashEmpties() throws {
+        try loadSamples()
+        XCTAssertEqual(try daemon.ctl("rm", "kate", "anna").status, 0)
+        let refused = try daemon.ctl("purge", "kate")
+        XCTAssertEqual(refused.status, 64, "no terminal to ask at, and no --yes")
+        XCTAssertTrue(refused.stderr.contains("--yes"), refused.stderr)
+        XCTAssertEqual(try json(try daemon.ctl("purge", "kate", "--yes", "--json"))["purged"], 1)
+        XCTAssertEqual(try json(try daemon.ctl("trash", "--json"))["total"], 1)
+        let emptied = try daemon.ctl("trash", "empty", "-y")
+        XCTAssertEqual(emptied.status, 0, emptied.stderr)
+        XCTAssertTrue(emptied.stdout.contains("Purged 1 contact"), emptied.stdout)
+        XCTAssertEqual(try daemon.ctl("trash").stdout, "")
+        XCTAssertEqual(try daemon.ctl("undelete", "anna").status, 1)
+    }
+
     func testGroupVerbs() throws {
         try loadSamples()
         XCTAssertEqual(try daemon.ctl("group", "add", "Climbing").status, 0)

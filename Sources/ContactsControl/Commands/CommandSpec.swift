@@ -5,6 +5,8 @@ public enum CompletionKind: Sendable, Equatable {
     case files(extensions: [String])
     case contacts
     case groups
+    /// The names of deleted contacts.
+    case trash
 }
 
 /// One option, declared once; parsing, help and completion all read it.

@@ -53,6 +53,24 @@ public enum CommandTree {
                 arguments: [ArgumentSpec("ID", variadic: true, help: "contacts to delete", completion: .contacts)],
                 run: ContactCommands.remove),
             CommandSpec(
+                "trash", summary: "List deleted contacts (those matching TEXT), which undelete brings back.",
+                arguments: [ArgumentSpec("TEXT", optional: true, help: "what to look for")],
+                subcommands: [
+                    CommandSpec(
+                        "empty", summary: "Remove everything in the trash for good.",
+                        options: [OptionSpec("yes", short: "y", help: "do not ask first")], run: TrashCommands.empty)
+                ],
+                run: TrashCommands.list),
+            CommandSpec(
+                "undelete", summary: "Bring deleted contacts back as they were.",
+                arguments: [ArgumentSpec("ID", variadic: true, help: "deleted contacts: ids, or names from the trash", completion: .trash)],
+                run: TrashCommands.undelete),
+            CommandSpec(
+                "purge", summary: "Remove deleted contacts for good.",
+                arguments: [ArgumentSpec("ID", variadic: true, help: "deleted contacts: ids, or names from the trash", completion: .trash)],
+                options: [OptionSpec("yes", short: "y", help: "do not ask first")],
+                run: TrashCommands.purge),
+            CommandSpec(
                 "fav", summary: "Mark a contact as a favorite.", arguments: [contactArg], run: { try ContactCommands.favorite(&$0, true) }),
             CommandSpec("unfav", summary: "Unmark a favorite.", arguments: [contactArg], run: { try ContactCommands.favorite(&$0, false) }),
             CommandSpec(

@@ -173,6 +173,7 @@ enum CompletionScripts {
         case .files(let exts): "_contactsctl_files \(quoteSingle(extensionsPattern(exts)))"
         case .contacts: "_contactsctl_live contacts"
         case .groups: "_contactsctl_live groups"
+        case .trash: "_contactsctl_live trash"
         }
     }
 
@@ -248,6 +249,7 @@ enum CompletionScripts {
         case .files(let exts): exts.isEmpty ? "_files" : "_files -g \(quoteSingle("*.(\(extensionsPattern(exts)))"))"
         case .contacts: "_contactsctl_live contacts"
         case .groups: "_contactsctl_live groups"
+        case .trash: "_contactsctl_live trash"
         }
     }
 
@@ -347,6 +349,7 @@ enum CompletionScripts {
             exts.isEmpty ? " -F" : " -x -a \(quoteSingle("(__fish_complete_suffix \(exts.map { "." + $0 }.joined(separator: " ")))"))"
         case .contacts: " -x -a '(contactsctl __complete contacts (commandline -ct) 2>/dev/null)'"
         case .groups: " -x -a '(contactsctl __complete groups (commandline -ct) 2>/dev/null)'"
+        case .trash: " -x -a '(contactsctl __complete trash (commandline -ct) 2>/dev/null)'"
         }
     }
 }

@@ -131,7 +131,7 @@ enum ContactCommands {
         if inv.json {
             inv.output.json(result)
         } else {
-            for n in names { inv.output.line("Deleted \(inv.output.bold(n))") }
+            for n in names { inv.output.line("Deleted \(inv.output.bold(n)) (it is in the trash: 'contactsctl undelete' brings it back)") }
         }
         return 0
     }

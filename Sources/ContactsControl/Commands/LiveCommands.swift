@@ -109,6 +109,12 @@ enum LiveCommands {
             for c in contacts {
                 if let n = c["name"]?.stringValue { inv.output.line(n) }
             }
+        case "trash":
+            var params: JSONObject = ["limit": 200]
+            if !prefix.isEmpty { params["text"] = .string(prefix) }
+            for c in (try? client.call(ContactsAPI.Method.contactsTrash, params))?["contacts"]?.arrayValue ?? [] {
+                if let n = c["name"]?.stringValue { inv.output.line(n) }
+            }
         default: break
         }
         return 0
