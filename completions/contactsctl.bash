@@ -59,6 +59,14 @@ _contactsctl() {
                 ((i++))
                 continue
                 ;;
+            " history|--socket")
+                ((i++))
+                continue
+                ;;
+            " revert|--socket")
+                ((i++))
+                continue
+                ;;
             " trash|--socket")
                 ((i++))
                 continue
@@ -171,7 +179,7 @@ _contactsctl() {
         esac
         if ((nargs == 0)); then
             case "$cmdpath $w" in
-                " list"|" search"|" show"|" add"|" edit"|" rm"|" trash"|" trash empty"|" undelete"|" purge"|" fav"|" unfav"|" group"|" group list"|" group add"|" group rm"|" group rename"|" group members"|" group assign"|" group unassign"|" photo"|" photo set"|" photo get"|" photo rm"|" import"|" export"|" backup"|" restore"|" status"|" watch"|" query-email"|" completions"|" call")
+                " list"|" search"|" show"|" add"|" edit"|" rm"|" history"|" revert"|" trash"|" trash empty"|" undelete"|" purge"|" fav"|" unfav"|" group"|" group list"|" group add"|" group rm"|" group rename"|" group members"|" group assign"|" group unassign"|" photo"|" photo set"|" photo get"|" photo rm"|" import"|" export"|" backup"|" restore"|" status"|" watch"|" query-email"|" completions"|" call")
                 cmdpath="$cmdpath $w"
                 continue
                 ;;
@@ -309,6 +317,14 @@ _contactsctl() {
         return
         ;;
     " rm|--socket")
+        _contactsctl_files ''
+        return
+        ;;
+    " history|--socket")
+        _contactsctl_files ''
+        return
+        ;;
+    " revert|--socket")
         _contactsctl_files ''
         return
         ;;
@@ -458,6 +474,8 @@ _contactsctl() {
     " add") COMPREPLY=($(compgen -W '--phone -p --email -e --address -a --organization -o --title --nickname --birthday --note --url --group -g --favorite --json --socket --no-color --help -h' -- "$cur")) ;;
     " edit") COMPREPLY=($(compgen -W '--name --phone -p --email -e --address -a --organization -o --title --nickname --birthday --note --url --group -g --clear --json --socket --no-color --help -h' -- "$cur")) ;;
     " rm") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
+    " history") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
+    " revert") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " trash") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " trash empty") COMPREPLY=($(compgen -W '--yes -y --json --socket --no-color --help -h' -- "$cur")) ;;
     " undelete") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
@@ -489,7 +507,7 @@ _contactsctl() {
         return
     fi
     case "$cmdpath" in
-    "") COMPREPLY=($(compgen -W 'list search show add edit rm trash undelete purge fav unfav group photo import export backup restore status watch query-email completions call' -- "$cur")) ;;
+    "") COMPREPLY=($(compgen -W 'list search show add edit rm history revert trash undelete purge fav unfav group photo import export backup restore status watch query-email completions call' -- "$cur")) ;;
     " search")
         case $nargs in
         0) : ;;
@@ -513,6 +531,17 @@ _contactsctl() {
     " rm")
         case $nargs in
         *) _contactsctl_live contacts ;;
+        esac
+        ;;
+    " history")
+        case $nargs in
+        0) _contactsctl_live contacts ;;
+        esac
+        ;;
+    " revert")
+        case $nargs in
+        0) _contactsctl_live contacts ;;
+        1) : ;;
         esac
         ;;
     " trash") COMPREPLY=($(compgen -W 'empty' -- "$cur")) ;;

@@ -34,6 +34,12 @@ function __contactsctl_state
             case ' rm|--socket'
                 set skip 1
                 continue
+            case ' history|--socket'
+                set skip 1
+                continue
+            case ' revert|--socket'
+                set skip 1
+                continue
             case ' trash|--socket'
                 set skip 1
                 continue
@@ -121,7 +127,7 @@ function __contactsctl_state
         end
         if test $nargs = 0
             switch "$cmdpath $t"
-                case ' list' ' search' ' show' ' add' ' edit' ' rm' ' trash' ' trash empty' ' undelete' ' purge' ' fav' ' unfav' ' group' ' group list' ' group add' ' group rm' ' group rename' ' group members' ' group assign' ' group unassign' ' photo' ' photo set' ' photo get' ' photo rm' ' import' ' export' ' backup' ' restore' ' status' ' watch' ' query-email' ' completions' ' call'
+                case ' list' ' search' ' show' ' add' ' edit' ' rm' ' history' ' revert' ' trash' ' trash empty' ' undelete' ' purge' ' fav' ' unfav' ' group' ' group list' ' group add' ' group rm' ' group rename' ' group members' ' group assign' ' group unassign' ' photo' ' photo set' ' photo get' ' photo rm' ' import' ' export' ' backup' ' restore' ' status' ' watch' ' query-email' ' completions' ' call'
                 set cmdpath "$cmdpath $t"
                 continue
             end
@@ -151,6 +157,8 @@ complete -c contactsctl -n "__contactsctl_at ''" -a show -d 'Show everything abo
 complete -c contactsctl -n "__contactsctl_at ''" -a add -d 'Add a contact.'
 complete -c contactsctl -n "__contactsctl_at ''" -a edit -d 'Change a contact; the fields given replace the old ones.'
 complete -c contactsctl -n "__contactsctl_at ''" -a rm -d 'Delete contacts.'
+complete -c contactsctl -n "__contactsctl_at ''" -a history -d 'List a contact'\''s changes: revision, when, by what and which fields.'
+complete -c contactsctl -n "__contactsctl_at ''" -a revert -d 'Make a contact what it was at REVISION again (as a new revision).'
 complete -c contactsctl -n "__contactsctl_at ''" -a trash -d 'List deleted contacts (those matching TEXT), which undelete brings back.'
 complete -c contactsctl -n "__contactsctl_at ''" -a undelete -d 'Bring deleted contacts back as they were.'
 complete -c contactsctl -n "__contactsctl_at ''" -a purge -d 'Remove deleted contacts for good.'
@@ -227,6 +235,16 @@ complete -c contactsctl -n "__contactsctl_at ' rm'" -l socket -r -F -d 'the daem
 complete -c contactsctl -n "__contactsctl_at ' rm'" -l no-color -d 'never colour the output'
 complete -c contactsctl -n "__contactsctl_at ' rm'" -l help -s h -d 'show help'
 complete -c contactsctl -n "__contactsctl_arg ' rm' '*'" -x -a '(contactsctl __complete contacts (commandline -ct) 2>/dev/null)'
+complete -c contactsctl -n "__contactsctl_at ' history'" -l json -d 'print machine-readable JSON'
+complete -c contactsctl -n "__contactsctl_at ' history'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
+complete -c contactsctl -n "__contactsctl_at ' history'" -l no-color -d 'never colour the output'
+complete -c contactsctl -n "__contactsctl_at ' history'" -l help -s h -d 'show help'
+complete -c contactsctl -n "__contactsctl_arg ' history' '0'" -x -a '(contactsctl __complete contacts (commandline -ct) 2>/dev/null)'
+complete -c contactsctl -n "__contactsctl_at ' revert'" -l json -d 'print machine-readable JSON'
+complete -c contactsctl -n "__contactsctl_at ' revert'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
+complete -c contactsctl -n "__contactsctl_at ' revert'" -l no-color -d 'never colour the output'
+complete -c contactsctl -n "__contactsctl_at ' revert'" -l help -s h -d 'show help'
+complete -c contactsctl -n "__contactsctl_arg ' revert' '0'" -x -a '(contactsctl __complete contacts (commandline -ct) 2>/dev/null)'
 complete -c contactsctl -n "__contactsctl_at ' trash'" -a empty -d 'Remove everything in the trash for good.'
 complete -c contactsctl -n "__contactsctl_at ' trash'" -l json -d 'print machine-readable JSON'
 complete -c contactsctl -n "__contactsctl_at ' trash'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'

@@ -97,3 +97,29 @@ final class TrashMethodTests: MethodTestCase {
         XCTAssertEqual(try call(ContactsAPI.Method.contactsUndelete, ["ids": [.string(id)]])["notFound"], [.string(id)])
     }
 }
+
+/// A contact's history through the API, and a revert of a change an import made.
+final class HistoryMethodTests: MethodTestCase {
+    func testHistoryRevisionAndRevertOfAnImportedChange() throws {
+        let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:urn:uuid:kate\r\nFN:Kate Bell\r\nTEL:555-1\r\nEND:VCARD\r\n"
+        _ = try call(ContactsAPI.Method.contactsImport, ["vcard": .string(card)])
+        let id = try XCTUnwrap(try call(ContactsAPI.Method.contactsQuery, ["text": "kate"])["contacts"]?.arrayValue?.first?["id"])
+        _ = try call(ContactsAPI.Method.contactsImport, ["vcard": .string(card.replacingOccurrences(of: "555-1", with: "555-9"))])
+        let entries = try XCTUnwrap(try call(ContactsAPI.Method.contactsHistory, ["id": id])["entries"]?.arrayValue)
+        XCTAssertEqual(entries.map { $0["change"] }, ["updated", "created"])
+        XCTAssertEqual(entries.map { $0["origin"] }, ["import", "import"])
+        XCTAssertEqual(entries.first?["fields"], ["phones"])
+        XCTAssertNotEqual(entries[0]["operation"], entries[1]["operation"])
+        XCTAssertEqual(
+            try call(ContactsAPI.Method.contactsGetRevision, ["id": id, "revision": 1])["phones"]?.arrayValue?.first?["value"], "555-1")
+        XCTAssertEqual(
+            errorCode(ContactsAPI.Method.contactsGetRevision, ["id": id, "revision": 9]), RPCError.Code.notFound.rawValue)
+        let reverted = try call(ContactsAPI.Method.contactsRevert, ["id": id, "revision": 1, "ifRevision": 2])
+        XCTAssertEqual(reverted["revision"], 3)
+        XCTAssertEqual(reverted["phones"]?.arrayValue?.first?["value"], "555-1")
+        XCTAssertEqual(
+            errorCode(ContactsAPI.Method.contactsRevert, ["id": id, "revision": 2, "ifRevision": 2]), RPCError.Code.conflict.rawValue)
+        let exported = try XCTUnwrap(try call(ContactsAPI.Method.contactsExport, ["ids": [id]])["data"]?.stringValue)
+        XCTAssertTrue(exported.contains("555-1") && !exported.contains("555-9"), "the card goes back too: \(exported)")
+    }
+}

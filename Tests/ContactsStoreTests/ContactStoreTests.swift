@@ -81,7 +81,7 @@ final class ContactStoreTests: StoreTestCase {
             var events: [String] = []
         }
         let box = Box()
-        store.setChangeHandler { contacts, groups in
+        store.setChangeHandler { contacts, groups, _ in
             box.events += contacts.map { "\($0.kind.rawValue) \($0.revision)" } + groups.map { "group \($0.kind.rawValue) \($0.name)" }
         }
         let c = try add("A", groups: ["Work"])
@@ -97,7 +97,7 @@ final class ContactStoreTests: StoreTestCase {
             var changes: [ContactChange] = []
         }
         let box = Box()
-        store.setChangeHandler { contacts, _ in box.changes += contacts }
+        store.setChangeHandler { contacts, _, _ in box.changes += contacts }
         // Enough items for the row text to be made ahead in blocks, with the repeat in a later block.
         var items = (0..<5000).map { i in
             var c = Contact(name: "Person \(i)")

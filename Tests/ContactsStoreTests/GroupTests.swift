@@ -79,7 +79,7 @@ final class ImportedGroupTests: StoreTestCase {
 
     func testContactsAndGroupCardsCommitTogetherAsOneChange() throws {
         let commits = Commits()
-        store.setChangeHandler { contacts, groups in commits.add(contacts.count, groups.count) }
+        store.setChangeHandler { contacts, groups, _ in commits.add(contacts.count, groups.count) }
         // The group card comes first and names members that come after it, one without urn:uuid:.
         let group = try ImportGroup(name: " Band ", memberUIDs: ["urn:uuid:person-1", "person-2", "urn:uuid:nobody"])
         var source = Batches(batches: [ImportBatch(items: people(0..<1), groups: [group]), ImportBatch(items: people(1..<3))])

@@ -78,7 +78,7 @@ final class PhotoStoreTests: StoreTestCase {
         let downgrade = """
             import sqlite3, sys
             db = sqlite3.connect(sys.argv[1])
-            db.executescript("DROP TABLE trash; DROP INDEX contacts_by_photo; ALTER TABLE contacts DROP COLUMN photo_hash; PRAGMA user_version = 2;")
+            db.executescript("DROP TABLE history; DROP TABLE operations; DROP TABLE trash; ALTER TABLE contacts DROP COLUMN created_operation; DROP INDEX contacts_by_photo; ALTER TABLE contacts DROP COLUMN photo_hash; PRAGMA user_version = 2;")
             db.commit()
             """
         let p = Process()

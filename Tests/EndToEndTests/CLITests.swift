@@ -120,6 +120,21 @@ final class CLITests: DaemonTestCase {
         XCTAssertEqual(try daemon.ctl("undelete", "kate").status, 1, "no longer in the trash")
     }
 
+    func testHistoryListsTheChangesAndRevertGoesBack() throws {
+        try loadSamples()
+        XCTAssertEqual(try daemon.ctl("edit", "kate", "--title", "Director").status, 0)
+        let h = try daemon.ctl("history", "kate")
+        XCTAssertEqual(h.status, 0, h.stderr)
+        let lines = h.stdout.split(separator: "\n").map(String.init)
+        XCTAssertTrue(lines.first?.hasPrefix("REV") ?? false, h.stdout)
+        XCTAssertTrue(lines.count >= 3 && lines[1].hasPrefix("2") && lines[1].contains("updated") && lines[1].contains("title"), h.stdout)
+        let r = try daemon.ctl("revert", "kate", "1")
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stdout.contains("revision 1 again"), r.stdout)
+        XCTAssertEqual(try json(try daemon.ctl("show", "kate", "--json"))["title"], "Producer")
+        XCTAssertEqual(try daemon.ctl("revert", "kate", "x").status, 64)
+    }
+
     func testPurgingAsksFirstAndTheTrashEmpties() throws {
         try loadSamples()
         XCTAssertEqual(try daemon.ctl("rm", "kate", "anna").status, 0)

@@ -53,6 +53,13 @@ public enum CommandTree {
                 arguments: [ArgumentSpec("ID", variadic: true, help: "contacts to delete", completion: .contacts)],
                 run: ContactCommands.remove),
             CommandSpec(
+                "history", summary: "List a contact's changes: revision, when, by what and which fields.", arguments: [contactArg],
+                run: HistoryCommands.history),
+            CommandSpec(
+                "revert", summary: "Make a contact what it was at REVISION again (as a new revision).",
+                arguments: [contactArg, ArgumentSpec("REVISION", help: "the revision to go back to, from 'history'")],
+                run: HistoryCommands.revert),
+            CommandSpec(
                 "trash", summary: "List deleted contacts (those matching TEXT), which undelete brings back.",
                 arguments: [ArgumentSpec("TEXT", optional: true, help: "what to look for")],
                 subcommands: [

@@ -75,12 +75,12 @@ struct Importer {
     /// piece, map its cards to contacts and work out their rows, a few pieces ahead of the
     /// one transaction that stores them in order: the cores parse while SQLite writes, and an
     /// import holds only a few pieces' cards at once, however large the file.
-    func importVCard(_ bytes: [UInt8], progress: ((Int, Int) -> Void)? = nil) throws -> ImportReport {
+    func importVCard(_ bytes: [UInt8], origin: String = "import", progress: ((Int, Int) -> Void)? = nil) throws -> ImportReport {
         if isCancelled?() == true { throw StoreError.cancelled }
         let timer = ImportTimer()
         var pieces = FileBatches(VCardParser.Pieces(bytes, pieceBytes: Self.pieceBytes), progress: progress, isCancelled: isCancelled)
         defer { pieces.pipeline.cancel() }
-        let result = try store.importContacts(from: &pieces)
+        let result = try store.importContacts(from: &pieces, origin: origin)
         if let log {
             timer.report(to: log, cards: pieces.cards, pieces: pieces.count, waiting: pieces.waiting, lastBatch: pieces.lastBatch)
         }

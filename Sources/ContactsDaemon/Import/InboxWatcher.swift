@@ -179,7 +179,7 @@ final class InboxWatcher: @unchecked Sendable {
                 report = ImportReport()
                 report.errors.append(.init(index: 0, line: nil, message: "the file is empty"))
             } else {
-                report = try importer.importVCard(bytes)
+                report = try importer.importVCard(bytes, origin: "import:" + name)
                 if report.created + report.updated + report.unchanged + report.groups + report.failed == 0 {
                     report.errors.append(.init(index: 0, line: 1, message: "no vCard found (no BEGIN:VCARD line)"))
                 }

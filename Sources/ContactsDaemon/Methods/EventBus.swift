@@ -42,19 +42,26 @@ final class EventBus: @unchecked Sendable {
         }
     }
 
-    func publish(contacts: [ContactChange], groups: [GroupChange]) {
+    /// The notifications of one commit; each says what made it (`origin`) and the operation
+    /// the history keeps it under.
+    func publish(contacts: [ContactChange], groups: [GroupChange], source: ChangeSource) {
         guard subscriberCount > 0 else { return }
+        let operation: JSONValue = source.operation.map { .int($0) } ?? .null
         if !contacts.isEmpty {
             let changes = contacts.map { c -> JSONValue in
                 ["id": .string(c.id), "change": .string(c.kind.rawValue), "revision": .int(c.revision)]
             }
-            publish(method: ContactsAPI.Notification.contactsChanged, params: ["changes": .array(changes)])
+            publish(
+                method: ContactsAPI.Notification.contactsChanged,
+                params: ["changes": .array(changes), "origin": .string(source.origin), "operation": operation])
         }
         if !groups.isEmpty {
             let changes = groups.map { g -> JSONValue in
                 ["id": .string(g.id), "change": .string(g.kind.rawValue), "name": .string(g.name)]
             }
-            publish(method: ContactsAPI.Notification.groupsChanged, params: ["changes": .array(changes)])
+            publish(
+                method: ContactsAPI.Notification.groupsChanged,
+                params: ["changes": .array(changes), "origin": .string(source.origin), "operation": operation])
         }
     }
 }

@@ -98,12 +98,12 @@ public final class Daemon: @unchecked Sendable {
             throw StartupError(description: "cannot open the store: \(error)")
         }
         self.store = store
-        store.setChangeHandler { [weak self] contacts, groups in
+        store.setChangeHandler { [weak self] contacts, groups, source in
             if contacts.isEmpty && groups.isEmpty {
                 // The whole store was replaced (restore): clients should read everything again.
                 self?.bus.publish(method: ContactsAPI.Notification.contactsReset, params: [:])
             } else {
-                self?.bus.publish(contacts: contacts, groups: groups)
+                self?.bus.publish(contacts: contacts, groups: groups, source: source)
             }
             self?.scheduleStatusUpdate()
         }
@@ -165,7 +165,7 @@ public final class Daemon: @unchecked Sendable {
                 schemas: Schemas.components),
             methods: ContactMethods.all(store: store) + PhotoMethods.all(photos: photos)
                 + ImportExportMethods.all(store: store, importer: importer) + GroupMethods.all(store: store)
-                + TrashMethods.all(store: store) + more,
+                + TrashMethods.all(store: store) + HistoryMethods.all(store: store) + more,
             mapError: ErrorMapping.rpcError)
     }
 

@@ -13,6 +13,11 @@ struct ChangeLog {
     var indexRefresh: Set<Int64> = []
     /// Photos a contact stopped referring to: removed after the commit if nobody else does.
     var releasedPhotos: Set<String> = []
+    /// What made the change (`rpc`, `import:FILE`, `undo`, ...), and the operation that
+    /// records it in the history, once the first change has been recorded.
+    var origin = "rpc"
+    var operation: Int64?
+    var keepsHistory = true
     var isEmpty: Bool { contacts.isEmpty && groups.isEmpty }
 
     /// How many of `contacts` `positions` covers.

@@ -173,12 +173,14 @@ extension ContactStore {
         let uid = c.uid.isEmpty ? "urn:uuid:" + Identifier.make().lowercased() : c.uid
         try db.prepare(
             """
-            INSERT INTO contacts (id, uid, revision, name, sort_key, favorite, created_at, updated_at, body, search, vcard, photo_hash)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO contacts (id, uid, revision, name, sort_key, favorite, created_at, updated_at, body, search, vcard, photo_hash,
+                created_operation)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """
         ).run([
             .text(row.newID), .text(uid), .int(1), .text(c.name), .text(row.sortKey), .int(c.favorite ? 1 : 0), .int(now), .int(now),
             .text(row.body), .text(row.search), row.vcard.map { .text($0) } ?? .null, c.photo?.hash.map { .text($0) } ?? .null,
+            try History.creatingOperation(db, &log).map { .int($0) } ?? .null,
         ])
         let rowid = sqlite3LastInsertRowid(db)
         var groups: [String]?
@@ -198,9 +200,10 @@ extension ContactStore {
     /// A change that leaves everything as it was is not a change: the revision stays.
     /// `beforeWriting` runs in the transaction once the contact and revision are known good.
     public func update(
-        id: String, ifRevision: Int? = nil, beforeWriting: () throws -> Void = {}, _ mutate: (inout Contact) throws -> Void
+        id: String, ifRevision: Int? = nil, origin: String = "rpc", beforeWriting: () throws -> Void = {},
+        _ mutate: (inout Contact) throws -> Void
     ) throws -> Contact {
-        try write { db, log in
+        try write(origin: origin) { db, log in
             guard var c = try Self.fetch(db, id: id, withCard: true) else { throw StoreError.notFound(kind: "contact", id: id) }
             if let ifRevision, ifRevision != c.revision {
                 throw StoreError.conflict(
@@ -241,6 +244,7 @@ extension ContactStore {
         let search = SearchDocument.text(for: c)
         let sortKey = SearchFolding.sortKey(c.name)
         let rowid = try db.scalarInt("SELECT rowid FROM contacts WHERE id = ?", [.text(c.id)])
+        try History.contactBefore(db, rowid: rowid, .updated, log: &log)
         try db.prepare(
             """
             UPDATE contacts SET uid = ?, revision = ?, name = ?, sort_key = ?, favorite = ?, updated_at = ?, body = ?, search = ?, vcard = ?,
@@ -266,10 +270,13 @@ extension ContactStore {
                 updatedAt: c.updatedAt))
     }
 
-    /// Bumps the revision of contacts whose group list changed because a group did.
-    static func touch(_ db: Database, contactRowids: [Int64], log: inout ChangeLog) throws {
+    /// Bumps the revision of contacts whose group list changes because a group does. Called
+    /// before the change, so that the history keeps each one's groups as they were, unless
+    /// `recorded` says the caller kept them already.
+    static func touch(_ db: Database, contactRowids: [Int64], recorded: Bool = false, log: inout ChangeLog) throws {
         let now = Timestamp.now()
         for rowid in contactRowids {
+            if !recorded { try History.contactBefore(db, rowid: rowid, .updated, log: &log) }
             let s = try db.prepare(
                 "UPDATE contacts SET revision = revision + 1, updated_at = max(updated_at, ?) WHERE rowid = ? RETURNING id, revision")
             try s.bind([.int(now), .int(rowid)])
@@ -288,7 +295,7 @@ extension ContactStore {
     /// Deletes contacts: each goes to the trash, whole, and can come back (`undelete`) until it
     /// is purged. Ids that do not exist are reported, not fatal.
     public func delete(ids: [String], origin: String = "rpc") throws -> (deleted: [String], notFound: [String]) {
-        try write { db, log in
+        try write(origin: origin) { db, log in
             var deleted: [String] = []
             var missing: [String] = []
             for id in ids {
@@ -302,6 +309,7 @@ extension ContactStore {
                 let revision = s.int(1)
                 s.reset()
                 // Its photo stays: the trash refers to it.
+                try History.contactBefore(db, rowid: rowid, .deleted, log: &log)
                 try Self.moveToTrash(db, rowid: rowid, origin: origin)
                 try db.prepare("DELETE FROM contacts WHERE rowid = ?").run([.int(rowid)])
                 log.contact(id, .deleted, revision + 1)

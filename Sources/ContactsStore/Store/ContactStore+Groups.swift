@@ -76,7 +76,9 @@ extension ContactStore {
             .text(id), .text(name), .text(groupKey(name)), .text(SearchFolding.sortKey(name)), .int(Timestamp.now()),
         ])
         log.groups.append(GroupChange(id: id, kind: .created, name: name))
-        return (id, sqlite3LastInsertRowid(db))
+        let rowid = sqlite3LastInsertRowid(db)
+        try History.group(db, id: id, nameBefore: nil, .created, log: &log)
+        return (id, rowid)
     }
 
     public func renameGroup(_ idOrName: String, to newName: String) throws -> ContactGroup {
@@ -87,12 +89,13 @@ extension ContactStore {
                 throw StoreError.conflict(message: "a group named '\(existing)' already exists", id: g.id, currentRevision: nil)
             }
             if g.name == newName { return g }
+            try History.group(db, id: g.id, nameBefore: g.name, .updated, log: &log)
+            let rowid = try Self.groupRowid(db, id: g.id)
+            try Self.touch(db, contactRowids: try Self.memberRowids(db, groupRowid: rowid), log: &log)
             try db.prepare("UPDATE groups SET name = ?, name_key = ?, sort_key = ? WHERE id = ?").run([
                 .text(newName), .text(Self.groupKey(newName)), .text(SearchFolding.sortKey(newName)), .text(g.id),
             ])
             g.name = newName
-            let rowid = try Self.groupRowid(db, id: g.id)
-            try Self.touch(db, contactRowids: try Self.memberRowids(db, groupRowid: rowid), log: &log)
             log.groups.append(GroupChange(id: g.id, kind: .updated, name: newName))
             return g
         }
@@ -104,8 +107,9 @@ extension ContactStore {
             let g = try Self.fetchGroup(db, idOrName)
             let rowid = try Self.groupRowid(db, id: g.id)
             let members = try Self.memberRowids(db, groupRowid: rowid)
-            try db.prepare("DELETE FROM groups WHERE rowid = ?").run([.int(rowid)])
+            try History.group(db, id: g.id, nameBefore: g.name, .deleted, log: &log)
             try Self.touch(db, contactRowids: members, log: &log)
+            try db.prepare("DELETE FROM groups WHERE rowid = ?").run([.int(rowid)])
             log.groups.append(GroupChange(id: g.id, kind: .deleted, name: g.name))
         }
     }
@@ -126,14 +130,17 @@ extension ContactStore {
             for id in contactIDs {
                 let rowid = try db.scalarInt("SELECT rowid FROM contacts WHERE id = ?", [.text(id)])
                 guard rowid != 0 else { throw StoreError.notFound(kind: "contact", id: id) }
+                let member = try Self.isMember(db, groupRowid: groupRowid, contactRowid: rowid)
+                guard member != add else { continue }
+                try History.contactBefore(db, rowid: rowid, .updated, log: &log)
                 let sql =
                     add
-                    ? "INSERT OR IGNORE INTO memberships (group_rowid, contact_rowid) VALUES (?, ?)"
+                    ? "INSERT INTO memberships (group_rowid, contact_rowid) VALUES (?, ?)"
                     : "DELETE FROM memberships WHERE group_rowid = ? AND contact_rowid = ?"
                 try db.prepare(sql).run([.int(groupRowid), .int(rowid)])
-                if db.changes > 0 { changed.append(rowid) }
+                changed.append(rowid)
             }
-            try Self.touch(db, contactRowids: changed, log: &log)
+            try Self.touch(db, contactRowids: changed, recorded: true, log: &log)
             if !changed.isEmpty { log.groups.append(GroupChange(id: g.id, kind: .updated, name: g.name)) }
             return try Self.fetchGroup(db, g.id)
         }
@@ -198,14 +205,20 @@ extension ContactStore {
             let bare = uid.lowercased().hasPrefix("urn:uuid:") ? String(uid.dropFirst(9)) : uid
             let rowid = try db.scalarInt(
                 "SELECT rowid FROM contacts WHERE uid IN (?, ?, ?) LIMIT 1", [.text(uid), .text(bare), .text("urn:uuid:" + bare)])
-            guard rowid != 0 else { continue }
-            try db.prepare("INSERT OR IGNORE INTO memberships (group_rowid, contact_rowid) VALUES (?, ?)").run([
-                .int(groupRowid), .int(rowid),
-            ])
-            if db.changes > 0 { added.append(rowid) }
+            guard rowid != 0, try !isMember(db, groupRowid: groupRowid, contactRowid: rowid) else { continue }
+            try History.contactBefore(db, rowid: rowid, .updated, log: &log)
+            try db.prepare("INSERT INTO memberships (group_rowid, contact_rowid) VALUES (?, ?)").run([.int(groupRowid), .int(rowid)])
+            added.append(rowid)
         }
-        try touch(db, contactRowids: added, log: &log)
+        try touch(db, contactRowids: added, recorded: true, log: &log)
         // A group made by this card is in the log as created already.
         if existed && !added.isEmpty { log.groups.append(GroupChange(id: groupID, kind: .updated, name: card.name)) }
+    }
+}
+
+extension ContactStore {
+    static func isMember(_ db: Database, groupRowid: Int64, contactRowid: Int64) throws -> Bool {
+        try db.scalarInt(
+            "SELECT count(*) FROM memberships WHERE group_rowid = ? AND contact_rowid = ?", [.int(groupRowid), .int(contactRowid)]) > 0
     }
 }

@@ -40,20 +40,21 @@ extension ContactStore {
     /// `isCancelled` is asked every 500 items; when it says yes, everything is rolled back and
     /// `StoreError.cancelled` thrown.
     public func importContacts(
-        _ items: [ImportItem], progress: ((Int) -> Void)? = nil, isCancelled: (() -> Bool)? = nil
+        _ items: [ImportItem], origin: String = "import", progress: ((Int) -> Void)? = nil, isCancelled: (() -> Bool)? = nil
     ) throws -> [ImportOutcome] {
         var blocks = ItemBlocks(items, progress: progress, isCancelled: isCancelled)
         defer { blocks.pipeline.cancel() }
-        return try importContacts(from: &blocks).contacts
+        return try importContacts(from: &blocks, origin: origin).contacts
     }
 
     /// Imports every batch `source` hands out, contacts and then group cards, in one
     /// transaction: either all of it lands or none does. Contacts are stored as
     /// `importContacts(_:)` stores them; a group card makes its group when it is new and adds
     /// the members it names that are stored by then (from this import or before).
-    public func importContacts(from source: inout some ImportBatchSource) throws -> ImportResult {
+    /// `origin` says what the history records it as made by (`import`, `import:FILE`).
+    public func importContacts(from source: inout some ImportBatchSource, origin: String = "import") throws -> ImportResult {
         let expectedCount = source.expectedCount
-        return try write(bulk: expectedCount > 1000, bulkRows: expectedCount) { db, log in
+        return try write(bulk: expectedCount > 1000, bulkRows: expectedCount, origin: origin) { db, log in
             // Room for everything expected, made once: asking for exactly a batch more each
             // time would copy the whole array for every batch (quadratic at a million).
             var outcomes: [ImportOutcome] = []

@@ -19,9 +19,9 @@ extension ContactStore {
         try db.prepare(
             """
             INSERT OR REPLACE INTO trash (id, uid, revision, name, sort_key, favorite, created_at, updated_at, body, search, vcard,
-                photo_hash, groups, deleted_at, origin)
+                photo_hash, created_operation, groups, deleted_at, origin)
             SELECT c.id, c.uid, c.revision, c.name, c.sort_key, c.favorite, c.created_at, c.updated_at, c.body, c.search, c.vcard,
-                c.photo_hash,
+                c.photo_hash, c.created_operation,
                 (SELECT group_concat(g.name, char(31)) FROM memberships m JOIN groups g ON g.rowid = m.group_rowid
                  WHERE m.contact_rowid = c.rowid),
                 ?, ?
@@ -96,8 +96,10 @@ extension ContactStore {
                 let now = Timestamp.now()
                 try db.prepare(
                     """
-                    INSERT INTO contacts (id, uid, revision, name, sort_key, favorite, created_at, updated_at, body, search, vcard, photo_hash)
-                    SELECT id, uid, revision + 1, name, sort_key, favorite, created_at, max(updated_at, ?), body, search, vcard, photo_hash
+                    INSERT INTO contacts (id, uid, revision, name, sort_key, favorite, created_at, updated_at, body, search, vcard, photo_hash,
+                        created_operation)
+                    SELECT id, uid, revision + 1, name, sort_key, favorite, created_at, max(updated_at, ?), body, search, vcard, photo_hash,
+                        created_operation
                     FROM trash WHERE rowid = ?
                     """
                 ).run([.int(now), .int(trashRowid)])
@@ -109,7 +111,9 @@ extension ContactStore {
                 if try row.step() {
                     let entry = SearchIndex.entry(row)
                     log.indexUpserts.append(entry)
-                    log.contact(id, .created, Int(try db.scalarInt("SELECT revision FROM contacts WHERE rowid = ?", [.int(rowid)])))
+                    let revision = Int(try db.scalarInt("SELECT revision FROM contacts WHERE rowid = ?", [.int(rowid)]))
+                    log.contact(id, .created, revision)
+                    try History.contactAppeared(db, id: id, revision: revision, .restored, log: &log)
                 }
                 row.reset()
                 restored.append(id)
@@ -118,9 +122,10 @@ extension ContactStore {
         }
     }
 
-    /// Removes contacts from the trash for good (`ids`, or everything when nil): their content
-    /// is overwritten in the database file and gone from its log once this returns, and a
-    /// photo nobody else refers to goes with them. Returns how many were purged.
+    /// Removes contacts from the trash for good (`ids`, or everything when nil), with their
+    /// history: their content is overwritten in the database file and gone from its log once
+    /// this returns, and a photo nobody else refers to goes with them. Returns how many were
+    /// purged.
     @discardableResult
     public func purge(ids: [String]?) throws -> Int {
         let purged = try write { db, log in
@@ -134,10 +139,12 @@ extension ContactStore {
                     if let p = s.optionalText(0) { photos.insert(p) }
                 }
                 s.reset()
+                // Its history goes too: every earlier state of it holds what it held.
                 if let id {
+                    try db.prepare("DELETE FROM history WHERE kind = 0 AND item = ?").run([.text(id)])
                     try db.prepare("DELETE FROM trash WHERE id = ?").run([.text(id)])
                 } else {
-                    try db.execute("DELETE FROM trash")
+                    try db.execute("DELETE FROM history WHERE kind = 0 AND item IN (SELECT id FROM trash); DELETE FROM trash")
                 }
             }
             log.releasedPhotos.formUnion(photos)

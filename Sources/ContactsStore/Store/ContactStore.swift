@@ -11,7 +11,7 @@ import Glibc
 public final class ContactStore: @unchecked Sendable {
     public let path: String
     /// Called after each committed write, in commit order, with what changed.
-    public typealias ChangeHandler = @Sendable ([ContactChange], [GroupChange]) -> Void
+    public typealias ChangeHandler = @Sendable ([ContactChange], [GroupChange], ChangeSource) -> Void
 
     let writer: Database
     let writeLock = NSLock()
@@ -21,6 +21,8 @@ public final class ContactStore: @unchecked Sendable {
     /// When the store was last read (monotonic milliseconds, under the pool lock): searches
     /// and gets answered from memory count too, and the end of a large import.
     var lastRead: Int64 = 0
+    /// Whether writes keep the history (`historyDays` 0 turns it off). Set before writes start.
+    nonisolated(unsafe) public var keepsHistory = true
     /// The search index being made ahead for the write under way (under the write lock).
     private var earlyIndex: PreparedIndex?
 
@@ -126,7 +128,7 @@ public final class ContactStore: @unchecked Sendable {
         _ = try? sweepPhotos()
         searchIndex.reset()
         cache.invalidate(nil)
-        if let changeHandler { changeHandler([], []) }
+        if let changeHandler { changeHandler([], [], ChangeSource(origin: "restore", operation: nil)) }
     }
 
     /// Loads the search index now rather than on the first search (the daemon calls this in
@@ -197,11 +199,15 @@ public final class ContactStore: @unchecked Sendable {
 
     /// Runs `body` in a write transaction and reports its changes after the commit. A `bulk`
     /// write (a large import) gets a larger page cache, given back afterwards.
-    func write<T>(bulk: Bool = false, bulkRows: Int = 0, _ body: (Database, inout ChangeLog) throws -> T) throws -> T {
+    func write<T>(bulk: Bool = false, bulkRows: Int = 0, origin: String = "rpc", _ body: (Database, inout ChangeLog) throws -> T) throws
+        -> T
+    {
         writeLock.lock()
         defer { writeLock.unlock() }
         if closed { throw StoreError.unavailable("the store is closed") }
         var log = ChangeLog()
+        log.origin = origin
+        log.keepsHistory = keepsHistory
         defer { writer.resetAll() }
         if bulk {
             // The commit of a large import does not also copy the whole log into the database
@@ -228,6 +234,7 @@ public final class ContactStore: @unchecked Sendable {
         do {
             result = try writer.transaction {
                 let r = try body(writer, &log)
+                try History.finish(writer, log)
                 prepared.start(searchIndex, log)
                 return r
             }
@@ -268,7 +275,9 @@ public final class ContactStore: @unchecked Sendable {
             cache.invalidate(log.groups.isEmpty ? log.contacts.map(\.id) : nil)
         }
         releasePhotos(log.releasedPhotos)
-        if !log.isEmpty, let changeHandler { changeHandler(log.contacts, log.groups) }
+        if !log.isEmpty, let changeHandler {
+            changeHandler(log.contacts, log.groups, ChangeSource(origin: log.origin, operation: log.operation))
+        }
         if bulk {
             // A large write's log holds an entry for every contact it changed.
             Parallel.free(log)

@@ -35,6 +35,13 @@ public struct ContactChange: Sendable, Equatable {
     public var revision: Int
 }
 
+/// What made a committed change, and the operation the history keeps it under (nil for a
+/// change the history does not record, such as a restore of a backup).
+public struct ChangeSource: Sendable, Equatable {
+    public var origin: String
+    public var operation: Int64?
+}
+
 /// What happened to one group in a committed change.
 public struct GroupChange: Sendable, Equatable {
     public enum Kind: String, Sendable { case created, updated, deleted }

@@ -47,6 +47,12 @@ public struct RPCParams: Sendable {
         return i
     }
 
+    /// A whole number in `range`, which must be given.
+    public func int(_ key: String, in range: ClosedRange<Int>) throws(RPCError) -> Int {
+        guard let i = try optionalInt(key, in: range) else { throw .invalidParams("'\(key)' is required", field: key) }
+        return i
+    }
+
     public func stringArray(_ key: String) throws(RPCError) -> [String] {
         guard let v = self[key] else { throw .invalidParams("'\(key)' is required", field: key) }
         guard let a = v.arrayValue else { throw .invalidParams("'\(key)' must be an array of strings, not \(v.typeName)", field: key) }

@@ -1,0 +1,53 @@
+import ContactsAPI
+import JSONCore
+
+/// A contact's history: `history ID`, `revert ID REVISION`.
+enum HistoryCommands {
+    static func history(_ inv: inout Invocation) throws -> Int32 {
+        let id = try contactID(inv.arguments[0], inv: inv)
+        let result = try inv.call(ContactsAPI.Method.contactsHistory, ["id": .string(id)])
+        if inv.json {
+            inv.output.json(result)
+            return 0
+        }
+        var table = Table(headers: ["REV", "WHEN", "CHANGE", "BY", "FIELDS"], shrinkable: [4, 3])
+        for e in result["entries"]?.arrayValue ?? [] {
+            let when = e["at"]?.stringValue.map { String($0.prefix(16)).replacingOccurrences(of: "T", with: " ") } ?? ""
+            let fields = (e["fields"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ", ")
+            table.add([
+                e["revision"]?.intValue.map(String.init) ?? "", when, e["change"]?.stringValue ?? "", e["origin"]?.stringValue ?? "",
+                fields,
+            ])
+        }
+        for line in table.render(width: inv.output.width, header: inv.output.bold) { inv.output.line(line) }
+        return 0
+    }
+
+    static func revert(_ inv: inout Invocation) throws -> Int32 {
+        let contact = try ContactResolver.resolve(inv.arguments[0], in: inv)
+        guard let revision = Int(inv.arguments[1]), revision > 0 else {
+            throw UsageError(message: "REVISION must be a whole number, not '\(inv.arguments[1])'", command: "contactsctl revert")
+        }
+        let reverted = try inv.call(
+            ContactsAPI.Method.contactsRevert,
+            ["id": contact["id"] ?? .null, "revision": .int(revision), "ifRevision": contact["revision"] ?? .null])
+        if inv.json {
+            inv.output.json(reverted)
+        } else {
+            inv.output.line(
+                "\(inv.output.bold(reverted["name"]?.stringValue ?? "")) is as it was at revision \(revision) again (now revision \(reverted["revision"]?.intValue ?? 0))"
+            )
+        }
+        return 0
+    }
+
+    /// A contact's id from what was typed: one in the store, else one in the trash.
+    private static func contactID(_ reference: String, inv: Invocation) throws -> String {
+        do {
+            return try ContactResolver.resolve(reference, in: inv)["id"]?.stringValue ?? reference
+        } catch let e as CommandFailure {
+            guard let trashed = try? TrashCommands.resolve(reference, in: inv) else { throw e }
+            return trashed.id
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import ContactsAPI
+import ContactsStore
+import ContactsSupport
+import JSONCore
+import JSONRPC
+
+/// A contact's history: its changes, its earlier states, and going back to one.
+enum HistoryMethods {
+    static let entrySchema: JSONValue = [
+        "type": "object", "required": ["revision", "at", "origin", "change", "fields"],
+        "properties": [
+            "revision": Schemas.integer, "at": ["type": "string", "format": "date-time"], "origin": Schemas.string,
+            "operation": ["type": ["integer", "null"]],
+            "change": ["type": "string", "enum": ["created", "updated", "deleted", "restored"]], "fields": Schemas.stringArray,
+        ],
+    ]
+
+    static func all(store: ContactStore) -> [RPCMethod] {
+        [
+            RPCMethod(
+                ContactsAPI.Method.contactsHistory,
+                summary: "Lists a contact's changes, the latest first: the revision each made, when, by what, and the fields it changed.",
+                params: [
+                    RPCParam("id", "The contact's id (also of one in the trash).", schema: Schemas.string, required: true),
+                    RPCParam("limit", "At most this many entries.", schema: ["type": "integer", "minimum": 0]),
+                ],
+                result: "history",
+                resultSchema: [
+                    "type": "object", "required": ["entries"], "properties": ["entries": ["type": "array", "items": entrySchema]],
+                ],
+                errors: [ContactMethods.notFound]
+            ) { call in
+                let limit = try call.params.optionalInt("limit", in: 0...Int(Int32.max))
+                let entries = try store.history(id: try call.params.string("id"), limit: limit)
+                return [
+                    "entries": .array(
+                        entries.map { e in
+                            [
+                                "revision": .int(e.revision), "at": .string(Timestamp.format(e.at)), "origin": .string(e.origin),
+                                "operation": e.operation.map { .int($0) } ?? .null, "change": .string(e.change),
+                                "fields": .array(e.fields.map(JSONValue.string)),
+                            ]
+                        })
+                ]
+            },
+            RPCMethod(
+                ContactsAPI.Method.contactsGetRevision, summary: "Returns a contact as it was at a revision.",
+                params: [
+                    RPCParam("id", "The contact's id.", schema: Schemas.string, required: true),
+                    RPCParam("revision", "The revision.", schema: Schemas.integer, required: true),
+                ],
+                result: "contact", resultSchema: ContactMethods.contact,
+                errors: [RPCError(.notFound, "No such contact, or the history does not hold that revision")]
+            ) { call in
+                try store.contact(id: try call.params.string("id"), revision: try call.params.int("revision", in: 1...Int(Int32.max))).json
+            },
+            RPCMethod(
+                ContactsAPI.Method.contactsRevert,
+                summary: "Makes a contact what it was at a revision again, as a new revision (the state it leaves stays in its history).",
+                params: [
+                    RPCParam("id", "The contact's id.", schema: Schemas.string, required: true),
+                    RPCParam("revision", "The revision to go back to.", schema: Schemas.integer, required: true),
+                    RPCParam("ifRevision", "Only change it if it is still at this revision.", schema: Schemas.integer),
+                ],
+                result: "contact", resultSchema: ContactMethods.contact, errors: [ContactMethods.notFound, ContactMethods.conflict]
+            ) { call in
+                let ifRevision = try call.params.optionalInt("ifRevision", in: 0...Int(Int32.max))
+                return try store.revert(
+                    id: try call.params.string("id"), to: try call.params.int("revision", in: 1...Int(Int32.max)), ifRevision: ifRevision
+                ).json
+            },
+        ]
+    }
+}

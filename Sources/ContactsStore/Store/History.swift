@@ -1,0 +1,82 @@
+import ContactsCore
+import ContactsSupport
+import JSONCore
+
+/// The history of contacts and groups, written inside each write transaction: the
+/// transaction's operation (`operations`: when, by what, how much), and for each change the
+/// state it replaced (`history.before`, the contact's row as JSON with its groups' names;
+/// nil for one that came back from the trash or a group just made). A contact's making is
+/// the `created_operation` of its row, not a history row.
+enum History {
+    enum Change: String, Sendable {
+        case created, updated, deleted, restored
+    }
+
+    static let contactKind: Int64 = 0
+    static let groupKind: Int64 = 1
+
+    /// The operation this write records its changes under, made with the first of them.
+    static func operation(_ db: Database, _ log: inout ChangeLog) throws -> Int64 {
+        if let id = log.operation { return id }
+        try db.prepare("INSERT INTO operations (at, origin) VALUES (?, ?)").run([.int(Timestamp.now()), .text(log.origin)])
+        let id = sqlite3LastInsertRowid(db)
+        log.operation = id
+        return id
+    }
+
+    /// The operation a contact made now is made by (its row keeps it), nil without history.
+    static func creatingOperation(_ db: Database, _ log: inout ChangeLog) throws -> Int64? {
+        log.keepsHistory ? try operation(db, &log) : nil
+    }
+
+    /// Keeps the contact's row as it is now, before `change` replaces it.
+    static func contactBefore(_ db: Database, rowid: Int64, _ change: Change, log: inout ChangeLog) throws {
+        guard log.keepsHistory else { return }
+        let operation = try operation(db, &log)
+        try db.prepare(
+            """
+            INSERT INTO history (operation, kind, item, change, revision, at, photo_hash, before)
+            SELECT ?1, 0, c.id, ?2, c.revision + 1, ?3, c.photo_hash,
+                json_object('uid', c.uid, 'revision', c.revision, 'name', c.name, 'favorite', c.favorite, 'createdAt', c.created_at,
+                    'updatedAt', c.updated_at, 'body', c.body, 'vcard', c.vcard,
+                    'groups', (SELECT json_group_array(g.name) FROM memberships m JOIN groups g ON g.rowid = m.group_rowid
+                               WHERE m.contact_rowid = c.rowid))
+            FROM contacts c WHERE c.rowid = ?4
+            """
+        ).run([.int(operation), .text(change.rawValue), .int(Timestamp.now()), .int(rowid)])
+    }
+
+    /// Notes a contact that did not exist before this change (made, or back from the trash).
+    static func contactAppeared(_ db: Database, id: String, revision: Int, _ change: Change, log: inout ChangeLog) throws {
+        guard log.keepsHistory else { return }
+        let operation = try operation(db, &log)
+        try db.prepare("INSERT INTO history (operation, kind, item, change, revision, at) VALUES (?, 0, ?, ?, ?, ?)").run([
+            .int(operation), .text(id), .text(change.rawValue), .int(Int64(revision)), .int(Timestamp.now()),
+        ])
+    }
+
+    /// Keeps a group's name before `change` (nil for a group just made).
+    static func group(_ db: Database, id: String, nameBefore: String?, _ change: Change, log: inout ChangeLog) throws {
+        guard log.keepsHistory else { return }
+        let operation = try operation(db, &log)
+        try db.prepare("INSERT INTO history (operation, kind, item, change, revision, at, before) VALUES (?, 1, ?, ?, 0, ?, ?)").run([
+            .int(operation), .text(id), .text(change.rawValue), .int(Timestamp.now()),
+            nameBefore.map { .text("{\"name\":" + JSONWriter.string(.string($0)) + "}") } ?? .null,
+        ])
+    }
+
+    /// Gives the write's operation what it changed, in numbers and in words.
+    static func finish(_ db: Database, _ log: ChangeLog) throws {
+        guard let operation = log.operation else { return }
+        var counts: [ContactChange.Kind: Int] = [:]
+        for c in log.contacts { counts[c.kind, default: 0] += 1 }
+        var parts: [String] = []
+        for kind in [ContactChange.Kind.created, .updated, .deleted] {
+            if let n = counts[kind] { parts.append("\(n) \(n == 1 ? "contact" : "contacts") \(kind.rawValue)") }
+        }
+        if !log.groups.isEmpty { parts.append("\(log.groups.count) \(log.groups.count == 1 ? "group" : "groups") changed") }
+        try db.prepare("UPDATE operations SET contacts = ?, groups = ?, summary = ? WHERE id = ?").run([
+            .int(Int64(log.contacts.count)), .int(Int64(log.groups.count)), .text(parts.joined(separator: ", ")), .int(operation),
+        ])
+    }
+}

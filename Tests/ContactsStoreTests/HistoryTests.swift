@@ -1,0 +1,74 @@
+import ContactsCore
+import ContactsStore
+import Foundation
+import XCTest
+
+/// Every change of a contact keeps the state it replaced: the history lists the changes,
+/// an earlier revision can be read, and a revert brings it back as a new revision.
+final class HistoryTests: StoreTestCase {
+    func testEveryChangeIsListedWithItsFieldsOriginAndOperation() throws {
+        let kate = try add("Kate Bell", phones: ["555-1"], groups: ["Work"])
+        _ = try store.update(id: kate.id) { $0.title = "Producer" }
+        _ = try store.update(id: kate.id) {
+            $0.phones = [LabeledValue(value: "555-2")]; $0.note = "new number"
+        }
+        _ = try store.addMembers(try store.createGroup(name: "Band").id, contactIDs: [kate.id])
+        let h = try store.history(id: kate.id)
+        XCTAssertEqual(h.map(\.revision), [4, 3, 2, 1])
+        XCTAssertEqual(h.map(\.change), ["updated", "updated", "updated", "created"])
+        XCTAssertEqual(h[0].fields, ["groups"])
+        XCTAssertEqual(h[1].fields, ["phones", "note"])
+        XCTAssertEqual(h[2].fields, ["title"])
+        XCTAssertEqual(Set(h[3].fields), ["name", "phones", "groups"])
+        XCTAssertTrue(h.allSatisfy { $0.origin == "rpc" && $0.operation != nil })
+        XCTAssertEqual(Set(h.compactMap(\.operation)).count, 4, "each write is an operation of its own")
+        XCTAssertEqual(try store.history(id: kate.id, limit: 2).count, 2)
+        XCTAssertThrowsError(try store.history(id: "nobody"))
+    }
+
+    func testAnEarlierRevisionReadsAsItWasAndARevertMakesItNew() throws {
+        let kate = try add("Kate Bell", phones: ["555-1"], groups: ["Work"])
+        _ = try store.update(id: kate.id) {
+            $0.name = "Kate Bell-Jones"; $0.groups = ["Band"]; $0.favorite = true
+        }
+        let r1 = try store.contact(id: kate.id, revision: 1)
+        XCTAssertEqual(r1.name, "Kate Bell")
+        XCTAssertEqual(r1.groups, ["Work"])
+        XCTAssertEqual(r1.phones.map(\.value), ["555-1"])
+        XCTAssertFalse(r1.favorite)
+        XCTAssertThrowsError(try store.contact(id: kate.id, revision: 7))
+        XCTAssertThrowsError(try store.revert(id: kate.id, to: 1, ifRevision: 1)) { e in
+            guard case .conflict = e as? StoreError else { return XCTFail("\(e)") }
+        }
+        let back = try store.revert(id: kate.id, to: 1, ifRevision: 2)
+        XCTAssertEqual(back.revision, 3)
+        XCTAssertEqual(back.name, "Kate Bell")
+        XCTAssertEqual(back.groups, ["Work"])
+        XCTAssertFalse(back.favorite)
+        XCTAssertEqual(try search("jones"), [])
+        XCTAssertEqual(try store.history(id: kate.id).first?.fields, ["name", "favorite", "groups"])
+        XCTAssertEqual(try store.contact(id: kate.id, revision: 2).name, "Kate Bell-Jones", "the reverted state stays in the history")
+    }
+
+    func testADeletedContactsHistoryEndsInItsDeletionAndAnImportSaysWhereItCameFrom() throws {
+        var c = Contact(name: "Anna Haro")
+        c.uid = "urn:uuid:anna"
+        _ = try store.importContacts([ImportItem(contact: c, carriesGroups: false, carriesFavorite: false)], origin: "import:people.vcf")
+        let anna = try XCTUnwrap(try store.query(ContactQuery()).contacts.first)
+        _ = try store.delete(ids: [anna.id])
+        let h = try store.history(id: anna.id)
+        XCTAssertEqual(h.map(\.change), ["deleted", "created"])
+        XCTAssertEqual(h.map(\.origin), ["rpc", "import:people.vcf"])
+        XCTAssertEqual(try store.contact(id: anna.id, revision: 1).name, "Anna Haro", "readable from the trash")
+        _ = try store.undelete(ids: [anna.id])
+        XCTAssertEqual(try store.history(id: anna.id).first?.change, "restored")
+    }
+
+    func testAStoreThatKeepsNoHistoryRecordsNothing() throws {
+        store.keepsHistory = false
+        let kate = try add("Kate Bell")
+        _ = try store.update(id: kate.id) { $0.title = "Producer" }
+        XCTAssertEqual(try store.history(id: kate.id), [])
+        XCTAssertThrowsError(try store.contact(id: kate.id, revision: 1))
+    }
+}
