@@ -42,13 +42,15 @@ final class SettingsTests: XCTestCase {
         XCTAssertEqual(s.logLevel, .warning)
         XCTAssertEqual(s.maxConnections, 9)
         XCTAssertEqual(s.maxPhotoPixels, 100_000_000)
+        XCTAssertEqual([s.historyDays, s.historyMaxBytes], [30, 256 << 20])
         XCTAssertEqual(s.socketPath, dir + "/run/contactsd.sock")
     }
 
     func testABrokenFileNamesTheFileTheKeyAndWhy() throws {
         let file = dir + "/config/contactsd/config.json"
         for (text, expected) in [
-            (#"{"maxPhotoBytes": 12}"#, "'maxPhotoBytes'"), (#"{"logLevel": 3}"#, "'logLevel'"), ("[1]", "must hold a JSON object"),
+            (#"{"maxPhotoBytes": 12}"#, "'maxPhotoBytes'"), (#"{"historyDays": -1}"#, "'historyDays'"),
+            (#"{"historyMaxBytes": 10}"#, "'historyMaxBytes'"), (#"{"logLevel": 3}"#, "'logLevel'"), ("[1]", "must hold a JSON object"),
             ("{", "is not valid JSON"), (#"{"colour": "blue"}"#, "'colour'"),
         ] {
             try text.write(toFile: file, atomically: true, encoding: .utf8)

@@ -1,5 +1,6 @@
 import ContactsCore
 import ContactsStore
+import ContactsSupport
 import Foundation
 import XCTest
 
@@ -70,5 +71,46 @@ final class HistoryTests: StoreTestCase {
         _ = try store.update(id: kate.id) { $0.title = "Producer" }
         XCTAssertEqual(try store.history(id: kate.id), [])
         XCTAssertThrowsError(try store.contact(id: kate.id, revision: 1))
+    }
+}
+
+/// History retention, with a clock the test controls.
+final class HistoryRetentionTests: StoreTestCase {
+    let day: Int64 = 86_400_000
+
+    func testChangesOlderThanTheRetentionGoAndTheMakingStays() throws {
+        let kate = try add("Kate Bell")
+        for t in ["A", "B", "C"] { _ = try store.update(id: kate.id) { $0.title = t } }
+        XCTAssertEqual(try store.history(id: kate.id).count, 4)
+        XCTAssertEqual(try store.pruneHistory(HistoryRetention(days: 30), now: Timestamp.now() + 29 * day), 0, "not old enough yet")
+        XCTAssertEqual(try store.pruneHistory(HistoryRetention(days: 30), now: Timestamp.now() + 31 * day), 3)
+        XCTAssertEqual(try store.history(id: kate.id).map(\.change), ["created"], "its making is its row's")
+        XCTAssertThrowsError(try store.contact(id: kate.id, revision: 2))
+        XCTAssertEqual(try store.contact(id: kate.id).title, "C", "the contact itself is untouched")
+    }
+
+    func testTheOldestGoFirstWhenTheHistoryIsOverItsSize() throws {
+        let kate = try add("Kate Bell")
+        let note = String(repeating: "x", count: 300 << 10)
+        for i in 0..<5 { _ = try store.update(id: kate.id) { $0.note = note + "\(i)" } }
+        let gone = try store.pruneHistory(HistoryRetention(days: 30, maxBytes: 1 << 20))
+        XCTAssertGreaterThan(gone, 0)
+        let kept = try store.history(id: kate.id).filter { $0.change == "updated" }.map(\.revision)
+        XCTAssertEqual(kept.first, 6, "the latest is kept")
+        XCTAssertTrue((2...3).contains(kept.count), "as many as fit in 1 MiB: \(kept)")
+        XCTAssertEqual(kept, kept.sorted(by: >))
+    }
+
+    func testAPhotoOnlyTheHistoryRefersToStaysUntilItIsPruned() throws {
+        let kate = try add("Kate Bell")
+        let bytes: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0] + Array(repeating: 7, count: 500)
+        let photo = PhotoData(bytes: bytes, mimeType: "image/jpeg")
+        _ = try store.setPhoto(id: kate.id, photo)
+        _ = try store.removePhoto(id: kate.id)
+        XCTAssertNotNil(store.photoBytes(photo.hash), "revision 2 had it")
+        XCTAssertEqual(try store.revert(id: kate.id, to: 2).photo?.hash, photo.hash)
+        _ = try store.removePhoto(id: kate.id)
+        try store.pruneHistory(HistoryRetention(days: 1), now: Timestamp.now() + 2 * day)
+        XCTAssertNil(store.photoBytes(photo.hash), "nobody refers to it any more")
     }
 }

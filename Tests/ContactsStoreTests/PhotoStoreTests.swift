@@ -56,6 +56,8 @@ final class PhotoStoreTests: StoreTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: photoFile(hash)), "B is in the trash, with its photo")
         XCTAssertEqual(try store.removeUnreferencedPhotos(), 0, "the sweep leaves the trash's photos alone")
         try store.purge(ids: [ids[1]])
+        XCTAssertTrue(FileManager.default.fileExists(atPath: photoFile(hash)), "A's history still has it")
+        try store.pruneHistory(HistoryRetention(days: 0))
         XCTAssertFalse(FileManager.default.fileExists(atPath: photoFile(hash)))
     }
 
@@ -100,8 +102,9 @@ final class PhotoStoreTests: StoreTestCase {
         VCardWriter.write(VCard(properties: store.cardProperties(for: migrated)), version: .v4, into: &text)
         XCTAssertTrue(
             text.replacingOccurrences(of: "\r\n ", with: "").contains("data:image/jpeg;base64," + Data(bytes).base64EncodedString()), text)
-        // The column is filled: removing the photo removes the file.
+        // The column is filled: removing the photo removes the file once no history keeps it.
         _ = try store.removePhoto(id: c.id)
+        try store.pruneHistory(HistoryRetention(days: 0))
         XCTAssertFalse(FileManager.default.fileExists(atPath: photoFile(hash)))
     }
 }

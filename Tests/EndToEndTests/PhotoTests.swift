@@ -102,7 +102,18 @@ final class PhotoTests: DaemonTestCase {
         XCTAssertEqual(try c.call("contacts.import", ["vcard": .string(card)])["unchanged"]?.intValue, 1)
     }
 
+    /// With history kept, the history is a reference too (the store's tests cover that);
+    /// here the daemon keeps none, and the last contact is the last reference.
+    func keepNoHistory() throws {
+        let config = daemon.home + "/config/contactsd/config.json"
+        try FileManager.default.createDirectory(atPath: daemon.home + "/config/contactsd", withIntermediateDirectories: true)
+        try #"{"historyDays": 0}"#.write(toFile: config, atomically: true, encoding: .utf8)
+        kill(daemon.process!.processIdentifier, SIGHUP)
+        XCTAssertTrue(daemon.notify?.wait(for: "READY=1", count: 2) ?? false)
+    }
+
     func testTheSamePhotoOnTwoContactsIsOneFileRemovedWithTheLastReference() throws {
+        try keepNoHistory()
         let a = try create("Anna Haro")
         let b = try create("Daniel Higgins")
         let png = try Images.synthesize(width: 300, height: 300, format: .png)
@@ -195,6 +206,7 @@ final class PhotoTests: DaemonTestCase {
     }
 
     func testAPhotoInAVCardIsStoredAndExportedWithIdenticalBytes() throws {
+        try keepNoHistory()
         let jpeg = try Images.synthesize(width: 200, height: 100)
         let base64 = Data(jpeg).base64EncodedString()
         var folded = ""

@@ -98,6 +98,7 @@ public final class Daemon: @unchecked Sendable {
             throw StartupError(description: "cannot open the store: \(error)")
         }
         self.store = store
+        store.keepsHistory = settings.historyDays > 0
         store.setChangeHandler { [weak self] contacts, groups, source in
             if contacts.isEmpty && groups.isEmpty {
                 // The whole store was replaced (restore): clients should read everything again.
@@ -154,6 +155,7 @@ public final class Daemon: @unchecked Sendable {
         }
         warm.name = "warm-up"
         warm.start()
+        pruneHistorySoon(after: 5)
     }
 
     /// The JSON-RPC engine with every method on the store, and `more` (the daemon's own).
@@ -220,6 +222,24 @@ public final class Daemon: @unchecked Sendable {
         }
     }
 
+    /// Prunes the history in the background, `after` seconds from now and then every hour,
+    /// as the settings in force say.
+    private func pruneHistorySoon(after seconds: Double) {
+        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + seconds) { [weak self] in
+            guard let self, let store, !stopping.load(ordering: .relaxed) else { return }
+            stateLock.lock()
+            let retention = HistoryRetention(days: settings.historyDays, maxBytes: settings.historyMaxBytes)
+            stateLock.unlock()
+            do {
+                let gone = try store.pruneHistory(retention)
+                if gone > 0 { log.info("history: \(gone) changes older than \(retention.days) days or over the size limit went") }
+            } catch {
+                log.warning("could not prune the history: \(error)")
+            }
+            pruneHistorySoon(after: 3600)
+        }
+    }
+
     /// Re-reads the configuration (SIGHUP). Limits and the log level change at once; the
     /// socket and data directory only at the next start. A broken file changes nothing.
     func reload() {
@@ -233,6 +253,7 @@ public final class Daemon: @unchecked Sendable {
             log.level = fresh.logLevel
             server?.config = serverConfiguration(fresh)
             photos?.apply(fresh)
+            store?.keepsHistory = fresh.historyDays > 0
             if fresh.socketPath != old.socketPath || fresh.dataDirectory != old.dataDirectory {
                 log.warning("the socket and data directory change only when contactsd restarts")
             }

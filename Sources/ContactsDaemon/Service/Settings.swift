@@ -18,11 +18,16 @@ public struct Settings: Sendable, Equatable {
     /// The largest photo accepted, in bytes and in pixels (from its header).
     public var maxPhotoBytes = 20 << 20
     public var maxPhotoPixels = 100_000_000
+    /// How long the history keeps a change (0 keeps none), and how large it may grow.
+    public var historyDays = 30
+    public var historyMaxBytes = 256 << 20
 
     static let lineLimitRange = 1024...(1 << 40)
     static let connectionRange = 1...65536
     static let photoBytesRange = 1024...(1 << 30)
     static let photoPixelsRange = 1...10_000_000_000
+    static let historyDaysRange = 0...36500
+    static let historyBytesRange = (1 << 20)...(1 << 40)
 
     /// Why a configuration file was refused: which file, which key, and why.
     public struct FileError: Error, CustomStringConvertible {
@@ -39,6 +44,7 @@ public struct Settings: Sendable, Equatable {
 
     public static let knownKeys = [
         "socket", "dataDir", "inbox", "logLevel", "maxLineBytes", "maxConnections", "thumbnailSizes", "maxPhotoBytes", "maxPhotoPixels",
+        "historyDays", "historyMaxBytes",
     ]
 
     /// The settings for these options, reading the configuration file if there is one.
@@ -98,6 +104,8 @@ public struct Settings: Sendable, Equatable {
                 thumbnailSizes = sizes
             case "maxPhotoBytes": maxPhotoBytes = try number(Self.photoBytesRange)
             case "maxPhotoPixels": maxPhotoPixels = try number(Self.photoPixelsRange)
+            case "historyDays": historyDays = try number(Self.historyDaysRange)
+            case "historyMaxBytes": historyMaxBytes = try number(Self.historyBytesRange)
             default:
                 throw fail("is not a setting (known: \(Self.knownKeys.joined(separator: ", ")))")
             }

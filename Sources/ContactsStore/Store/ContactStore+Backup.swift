@@ -107,7 +107,10 @@ extension ContactStore {
     private func copyPhotos(referencedIn source: Database, into target: Database) throws {
         try target.execute("CREATE TABLE backup_photos (hash TEXT PRIMARY KEY, bytes BLOB NOT NULL)")
         let hashes = try source.prepare(
-            "SELECT photo_hash FROM contacts WHERE photo_hash IS NOT NULL UNION SELECT photo_hash FROM trash WHERE photo_hash IS NOT NULL")
+            """
+            SELECT photo_hash FROM contacts WHERE photo_hash IS NOT NULL UNION SELECT photo_hash FROM trash WHERE photo_hash IS NOT NULL
+            UNION SELECT photo_hash FROM history WHERE photo_hash IS NOT NULL
+            """)
         defer { hashes.reset() }
         try target.execute("BEGIN")
         let insert = try target.prepare("INSERT INTO backup_photos (hash, bytes) VALUES (?, ?)")

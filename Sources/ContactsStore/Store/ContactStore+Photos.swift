@@ -63,10 +63,13 @@ extension ContactStore {
             return
         }
         for hash in hashes {
-            // A contact in the trash keeps its photo too.
+            // A contact in the trash keeps its photo too, and so does a state the history keeps.
             guard
                 (try? writer.scalarInt(
-                    "SELECT (SELECT count(*) FROM contacts WHERE photo_hash = ?1) + (SELECT count(*) FROM trash WHERE photo_hash = ?1)",
+                    """
+                    SELECT (SELECT count(*) FROM contacts WHERE photo_hash = ?1) + (SELECT count(*) FROM trash WHERE photo_hash = ?1)
+                        + (SELECT count(*) FROM history WHERE photo_hash = ?1)
+                    """,
                     [.text(hash)])) == 0
             else { continue }
             if photos.contains(hash) {
@@ -113,8 +116,10 @@ extension ContactStore {
         var referenced: Set<String> = []
         do {
             let s = try writer.prepare(
-                "SELECT photo_hash FROM contacts WHERE photo_hash IS NOT NULL UNION SELECT photo_hash FROM trash WHERE photo_hash IS NOT NULL"
-            )
+                """
+                SELECT photo_hash FROM contacts WHERE photo_hash IS NOT NULL UNION SELECT photo_hash FROM trash WHERE photo_hash IS NOT NULL
+                UNION SELECT photo_hash FROM history WHERE photo_hash IS NOT NULL
+                """)
             defer { s.reset() }
             while try s.step() { referenced.insert(s.text(0)) }
         } catch {

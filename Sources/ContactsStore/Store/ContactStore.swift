@@ -21,8 +21,20 @@ public final class ContactStore: @unchecked Sendable {
     /// When the store was last read (monotonic milliseconds, under the pool lock): searches
     /// and gets answered from memory count too, and the end of a large import.
     var lastRead: Int64 = 0
-    /// Whether writes keep the history (`historyDays` 0 turns it off). Set before writes start.
-    nonisolated(unsafe) public var keepsHistory = true
+    /// Whether writes keep the history (`historyDays` 0 turns it off); under the write lock.
+    private var historyOn = true
+    public var keepsHistory: Bool {
+        get {
+            writeLock.lock()
+            defer { writeLock.unlock() }
+            return historyOn
+        }
+        set {
+            writeLock.lock()
+            historyOn = newValue
+            writeLock.unlock()
+        }
+    }
     /// The search index being made ahead for the write under way (under the write lock).
     private var earlyIndex: PreparedIndex?
 
@@ -207,7 +219,7 @@ public final class ContactStore: @unchecked Sendable {
         if closed { throw StoreError.unavailable("the store is closed") }
         var log = ChangeLog()
         log.origin = origin
-        log.keepsHistory = keepsHistory
+        log.keepsHistory = historyOn
         defer { writer.resetAll() }
         if bulk {
             // The commit of a large import does not also copy the whole log into the database
