@@ -67,6 +67,14 @@ _contactsctl() {
                 ((i++))
                 continue
                 ;;
+            " changes|--socket")
+                ((i++))
+                continue
+                ;;
+            " undo|--socket")
+                ((i++))
+                continue
+                ;;
             " trash|--socket")
                 ((i++))
                 continue
@@ -179,7 +187,7 @@ _contactsctl() {
         esac
         if ((nargs == 0)); then
             case "$cmdpath $w" in
-                " list"|" search"|" show"|" add"|" edit"|" rm"|" history"|" revert"|" trash"|" trash empty"|" undelete"|" purge"|" fav"|" unfav"|" group"|" group list"|" group add"|" group rm"|" group rename"|" group members"|" group assign"|" group unassign"|" photo"|" photo set"|" photo get"|" photo rm"|" import"|" export"|" backup"|" restore"|" status"|" watch"|" query-email"|" completions"|" call")
+                " list"|" search"|" show"|" add"|" edit"|" rm"|" history"|" revert"|" changes"|" undo"|" trash"|" trash empty"|" undelete"|" purge"|" fav"|" unfav"|" group"|" group list"|" group add"|" group rm"|" group rename"|" group members"|" group assign"|" group unassign"|" photo"|" photo set"|" photo get"|" photo rm"|" import"|" export"|" backup"|" restore"|" status"|" watch"|" query-email"|" completions"|" call")
                 cmdpath="$cmdpath $w"
                 continue
                 ;;
@@ -325,6 +333,14 @@ _contactsctl() {
         return
         ;;
     " revert|--socket")
+        _contactsctl_files ''
+        return
+        ;;
+    " changes|--socket")
+        _contactsctl_files ''
+        return
+        ;;
+    " undo|--socket")
         _contactsctl_files ''
         return
         ;;
@@ -476,6 +492,8 @@ _contactsctl() {
     " rm") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " history") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " revert") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
+    " changes") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
+    " undo") COMPREPLY=($(compgen -W '--force --json --socket --no-color --help -h' -- "$cur")) ;;
     " trash") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " trash empty") COMPREPLY=($(compgen -W '--yes -y --json --socket --no-color --help -h' -- "$cur")) ;;
     " undelete") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
@@ -507,7 +525,7 @@ _contactsctl() {
         return
     fi
     case "$cmdpath" in
-    "") COMPREPLY=($(compgen -W 'list search show add edit rm history revert trash undelete purge fav unfav group photo import export backup restore status watch query-email completions call' -- "$cur")) ;;
+    "") COMPREPLY=($(compgen -W 'list search show add edit rm history revert changes undo trash undelete purge fav unfav group photo import export backup restore status watch query-email completions call' -- "$cur")) ;;
     " search")
         case $nargs in
         0) : ;;
@@ -542,6 +560,11 @@ _contactsctl() {
         case $nargs in
         0) _contactsctl_live contacts ;;
         1) : ;;
+        esac
+        ;;
+    " undo")
+        case $nargs in
+        0) : ;;
         esac
         ;;
     " trash") COMPREPLY=($(compgen -W 'empty' -- "$cur")) ;;

@@ -40,6 +40,12 @@ function __contactsctl_state
             case ' revert|--socket'
                 set skip 1
                 continue
+            case ' changes|--socket'
+                set skip 1
+                continue
+            case ' undo|--socket'
+                set skip 1
+                continue
             case ' trash|--socket'
                 set skip 1
                 continue
@@ -127,7 +133,7 @@ function __contactsctl_state
         end
         if test $nargs = 0
             switch "$cmdpath $t"
-                case ' list' ' search' ' show' ' add' ' edit' ' rm' ' history' ' revert' ' trash' ' trash empty' ' undelete' ' purge' ' fav' ' unfav' ' group' ' group list' ' group add' ' group rm' ' group rename' ' group members' ' group assign' ' group unassign' ' photo' ' photo set' ' photo get' ' photo rm' ' import' ' export' ' backup' ' restore' ' status' ' watch' ' query-email' ' completions' ' call'
+                case ' list' ' search' ' show' ' add' ' edit' ' rm' ' history' ' revert' ' changes' ' undo' ' trash' ' trash empty' ' undelete' ' purge' ' fav' ' unfav' ' group' ' group list' ' group add' ' group rm' ' group rename' ' group members' ' group assign' ' group unassign' ' photo' ' photo set' ' photo get' ' photo rm' ' import' ' export' ' backup' ' restore' ' status' ' watch' ' query-email' ' completions' ' call'
                 set cmdpath "$cmdpath $t"
                 continue
             end
@@ -159,6 +165,8 @@ complete -c contactsctl -n "__contactsctl_at ''" -a edit -d 'Change a contact; t
 complete -c contactsctl -n "__contactsctl_at ''" -a rm -d 'Delete contacts.'
 complete -c contactsctl -n "__contactsctl_at ''" -a history -d 'List a contact'\''s changes: revision, when, by what and which fields.'
 complete -c contactsctl -n "__contactsctl_at ''" -a revert -d 'Make a contact what it was at REVISION again (as a new revision).'
+complete -c contactsctl -n "__contactsctl_at ''" -a changes -d 'List recent operations, the latest first: id, when, by what, what.'
+complete -c contactsctl -n "__contactsctl_at ''" -a undo -d 'Undo an operation (the latest when none is given) as a whole.'
 complete -c contactsctl -n "__contactsctl_at ''" -a trash -d 'List deleted contacts (those matching TEXT), which undelete brings back.'
 complete -c contactsctl -n "__contactsctl_at ''" -a undelete -d 'Bring deleted contacts back as they were.'
 complete -c contactsctl -n "__contactsctl_at ''" -a purge -d 'Remove deleted contacts for good.'
@@ -245,6 +253,15 @@ complete -c contactsctl -n "__contactsctl_at ' revert'" -l socket -r -F -d 'the 
 complete -c contactsctl -n "__contactsctl_at ' revert'" -l no-color -d 'never colour the output'
 complete -c contactsctl -n "__contactsctl_at ' revert'" -l help -s h -d 'show help'
 complete -c contactsctl -n "__contactsctl_arg ' revert' '0'" -x -a '(contactsctl __complete contacts (commandline -ct) 2>/dev/null)'
+complete -c contactsctl -n "__contactsctl_at ' changes'" -l json -d 'print machine-readable JSON'
+complete -c contactsctl -n "__contactsctl_at ' changes'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
+complete -c contactsctl -n "__contactsctl_at ' changes'" -l no-color -d 'never colour the output'
+complete -c contactsctl -n "__contactsctl_at ' changes'" -l help -s h -d 'show help'
+complete -c contactsctl -n "__contactsctl_at ' undo'" -l force -d 'undo even over later changes of the same contacts'
+complete -c contactsctl -n "__contactsctl_at ' undo'" -l json -d 'print machine-readable JSON'
+complete -c contactsctl -n "__contactsctl_at ' undo'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
+complete -c contactsctl -n "__contactsctl_at ' undo'" -l no-color -d 'never colour the output'
+complete -c contactsctl -n "__contactsctl_at ' undo'" -l help -s h -d 'show help'
 complete -c contactsctl -n "__contactsctl_at ' trash'" -a empty -d 'Remove everything in the trash for good.'
 complete -c contactsctl -n "__contactsctl_at ' trash'" -l json -d 'print machine-readable JSON'
 complete -c contactsctl -n "__contactsctl_at ' trash'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'

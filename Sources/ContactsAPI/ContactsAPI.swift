@@ -28,6 +28,8 @@ public enum ContactsAPI {
         public static let contactsHistory = "contacts.history"
         public static let contactsGetRevision = "contacts.getRevision"
         public static let contactsRevert = "contacts.revert"
+        public static let changesList = "changes.list"
+        public static let changesUndo = "changes.undo"
         public static let daemonStatus = "daemon.status"
         public static let eventsSubscribe = "events.subscribe"
         public static let groupsAddMembers = "groups.addMembers"

@@ -202,6 +202,32 @@ final class InboxTests: DaemonTestCase {
         XCTAssertEqual(kate?["groups"], ["Band", "Work"])
     }
 
+    func testADroppedFileIsUndoneAsOneOperationThroughContactsctl() throws {
+        _ = try daemon.client().call("contacts.create", ["contact": ["name": "Someone Else"]])
+        try write("people.vcf", good)
+        XCTAssertTrue(waitFor(inbox + "/imported/people.vcf"))
+        let changes = try daemon.ctl("changes")
+        XCTAssertEqual(changes.status, 0, changes.stderr)
+        XCTAssertTrue(
+            changes.stdout.split(separator: "\n").first?.contains("import:people.vcf\t2 contacts created") ?? false, changes.stdout)
+        let undo = try daemon.ctl("undo")
+        XCTAssertEqual(undo.status, 0, undo.stderr)
+        XCTAssertTrue(undo.stdout.contains("import:people.vcf"), undo.stdout)
+        let c = try daemon.client()
+        XCTAssertEqual(try c.call("contacts.query", [:])["contacts"]?.arrayValue?.compactMap { $0["name"]?.stringValue }, ["Someone Else"])
+        XCTAssertEqual(try c.call("contacts.trash", [:])["total"], 2, "the file's contacts are in the trash")
+        // Back again, a later edit of one of them makes an undo of the import refuse, unless forced.
+        XCTAssertEqual(try daemon.ctl("undo").status, 0, "the undo undone: they are back")
+        _ = try daemon.ctl("edit", "kate", "--title", "Producer")
+        let importOp = try XCTUnwrap(
+            try c.call("changes.list", [:])["operations"]?.arrayValue?.first { $0["origin"] == "import:people.vcf" }?["id"]?.intValue)
+        let refused = try daemon.ctl("undo", String(importOp))
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.stderr.contains("later change"), refused.stderr)
+        XCTAssertEqual(try daemon.ctl("undo", String(importOp), "--force").status, 0)
+        XCTAssertEqual(try c.call("contacts.query", [:])["total"], 1)
+    }
+
     func testImportsThroughTheAPIAreLoggedAsTheDropFoldersAre() throws {
         daemon.stop()
         try daemon.start(extraArgs: ["--log-level", "debug"])

@@ -60,6 +60,12 @@ public enum CommandTree {
                 arguments: [contactArg, ArgumentSpec("REVISION", help: "the revision to go back to, from 'history'")],
                 run: HistoryCommands.revert),
             CommandSpec(
+                "changes", summary: "List recent operations, the latest first: id, when, by what, what.", run: HistoryCommands.changes),
+            CommandSpec(
+                "undo", summary: "Undo an operation (the latest when none is given) as a whole.",
+                arguments: [ArgumentSpec("OPERATION", optional: true, help: "an operation's id from 'changes'")],
+                options: [OptionSpec("force", help: "undo even over later changes of the same contacts")], run: HistoryCommands.undo),
+            CommandSpec(
                 "trash", summary: "List deleted contacts (those matching TEXT), which undelete brings back.",
                 arguments: [ArgumentSpec("TEXT", optional: true, help: "what to look for")],
                 subcommands: [

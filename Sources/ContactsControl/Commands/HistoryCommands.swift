@@ -41,6 +41,42 @@ enum HistoryCommands {
         return 0
     }
 
+    static func changes(_ inv: inout Invocation) throws -> Int32 {
+        let result = try inv.call(ContactsAPI.Method.changesList)
+        if inv.json {
+            inv.output.json(result)
+            return 0
+        }
+        for o in result["operations"]?.arrayValue ?? [] {
+            let when = o["at"]?.stringValue.map { String($0.prefix(16)).replacingOccurrences(of: "T", with: " ") } ?? ""
+            inv.output.line(
+                "\(o["id"]?.intValue ?? 0)\t\(when)\t\(o["origin"]?.stringValue ?? "")\t\(o["summary"]?.stringValue ?? "")")
+        }
+        return 0
+    }
+
+    static func undo(_ inv: inout Invocation) throws -> Int32 {
+        var params: JSONObject = [:]
+        if let arg = inv.arguments.first {
+            guard let id = Int(arg), id > 0 else {
+                throw UsageError(
+                    message: "OPERATION must be a number from 'contactsctl changes', not '\(arg)'", command: "contactsctl undo")
+            }
+            params["operation"] = .int(id)
+        }
+        if inv.flag("force") { params["force"] = true }
+        let result = try inv.call(ContactsAPI.Method.changesUndo, params)
+        if inv.json {
+            inv.output.json(result)
+        } else {
+            let o = result["operation"]
+            inv.output.line(
+                "Undid operation \(o?["id"]?.intValue ?? 0) (\(o?["origin"]?.stringValue ?? ""): \(o?["summary"]?.stringValue ?? ""))"
+                    + (result["undo"]?["id"]?.intValue.map { "; 'contactsctl undo \($0)' puts it back" } ?? ""))
+        }
+        return 0
+    }
+
     /// A contact's id from what was typed: one in the store, else one in the trash.
     private static func contactID(_ reference: String, inv: Invocation) throws -> String {
         do {

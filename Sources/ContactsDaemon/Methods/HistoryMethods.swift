@@ -69,6 +69,56 @@ enum HistoryMethods {
                     id: try call.params.string("id"), to: try call.params.int("revision", in: 1...Int(Int32.max)), ifRevision: ifRevision
                 ).json
             },
+            RPCMethod(
+                ContactsAPI.Method.changesList,
+                summary: "Lists the operations the history keeps (each write: an import, a delete, an edit), the latest first.",
+                params: [
+                    RPCParam("limit", "At most this many (default 50).", schema: ["type": "integer", "minimum": 0]),
+                    RPCParam("offset", "Skip this many first.", schema: ["type": "integer", "minimum": 0]),
+                ],
+                result: "operations",
+                resultSchema: [
+                    "type": "object", "required": ["operations"],
+                    "properties": ["operations": ["type": "array", "items": operationSchema]],
+                ]
+            ) { call in
+                let limit = try call.params.optionalInt("limit", in: 0...10_000) ?? 50
+                let offset = try call.params.optionalInt("offset", in: 0...Int(Int32.max)) ?? 0
+                return ["operations": .array(try store.operations(limit: limit, offset: offset).map(json))]
+            },
+            RPCMethod(
+                ContactsAPI.Method.changesUndo,
+                summary:
+                    "Undoes a whole operation (the latest when none is given) in one transaction, itself an operation; refused (-32002) when a later one changed the same contacts, unless force.",
+                params: [
+                    RPCParam("operation", "The operation's id, from changes.list.", schema: Schemas.integer),
+                    RPCParam("force", "Undo even over later changes.", schema: Schemas.boolean),
+                ],
+                result: "undone",
+                resultSchema: [
+                    "type": "object", "required": ["operation"], "properties": ["operation": operationSchema, "undo": operationSchema],
+                ],
+                errors: [RPCError(.notFound, "No such operation"), RPCError(.conflict, "A later operation changed the same contacts")]
+            ) { call in
+                let id = try call.params.optionalInt("operation", in: 1...Int.max).map(Int64.init)
+                let r = try store.undo(operation: id, force: try call.params.optionalBool("force") ?? false)
+                return ["operation": json(r.undone), "undo": r.by.map(json) ?? .null]
+            },
+        ]
+    }
+
+    static let operationSchema: JSONValue = [
+        "type": "object", "required": ["id", "at", "origin", "summary", "contacts", "groups"],
+        "properties": [
+            "id": Schemas.integer, "at": ["type": "string", "format": "date-time"], "origin": Schemas.string, "summary": Schemas.string,
+            "contacts": Schemas.integer, "groups": Schemas.integer,
+        ],
+    ]
+
+    static func json(_ o: Operation) -> JSONValue {
+        [
+            "id": .int(o.id), "at": .string(Timestamp.format(o.at)), "origin": .string(o.origin), "summary": .string(o.summary),
+            "contacts": .int(o.contacts), "groups": .int(o.groups),
         ]
     }
 }

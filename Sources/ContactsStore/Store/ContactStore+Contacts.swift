@@ -299,25 +299,34 @@ extension ContactStore {
             var deleted: [String] = []
             var missing: [String] = []
             for id in ids {
-                let s = try db.prepare("SELECT rowid, revision, photo_hash FROM contacts WHERE id = ?")
-                try s.bind([.text(id)])
-                guard try s.step() else {
+                guard try Self.deleteRow(db, id: id, origin: origin, log: &log) else {
                     missing.append(id)
                     continue
                 }
-                let rowid = s.int64(0)
-                let revision = s.int(1)
-                s.reset()
-                // Its photo stays: the trash refers to it.
-                try History.contactBefore(db, rowid: rowid, .deleted, log: &log)
-                try Self.moveToTrash(db, rowid: rowid, origin: origin)
-                try db.prepare("DELETE FROM contacts WHERE rowid = ?").run([.int(rowid)])
-                log.contact(id, .deleted, revision + 1)
-                log.indexDeletes.insert(rowid)
                 deleted.append(id)
             }
             return (deleted, missing)
         }
+    }
+
+    /// Moves one contact to the trash; false when there is no such contact.
+    static func deleteRow(_ db: Database, id: String, origin: String, log: inout ChangeLog) throws -> Bool {
+        let s = try db.prepare("SELECT rowid, revision FROM contacts WHERE id = ?")
+        try s.bind([.text(id)])
+        guard try s.step() else {
+            s.reset()
+            return false
+        }
+        let rowid = s.int64(0)
+        let revision = s.int(1)
+        s.reset()
+        // Its photo stays: the trash refers to it.
+        try History.contactBefore(db, rowid: rowid, .deleted, log: &log)
+        try moveToTrash(db, rowid: rowid, origin: origin)
+        try db.prepare("DELETE FROM contacts WHERE rowid = ?").run([.int(rowid)])
+        log.contact(id, .deleted, revision + 1)
+        log.indexDeletes.insert(rowid)
+        return true
     }
 
     static func validate(_ c: Contact) throws {

@@ -73,53 +73,55 @@ extension ContactStore {
     /// photo, groups; a group deleted meanwhile is made again), each at a new revision. A
     /// contact whose uid another contact has taken meanwhile is refused (-32002), and nothing
     /// comes back.
-    public func undelete(ids: [String]) throws -> (restored: [String], notFound: [String]) {
-        try write { db, log in
+    public func undelete(ids: [String], origin: String = "rpc") throws -> (restored: [String], notFound: [String]) {
+        try write(origin: origin) { db, log in
             var restored: [String] = []
             var missing: [String] = []
             for id in ids {
-                let s = try db.prepare("SELECT rowid, uid, groups FROM trash WHERE id = ?")
-                try s.bind([.text(id)])
-                guard try s.step() else {
-                    s.reset()
-                    missing.append(id)
-                    continue
-                }
-                let trashRowid = s.int64(0)
-                let uid = s.text(1)
-                let groups = s.optionalText(2).map { $0.split(separator: "\u{1F}").map(String.init) } ?? []
-                s.reset()
-                if try db.scalarInt("SELECT count(*) FROM contacts WHERE uid = ?", [.text(uid)]) > 0 {
-                    throw StoreError.conflict(
-                        message: "contact \(id) cannot come back: another contact has its uid '\(uid)' now", id: id, currentRevision: nil)
-                }
-                let now = Timestamp.now()
-                try db.prepare(
-                    """
-                    INSERT INTO contacts (id, uid, revision, name, sort_key, favorite, created_at, updated_at, body, search, vcard, photo_hash,
-                        created_operation)
-                    SELECT id, uid, revision + 1, name, sort_key, favorite, created_at, max(updated_at, ?), body, search, vcard, photo_hash,
-                        created_operation
-                    FROM trash WHERE rowid = ?
-                    """
-                ).run([.int(now), .int(trashRowid)])
-                let rowid = sqlite3LastInsertRowid(db)
-                if !groups.isEmpty { _ = try Self.setMemberships(db, contactRowid: rowid, names: groups, log: &log, isNew: true) }
-                try db.prepare("DELETE FROM trash WHERE rowid = ?").run([.int(trashRowid)])
-                let row = try db.prepare("SELECT \(SearchIndex.selectColumns) FROM contacts WHERE rowid = ?")
-                try row.bind([.int(rowid)])
-                if try row.step() {
-                    let entry = SearchIndex.entry(row)
-                    log.indexUpserts.append(entry)
-                    let revision = Int(try db.scalarInt("SELECT revision FROM contacts WHERE rowid = ?", [.int(rowid)]))
-                    log.contact(id, .created, revision)
-                    try History.contactAppeared(db, id: id, revision: revision, .restored, log: &log)
-                }
-                row.reset()
-                restored.append(id)
+                if try Self.undeleteRow(db, id: id, log: &log) { restored.append(id) } else { missing.append(id) }
             }
             return (restored, missing)
         }
+    }
+
+    /// Brings one contact back from the trash; false when it is not there.
+    static func undeleteRow(_ db: Database, id: String, log: inout ChangeLog) throws -> Bool {
+        let s = try db.prepare("SELECT rowid, uid, groups FROM trash WHERE id = ?")
+        try s.bind([.text(id)])
+        guard try s.step() else {
+            s.reset()
+            return false
+        }
+        let trashRowid = s.int64(0)
+        let uid = s.text(1)
+        let groups = s.optionalText(2).map { $0.split(separator: "\u{1F}").map(String.init) } ?? []
+        s.reset()
+        if try db.scalarInt("SELECT count(*) FROM contacts WHERE uid = ?", [.text(uid)]) > 0 {
+            throw StoreError.conflict(
+                message: "contact \(id) cannot come back: another contact has its uid '\(uid)' now", id: id, currentRevision: nil)
+        }
+        try db.prepare(
+            """
+            INSERT INTO contacts (id, uid, revision, name, sort_key, favorite, created_at, updated_at, body, search, vcard, photo_hash,
+                created_operation)
+            SELECT id, uid, revision + 1, name, sort_key, favorite, created_at, max(updated_at, ?), body, search, vcard, photo_hash,
+                created_operation
+            FROM trash WHERE rowid = ?
+            """
+        ).run([.int(Timestamp.now()), .int(trashRowid)])
+        let rowid = sqlite3LastInsertRowid(db)
+        if !groups.isEmpty { _ = try setMemberships(db, contactRowid: rowid, names: groups, log: &log, isNew: true) }
+        try db.prepare("DELETE FROM trash WHERE rowid = ?").run([.int(trashRowid)])
+        let row = try db.prepare("SELECT \(SearchIndex.selectColumns) FROM contacts WHERE rowid = ?")
+        try row.bind([.int(rowid)])
+        if try row.step() {
+            log.indexUpserts.append(SearchIndex.entry(row))
+            let revision = Int(try db.scalarInt("SELECT revision FROM contacts WHERE rowid = ?", [.int(rowid)]))
+            log.contact(id, .created, revision)
+            try History.contactAppeared(db, id: id, revision: revision, .restored, log: &log)
+        }
+        row.reset()
+        return true
     }
 
     /// Removes contacts from the trash for good (`ids`, or everything when nil), with their

@@ -1,0 +1,168 @@
+import ContactsCore
+import ContactsSupport
+import JSONCore
+
+/// One write transaction as the history keeps it.
+public struct Operation: Sendable, Equatable {
+    public var id: Int64
+    public var at: Int64
+    public var origin: String
+    public var summary: String
+    public var contacts: Int
+    public var groups: Int
+}
+
+/// Whole operations: listed, and undone in one transaction that is itself an operation.
+extension ContactStore {
+    /// The operations the history keeps, the latest first.
+    public func operations(limit: Int = 50, offset: Int = 0) throws -> [Operation] {
+        try read { db in
+            let s = try db.prepare(
+                "SELECT id, at, origin, summary, contacts, groups FROM operations WHERE contacts + groups > 0 ORDER BY id DESC LIMIT ? OFFSET ?"
+            )
+            try s.bind([.int(Int64(limit)), .int(Int64(offset))])
+            var out: [Operation] = []
+            while try s.step() {
+                out.append(
+                    Operation(id: s.int64(0), at: s.int64(1), origin: s.text(2), summary: s.text(3), contacts: s.int(4), groups: s.int(5)))
+            }
+            s.reset()
+            return out
+        }
+    }
+
+    /// Puts every contact and group `operation` (the latest when nil) touched back as it was
+    /// before it: contacts it made go to the trash, contacts it deleted come back, the others
+    /// get their earlier content as a new revision; groups are made, renamed back or removed.
+    /// When a later operation changed one of them, nothing is done and `StoreError.conflict`
+    /// names them, unless `force`. Returns the undone operation and the undo's own.
+    public func undo(operation: Int64? = nil, force: Bool = false) throws -> (undone: Operation, by: Operation?) {
+        let target =
+            try operation
+            ?? read { db in
+                let latest = try db.scalarInt("SELECT coalesce(max(id), 0) FROM operations WHERE contacts + groups > 0")
+                guard latest > 0 else { throw StoreError.notFound(kind: "operation", id: "latest") }
+                return latest
+            }
+        guard let undone = try Self.findOperation(self, target) else {
+            throw StoreError.notFound(kind: "operation", id: String(target))
+        }
+        let byID = try write(origin: "undo") { db, log -> Int64? in
+            // Each thing the operation touched, with the state before its first change there.
+            struct Touched {
+                var kind: Int64
+                var item: String
+                var change: String
+                var before: String?
+            }
+            var touched: [Touched] = []
+            var seen = Set<String>()
+            let s = try db.prepare("SELECT kind, item, change, before FROM history WHERE operation = ? ORDER BY rowid")
+            try s.bind([.int(target)])
+            while try s.step() {
+                guard seen.insert("\(s.int64(0)):\(s.text(1))").inserted else { continue }
+                touched.append(Touched(kind: s.int64(0), item: s.text(1), change: s.text(2), before: s.optionalText(3)))
+            }
+            s.reset()
+            let made = try db.prepare(
+                "SELECT id FROM contacts WHERE created_operation = ?1 UNION SELECT id FROM trash WHERE created_operation = ?1")
+            try made.bind([.int(target)])
+            while try made.step() {
+                guard seen.insert("0:\(made.text(0))").inserted else { continue }
+                touched.append(Touched(kind: History.contactKind, item: made.text(0), change: History.Change.created.rawValue, before: nil))
+            }
+            made.reset()
+            if !force {
+                var later: [String] = []
+                for t in touched
+                where try db.scalarInt(
+                    "SELECT count(*) FROM history WHERE kind = ? AND item = ? AND operation > ?",
+                    [.int(t.kind), .text(t.item), .int(target)]) > 0
+                {
+                    later.append(t.item)
+                }
+                if !later.isEmpty {
+                    throw StoreError.conflict(
+                        message:
+                            "operation \(target) cannot be undone: a later change touched \(later.count) of the same contacts or groups"
+                            + " (\(later.prefix(5).joined(separator: ", ")))",
+                        id: later.first, currentRevision: nil)
+                }
+            }
+            // Groups first, so that contacts coming back find theirs.
+            for t in touched where t.kind == History.groupKind {
+                try Self.undoGroup(db, id: t.item, change: t.change, before: t.before, log: &log)
+            }
+            for t in touched where t.kind == History.contactKind {
+                switch History.Change(rawValue: t.change) {
+                case .created?, .restored?:
+                    _ = try Self.deleteRow(db, id: t.item, origin: "undo", log: &log)
+                case .deleted?:
+                    _ = try Self.undeleteRow(db, id: t.item, log: &log)
+                case .updated?:
+                    guard let text = t.before, let old = Self.snapshot(text, id: t.item),
+                        let current = try Self.fetch(db, id: t.item, withCard: true)
+                    else { continue }
+                    var c = old
+                    c.id = current.id
+                    c.createdAt = current.createdAt
+                    try Self.rewrite(db, &c, previous: current, log: &log)
+                case nil: continue
+                }
+            }
+            return log.operation
+        }
+        return (undone, try byID.flatMap { id in try Self.findOperation(self, id) })
+    }
+
+    private static func findOperation(_ store: ContactStore, _ id: Int64) throws -> Operation? {
+        try store.read { db in
+            let s = try db.prepare("SELECT id, at, origin, summary, contacts, groups FROM operations WHERE id = ?")
+            try s.bind([.int(id)])
+            defer { s.reset() }
+            return try s.step()
+                ? Operation(id: s.int64(0), at: s.int64(1), origin: s.text(2), summary: s.text(3), contacts: s.int(4), groups: s.int(5))
+                : nil
+        }
+    }
+
+    /// A group as it was before a change: made again under its id, renamed back, or removed.
+    private static func undoGroup(_ db: Database, id: String, change: String, before: String?, log: inout ChangeLog) throws {
+        let name = before.flatMap { text -> String? in
+            guard let start = text.range(of: "\"name\":") else { return nil }
+            return try? JSONParser.parse(String(text[start.upperBound...].dropLast())).stringValue
+        }
+        let rowid = try db.scalarInt("SELECT rowid FROM groups WHERE id = ?", [.text(id)])
+        switch History.Change(rawValue: change) {
+        case .created?:
+            guard rowid != 0 else { return }
+            try History.group(db, id: id, nameBefore: try existingName(db, rowid), .deleted, log: &log)
+            try touch(db, contactRowids: try memberRowids(db, groupRowid: rowid), log: &log)
+            try db.prepare("DELETE FROM groups WHERE rowid = ?").run([.int(rowid)])
+            log.groups.append(GroupChange(id: id, kind: .deleted, name: name ?? ""))
+        case .deleted?:
+            guard rowid == 0, let name, try existingGroupName(db, name) == nil else { return }
+            try db.prepare("INSERT INTO groups (id, name, name_key, sort_key, created_at) VALUES (?, ?, ?, ?, ?)").run([
+                .text(id), .text(name), .text(groupKey(name)), .text(SearchFolding.sortKey(name)), .int(Timestamp.now()),
+            ])
+            try History.group(db, id: id, nameBefore: nil, .restored, log: &log)
+            log.groups.append(GroupChange(id: id, kind: .created, name: name))
+        case .updated?:
+            guard rowid != 0, let name else { return }
+            try History.group(db, id: id, nameBefore: try existingName(db, rowid), .updated, log: &log)
+            try touch(db, contactRowids: try memberRowids(db, groupRowid: rowid), log: &log)
+            try db.prepare("UPDATE groups SET name = ?, name_key = ?, sort_key = ? WHERE rowid = ?").run([
+                .text(name), .text(groupKey(name)), .text(SearchFolding.sortKey(name)), .int(rowid),
+            ])
+            log.groups.append(GroupChange(id: id, kind: .updated, name: name))
+        default: return
+        }
+    }
+
+    private static func existingName(_ db: Database, _ rowid: Int64) throws -> String? {
+        let s = try db.prepare("SELECT name FROM groups WHERE rowid = ?")
+        try s.bind([.int(rowid)])
+        defer { s.reset() }
+        return try s.step() ? s.text(0) : nil
+    }
+}
