@@ -148,6 +148,28 @@ if !searchOnly && !dropOnly {
                     format: "  store phase: %.2f s wall, %.2f s user, %.2f s system", tStore,
                     seconds(after.ru_utime) - seconds(before.ru_utime), seconds(after.ru_stime) - seconds(before.ru_stime)))
         }
+        // The history's read and undo on the store just imported: a contact's history, then
+        // the whole import undone (every contact to the trash) in one call.
+        let sampleIDs = try importStore.query(ContactQuery(limit: 200)).contacts.map(\.id)
+        var historyMs: [Double] = []
+        for id in sampleIDs {
+            let t = now()
+            _ = try importStore.history(id: id)
+            historyMs.append((now() - t) * 1000)
+        }
+        historyMs.sort()
+        let tu = now()
+        _ = try importStore.undo()
+        let tUndo = now() - tu
+        rows.append(
+            (
+                "contacts.history p50 / p99 (store level); undo of the import",
+                String(
+                    format: "%.2f / %.2f ms; %.2f s", historyMs[historyMs.count / 2],
+                    historyMs[historyMs.count * 99 / 100], tUndo)
+            ))
+        figures["historyP99Ms"] = historyMs[historyMs.count * 99 / 100]
+        figures["undoImportSeconds"] = tUndo
         importStore.close()
         // The cost of keeping history: the same store phase into stores that keep it and stores
         // that do not, in the order with, without, without, with (each import runs slower than
