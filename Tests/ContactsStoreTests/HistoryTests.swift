@@ -183,3 +183,23 @@ final class UndoTests: StoreTestCase {
         XCTAssertThrowsError(try store.undo(operation: 999_999))
     }
 }
+
+/// A backup holds the history and the trash; a restore brings both back.
+final class HistoryBackupTests: StoreTestCase {
+    func testBackupAndRestoreCarryHistoryAndTrash() throws {
+        let kate = try add("Kate Bell")
+        _ = try store.update(id: kate.id) { $0.title = "Producer" }
+        let anna = try add("Anna Haro")
+        _ = try store.delete(ids: [anna.id])
+        let file = dir + "/backup.sqlite3"
+        XCTAssertEqual(try store.backup(to: file), 1)
+        _ = try store.undo()  // Anna back
+        _ = try store.update(id: kate.id) { $0.title = "Director" }
+        XCTAssertEqual(try store.restore(from: file), 1)
+        XCTAssertEqual(try store.contact(id: kate.id).title, "Producer")
+        XCTAssertEqual(try store.history(id: kate.id).map(\.revision), [2, 1])
+        XCTAssertNil(try store.contact(id: kate.id, revision: 1).title)
+        XCTAssertEqual(try store.trash().contacts.map(\.contact.name), ["Anna Haro"])
+        XCTAssertEqual(try store.undelete(ids: [anna.id]).restored, [anna.id])
+    }
+}

@@ -193,6 +193,10 @@ final class InboxTests: DaemonTestCase {
             let m = try subscriber.readMessage()
             guard let method = m["method"]?.stringValue else { continue }
             if method == "inbox.processed" { processed = m["params"] } else { events.append(method) }
+            if method == "contacts.changed" {
+                XCTAssertEqual(m["params"]?["origin"], "import:band.vcf", "a change says what made it")
+                XCTAssertNotNil(m["params"]?["operation"]?.intValue)
+            }
         }
         XCTAssertEqual(processed?["report"]?["created"], 2)
         XCTAssertEqual(processed?["report"]?["groups"], 1)
