@@ -195,6 +195,33 @@ if !searchOnly && !dropOnly {
                 String(format: "%.2f / %.2f s (%+.0f %%)", tWith, tPlain, (tWith / tPlain - 1) * 100)
             ))
         figures["importStoreWithHistorySeconds"] = tWith
+        // The store's size with history: the contacts imported, then each edited ten times (ten
+        // imports of every card with a changed note), with history and without. 10k contacts
+        // unless BENCH_HISTORY_SIZE=1 asks for the whole corpus (a few minutes at 100k).
+        let editedCount = ProcessInfo.processInfo.environment["BENCH_HISTORY_SIZE"] != nil ? items.count : min(items.count, 10_000)
+        var sizes: [Bool: Int] = [:]
+        for keeps in [true, false] {
+            let sub = dir + "/edited-\(keeps)"
+            try FileManager.default.createDirectory(atPath: sub, withIntermediateDirectories: true)
+            let s = try ContactStore(path: sub + "/contacts.sqlite3")
+            s.keepsHistory = keeps
+            var round = Array(items.prefix(editedCount))
+            _ = try s.importContacts(round)
+            for edit in 1...10 {
+                for k in round.indices { round[k].contact.note = "edited \(edit) times" }
+                _ = try s.importContacts(round)
+            }
+            s.close()
+            let attributes = try FileManager.default.attributesOfItem(atPath: sub + "/contacts.sqlite3")
+            sizes[keeps] = (attributes[.size] as? Int) ?? 0
+        }
+        let withSize = Double(sizes[true] ?? 0) / 1_048_576, withoutSize = Double(sizes[false] ?? 0) / 1_048_576
+        rows.append(
+            (
+                "store after 10 edits of \(editedCount) contacts: with history / without",
+                String(format: "%.1f / %.1f MiB (%.2fx)", withSize, withoutSize, withSize / max(withoutSize, 0.001))
+            ))
+        figures["historyStoreRatio"] = withSize / max(withoutSize, 0.001)
         figures["importStoreWithoutHistorySeconds"] = tPlain
         figures["importParseSeconds"] = tParse
         figures["importMapSeconds"] = tMap

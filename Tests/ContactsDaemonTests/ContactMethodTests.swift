@@ -123,3 +123,28 @@ final class HistoryMethodTests: MethodTestCase {
         XCTAssertTrue(exported.contains("555-1") && !exported.contains("555-9"), "the card goes back too: \(exported)")
     }
 }
+
+/// Whole operations through the API.
+final class UndoMethodTests: MethodTestCase {
+    func testARefusedUndoNamesEveryContactALaterChangeTouched() throws {
+        let cards = (1...3).map { "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:urn:uuid:p\($0)\r\nFN:Person \($0)\r\nEND:VCARD\r\n" }.joined()
+        _ = try call(ContactsAPI.Method.contactsImport, ["vcard": .string(cards)])
+        let op = try XCTUnwrap(try call(ContactsAPI.Method.changesList)["operations"]?.arrayValue?.first)
+        XCTAssertEqual(op["origin"], "import")
+        XCTAssertEqual(op["contacts"], 3)
+        let ids = try XCTUnwrap(try call(ContactsAPI.Method.contactsQuery)["contacts"]?.arrayValue?.compactMap { $0["id"]?.stringValue })
+        for id in ids.prefix(2) { _ = try call(ContactsAPI.Method.contactsUpdate, ["id": .string(id), "changes": ["note": "later"]]) }
+        do {
+            _ = try call(ContactsAPI.Method.changesUndo, ["operation": op["id"] ?? .null])
+            XCTFail("refused")
+        } catch let e as RPCError {
+            XCTAssertEqual(e.code, .conflict)
+            XCTAssertEqual(Set(e.data?["ids"]?.arrayValue?.compactMap(\.stringValue) ?? []), Set(ids.prefix(2)))
+        }
+        let undone = try call(ContactsAPI.Method.changesUndo, ["operation": op["id"] ?? .null, "force": true])
+        XCTAssertEqual(undone["operation"]?["id"], op["id"])
+        XCTAssertEqual(undone["undo"]?["origin"], "undo")
+        XCTAssertEqual(try call(ContactsAPI.Method.contactsQuery)["total"], 0)
+        XCTAssertEqual(try call(ContactsAPI.Method.contactsTrash)["total"], 3)
+    }
+}

@@ -174,8 +174,8 @@ final class UndoTests: StoreTestCase {
         let anna = try XCTUnwrap(try store.query(ContactQuery()).contacts.first)
         _ = try store.update(id: anna.id) { $0.note = "later" }
         XCTAssertThrowsError(try store.undo(operation: importOp)) { e in
-            guard case .conflict(_, let id, _) = e as? StoreError else { return XCTFail("\(e)") }
-            XCTAssertEqual(id, anna.id)
+            guard case .changedSince(_, let ids) = e as? StoreError else { return XCTFail("\(e)") }
+            XCTAssertEqual(ids, [anna.id])
         }
         XCTAssertEqual(try store.query(ContactQuery()).total, 1, "nothing was done")
         _ = try store.undo(operation: importOp, force: true)

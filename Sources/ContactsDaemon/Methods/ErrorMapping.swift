@@ -23,6 +23,8 @@ enum ErrorMapping {
                 if let id { data["id"] = .string(id) }
                 if let revision { data["revision"] = .int(revision) }
                 return RPCError(.conflict, message, data: data.isEmpty ? nil : .object(data))
+            case .changedSince(let message, let ids):
+                return RPCError(.conflict, message, data: ["ids": .array(ids.map(JSONValue.string))])
             case .invalid(let c): return rpcError(c)
             case .unavailable(let m): return RPCError(.unavailable, m)
             case .cancelled: return RPCError(.unavailable, "Interrupted: contactsd is stopping; nothing was changed")

@@ -34,8 +34,8 @@ extension ContactStore {
     /// Puts every contact and group `operation` (the latest when nil) touched back as it was
     /// before it: contacts it made go to the trash, contacts it deleted come back, the others
     /// get their earlier content as a new revision; groups are made, renamed back or removed.
-    /// When a later operation changed one of them, nothing is done and `StoreError.conflict`
-    /// names them, unless `force`. Returns the undone operation and the undo's own.
+    /// When a later operation changed one of them, nothing is done and
+    /// `StoreError.changedSince` names them all, unless `force`. Returns the undone operation and the undo's own.
     public func undo(operation: Int64? = nil, force: Bool = false) throws -> (undone: Operation, by: Operation?) {
         let target =
             try operation
@@ -82,11 +82,11 @@ extension ContactStore {
                     later.append(t.item)
                 }
                 if !later.isEmpty {
-                    throw StoreError.conflict(
+                    throw StoreError.changedSince(
                         message:
                             "operation \(target) cannot be undone: a later change touched \(later.count) of the same contacts or groups"
-                            + " (\(later.prefix(5).joined(separator: ", ")))",
-                        id: later.first, currentRevision: nil)
+                            + " (\(later.prefix(5).joined(separator: ", "))\(later.count > 5 ? ", ..." : "")); give force to undo it all the same",
+                        ids: later)
                 }
             }
             // Groups first, so that contacts coming back find theirs.

@@ -14,6 +14,8 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case database(SQLiteError)
     /// The caller asked for the work to stop; nothing of it was kept.
     case cancelled
+    /// An undo that later changes of these contacts or groups stand in the way of.
+    case changedSince(message: String, ids: [String])
 
     public var description: String {
         switch self {
@@ -23,6 +25,7 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         case .unavailable(let m): m
         case .database(let e): e.description
         case .cancelled: "interrupted; nothing was changed"
+        case .changedSince(let message, _): message
         }
     }
 }
