@@ -222,6 +222,8 @@ if !searchOnly && !dropOnly {
                 String(format: "%.1f / %.1f MiB (%.2fx)", withSize, withoutSize, withSize / max(withoutSize, 0.001))
             ))
         figures["historyStoreRatio"] = withSize / max(withoutSize, 0.001)
+        // What those imports wrote goes to disk now, not during the daemon's figures below.
+        sync()
         figures["importStoreWithoutHistorySeconds"] = tPlain
         figures["importParseSeconds"] = tParse
         figures["importMapSeconds"] = tMap
