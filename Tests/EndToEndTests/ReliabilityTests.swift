@@ -38,6 +38,28 @@ final class ReliabilityTests: DaemonTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: inbox + "/imported/big (2).vcf"), "imported once")
     }
 
+    func testKillingTheDaemonMidUndoLeavesAllOfItOrNone() throws {
+        let c = try daemon.client()
+        _ = try c.call("contacts.import", ["vcard": .string(cards(20_000))])
+        XCTAssertEqual(try count(), 20_000)
+        // The undo of the import, killed while it runs (it takes seconds in a debug build).
+        let undoing = try daemon.client()
+        try undoing.send(["jsonrpc": "2.0", "method": "changes.undo", "id": 1])
+        usleep(300_000)
+        daemon.stop(signal: SIGKILL, timeout: 5)
+        try daemon.start()
+        let live = try count()
+        let trashed = try daemon.client().call("contacts.trash", ["limit": 0])["total"]?.intValue ?? -1
+        XCTAssertTrue(
+            (live, trashed) == (20_000, 0) || (live, trashed) == (0, 20_000), "all or none: \(live) live, \(trashed) in the trash")
+        print("after a kill mid-undo: \(live) live, \(trashed) in the trash")
+        if live == 20_000 {
+            // Not undone: it can be undone now, whole.
+            _ = try daemon.client().call("changes.undo")
+            XCTAssertEqual(try count(), 0)
+        }
+    }
+
     func testSIGTERMMidImportStopsCleanlyAndTheImportCompletesAfterARestart() throws {
         let inbox = daemon.dataDir + "/inbox"
         let staging = daemon.home + "/big.vcf"
