@@ -84,17 +84,16 @@ enum TrashCommands {
     /// A contact in the trash from what a person typed: its id, or a name or part of one that
     /// matches exactly one deleted contact.
     static func resolve(_ reference: String, in inv: Invocation) throws -> (id: String, name: String) {
-        let result = try inv.call(ContactsAPI.Method.contactsTrash, ["text": .string(reference), "limit": 50])
-        let matches = (result["contacts"]?.arrayValue ?? []).compactMap { c -> (id: String, name: String)? in
+        // An id is looked for among all of the trash; anything else is searched for in it.
+        let isID = ContactResolver.looksLikeID(reference)
+        let params: JSONObject = isID ? [:] : ["text": .string(reference), "limit": 50]
+        let found = (try inv.call(ContactsAPI.Method.contactsTrash, params)["contacts"]?.arrayValue ?? []).compactMap {
+            c -> (id: String, name: String)? in
             guard let id = c["id"]?.stringValue else { return nil }
             return (id, c["name"]?.stringValue ?? "")
         }
-        if ContactResolver.looksLikeID(reference) {
-            let all = try inv.call(ContactsAPI.Method.contactsTrash)["contacts"]?.arrayValue ?? []
-            if let c = all.first(where: { $0["id"]?.stringValue?.uppercased() == reference.uppercased() }) {
-                return (c["id"]?.stringValue ?? reference, c["name"]?.stringValue ?? "")
-            }
-        }
+        if isID, let c = found.first(where: { $0.id.uppercased() == reference.uppercased() }) { return c }
+        let matches = isID ? [] : found
         if matches.count == 1 { return matches[0] }
         if matches.isEmpty { throw CommandFailure("nothing in the trash matches '\(reference)'") }
         let exact = matches.filter { ContactResolver.folded($0.name) == ContactResolver.folded(reference) }

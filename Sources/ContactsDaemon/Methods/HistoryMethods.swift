@@ -115,7 +115,7 @@ enum HistoryMethods {
         ],
     ]
 
-    static func json(_ o: Operation) -> JSONValue {
+    static func json(_ o: ChangeOperation) -> JSONValue {
         [
             "id": .int(o.id), "at": .string(Timestamp.format(o.at)), "origin": .string(o.origin), "summary": .string(o.summary),
             "contacts": .int(o.contacts), "groups": .int(o.groups),

@@ -39,13 +39,14 @@ extension ContactStore {
                 rowid <= coalesce((SELECT rowid FROM (SELECT rowid, sum(coalesce(length(before), 0)) OVER (ORDER BY rowid DESC) AS kept
                     FROM history) WHERE kept > ?1 ORDER BY rowid DESC LIMIT 1), 0)
                 """, [.int(Int64(retention.maxBytes))])
-            try db.execute(
+            try db.prepare(
                 """
-                DELETE FROM operations WHERE at < \(cutoff)
+                DELETE FROM operations WHERE at < ?
                     AND id NOT IN (SELECT operation FROM history)
                     AND id NOT IN (SELECT created_operation FROM contacts WHERE created_operation IS NOT NULL)
                     AND id NOT IN (SELECT created_operation FROM trash WHERE created_operation IS NOT NULL)
-                """)
+                """
+            ).run([.int(cutoff)])
             log.releasedPhotos.formUnion(photos)
             return gone
         }

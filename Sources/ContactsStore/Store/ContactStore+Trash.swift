@@ -132,22 +132,24 @@ extension ContactStore {
     public func purge(ids: [String]?) throws -> Int {
         let purged = try write { db, log in
             var photos = Set<String>()
-            let s = try db.prepare(ids == nil ? "SELECT photo_hash FROM trash" : "SELECT photo_hash FROM trash WHERE id = ?")
             var count = 0
-            for id in ids.map({ $0.map(Optional.some) }) ?? [nil] {
-                if let id { try s.bind([.text(id)]) }
+            // The rows `filter` picks out of the trash go, with their history: every earlier
+            // state of a contact holds what it held.
+            func purgeRows(_ filter: String, _ args: [SQLValue]) throws {
+                let s = try db.prepare("SELECT photo_hash FROM trash " + filter)
+                try s.bind(args)
                 while try s.step() {
                     count += 1
                     if let p = s.optionalText(0) { photos.insert(p) }
                 }
                 s.reset()
-                // Its history goes too: every earlier state of it holds what it held.
-                if let id {
-                    try db.prepare("DELETE FROM history WHERE kind = 0 AND item = ?").run([.text(id)])
-                    try db.prepare("DELETE FROM trash WHERE id = ?").run([.text(id)])
-                } else {
-                    try db.execute("DELETE FROM history WHERE kind = 0 AND item IN (SELECT id FROM trash); DELETE FROM trash")
-                }
+                try db.prepare("DELETE FROM history WHERE kind = 0 AND item IN (SELECT id FROM trash \(filter))").run(args)
+                try db.prepare("DELETE FROM trash " + filter).run(args)
+            }
+            if let ids {
+                for id in ids { try purgeRows("WHERE id = ?", [.text(id)]) }
+            } else {
+                try purgeRows("", [])
             }
             log.releasedPhotos.formUnion(photos)
             return count

@@ -3,7 +3,7 @@ import ContactsSupport
 import JSONCore
 
 /// One write transaction as the history keeps it.
-public struct Operation: Sendable, Equatable {
+public struct ChangeOperation: Sendable, Equatable {
     public var id: Int64
     public var at: Int64
     public var origin: String
@@ -15,16 +15,17 @@ public struct Operation: Sendable, Equatable {
 /// Whole operations: listed, and undone in one transaction that is itself an operation.
 extension ContactStore {
     /// The operations the history keeps, the latest first.
-    public func operations(limit: Int = 50, offset: Int = 0) throws -> [Operation] {
+    public func operations(limit: Int = 50, offset: Int = 0) throws -> [ChangeOperation] {
         try read { db in
             let s = try db.prepare(
                 "SELECT id, at, origin, summary, contacts, groups FROM operations WHERE contacts + groups > 0 ORDER BY id DESC LIMIT ? OFFSET ?"
             )
             try s.bind([.int(Int64(limit)), .int(Int64(offset))])
-            var out: [Operation] = []
+            var out: [ChangeOperation] = []
             while try s.step() {
                 out.append(
-                    Operation(id: s.int64(0), at: s.int64(1), origin: s.text(2), summary: s.text(3), contacts: s.int(4), groups: s.int(5)))
+                    ChangeOperation(
+                        id: s.int64(0), at: s.int64(1), origin: s.text(2), summary: s.text(3), contacts: s.int(4), groups: s.int(5)))
             }
             s.reset()
             return out
@@ -36,7 +37,7 @@ extension ContactStore {
     /// get their earlier content as a new revision; groups are made, renamed back or removed.
     /// When a later operation changed one of them, nothing is done and
     /// `StoreError.changedSince` names them all, unless `force`. Returns the undone operation and the undo's own.
-    public func undo(operation: Int64? = nil, force: Bool = false) throws -> (undone: Operation, by: Operation?) {
+    public func undo(operation: Int64? = nil, force: Bool = false) throws -> (undone: ChangeOperation, by: ChangeOperation?) {
         let target =
             try operation
             ?? read { db in
@@ -115,23 +116,21 @@ extension ContactStore {
         return (undone, try byID.flatMap { id in try Self.findOperation(self, id) })
     }
 
-    private static func findOperation(_ store: ContactStore, _ id: Int64) throws -> Operation? {
+    private static func findOperation(_ store: ContactStore, _ id: Int64) throws -> ChangeOperation? {
         try store.read { db in
             let s = try db.prepare("SELECT id, at, origin, summary, contacts, groups FROM operations WHERE id = ?")
             try s.bind([.int(id)])
             defer { s.reset() }
             return try s.step()
-                ? Operation(id: s.int64(0), at: s.int64(1), origin: s.text(2), summary: s.text(3), contacts: s.int(4), groups: s.int(5))
+                ? ChangeOperation(
+                    id: s.int64(0), at: s.int64(1), origin: s.text(2), summary: s.text(3), contacts: s.int(4), groups: s.int(5))
                 : nil
         }
     }
 
     /// A group as it was before a change: made again under its id, renamed back, or removed.
     private static func undoGroup(_ db: Database, id: String, change: String, before: String?, log: inout ChangeLog) throws {
-        let name = before.flatMap { text -> String? in
-            guard let start = text.range(of: "\"name\":") else { return nil }
-            return try? JSONParser.parse(String(text[start.upperBound...].dropLast())).stringValue
-        }
+        let name = before.flatMap { try? JSONParser.parse($0) }?["name"]?.stringValue
         let rowid = try db.scalarInt("SELECT rowid FROM groups WHERE id = ?", [.text(id)])
         switch History.Change(rawValue: change) {
         case .created?:

@@ -61,7 +61,7 @@ enum History {
         let operation = try operation(db, &log)
         try db.prepare("INSERT INTO history (operation, kind, item, change, revision, at, before) VALUES (?, 1, ?, ?, 0, ?, ?)").run([
             .int(operation), .text(id), .text(change.rawValue), .int(Timestamp.now()),
-            nameBefore.map { .text("{\"name\":" + JSONWriter.string(.string($0)) + "}") } ?? .null,
+            nameBefore.map { .text(JSONWriter.string(["name": .string($0)])) } ?? .null,
         ])
     }
 
