@@ -93,6 +93,21 @@ final class ImportedGroupTests: StoreTestCase {
         XCTAssertEqual(try store.groups().first?.memberCount, 2)
     }
 
+    func testAnUndoTakesBackTheContactsAGroupCardJoinedAndTheGroup() throws {
+        let kept = try add("Kate Bell")
+        let group = try ImportGroup(name: "Band", memberUIDs: ["urn:uuid:person-0", "urn:uuid:person-1"])
+        var source = Batches(batches: [ImportBatch(items: people(0..<3), groups: [group])])
+        _ = try store.importContacts(from: &source)
+        XCTAssertEqual(try store.groups().first?.memberCount, 2)
+        _ = try store.undo()
+        XCTAssertEqual(try store.query(ContactQuery()).contacts.map(\.id), [kept.id], "every contact the import made is gone")
+        XCTAssertEqual(try store.trash().total, 3)
+        XCTAssertEqual(try store.groups().count, 0)
+        _ = try store.undo()
+        XCTAssertEqual(try store.query(ContactQuery()).total, 4)
+        XCTAssertEqual(try store.groups().first?.memberCount, 2, "and back in their group")
+    }
+
     func testACancelledImportLeavesNeitherItsContactsNorItsGroups() throws {
         let group = try ImportGroup(name: "Band", memberUIDs: ["urn:uuid:person-1"])
         var source = Batches(batches: [ImportBatch(items: people(0..<600), groups: [group])], cancelAfter: 0)

@@ -106,6 +106,11 @@ enum Migrations {
         CREATE INDEX history_by_operation ON history(operation);
         CREATE INDEX history_by_photo ON history(photo_hash) WHERE photo_hash IS NOT NULL;
         """,
+        // 7: a change's time is its operation's; the row need not repeat it (history rows are
+        // many and small: what a change replaced, not a copy of the contact).
+        """
+        ALTER TABLE history DROP COLUMN at;
+        """,
     ]
 
     static var latestVersion: Int { all.count }

@@ -244,7 +244,7 @@ extension ContactStore {
         let search = SearchDocument.text(for: c)
         let sortKey = SearchFolding.sortKey(c.name)
         let rowid = try db.scalarInt("SELECT rowid FROM contacts WHERE id = ?", [.text(c.id)])
-        try History.contactBefore(db, rowid: rowid, .updated, log: &log)
+        try History.contactChanged(db, from: previous, to: c, log: &log)
         try db.prepare(
             """
             UPDATE contacts SET uid = ?, revision = ?, name = ?, sort_key = ?, favorite = ?, updated_at = ?, body = ?, search = ?, vcard = ?,
@@ -276,7 +276,7 @@ extension ContactStore {
     static func touch(_ db: Database, contactRowids: [Int64], recorded: Bool = false, log: inout ChangeLog) throws {
         let now = Timestamp.now()
         for rowid in contactRowids {
-            if !recorded { try History.contactBefore(db, rowid: rowid, .updated, log: &log) }
+            if !recorded { try History.groupsBefore(db, rowid: rowid, log: &log) }
             let s = try db.prepare(
                 "UPDATE contacts SET revision = revision + 1, updated_at = max(updated_at, ?) WHERE rowid = ? RETURNING id, revision")
             try s.bind([.int(now), .int(rowid)])
@@ -311,22 +311,29 @@ extension ContactStore {
 
     /// Moves one contact to the trash; false when there is no such contact.
     static func deleteRow(_ db: Database, id: String, origin: String, log: inout ChangeLog) throws -> Bool {
-        let s = try db.prepare("SELECT rowid, revision FROM contacts WHERE id = ?")
-        try s.bind([.text(id)])
-        guard try s.step() else {
-            s.reset()
-            return false
+        try !deleteRows(db, where: "c.id = ?1", [.text(id)], origin: origin, log: &log).isEmpty
+    }
+
+    /// Moves the contacts `condition` picks (an SQL condition on `contacts c`) to the trash,
+    /// all together; returns their ids. Their photos stay: the trash refers to them.
+    @discardableResult
+    static func deleteRows(_ db: Database, where condition: String, _ args: [SQLValue], origin: String, log: inout ChangeLog) throws
+        -> [String]
+    {
+        let s = try db.prepare("SELECT c.rowid, c.id, c.revision FROM contacts c WHERE \(condition)")
+        try s.bind(args)
+        var ids: [String] = []
+        while try s.step() {
+            ids.append(s.text(1))
+            log.contact(s.text(1), .deleted, s.int(2) + 1)
+            log.indexDeletes.insert(s.int64(0))
         }
-        let rowid = s.int64(0)
-        let revision = s.int(1)
         s.reset()
-        // Its photo stays: the trash refers to it.
-        try History.contactBefore(db, rowid: rowid, .deleted, log: &log)
-        try moveToTrash(db, rowid: rowid, origin: origin)
-        try db.prepare("DELETE FROM contacts WHERE rowid = ?").run([.int(rowid)])
-        log.contact(id, .deleted, revision + 1)
-        log.indexDeletes.insert(rowid)
-        return true
+        guard !ids.isEmpty else { return [] }
+        try History.deleted(db, where: condition, args, log: &log)
+        try moveToTrash(db, where: condition, args, origin: origin)
+        try db.prepare("DELETE FROM contacts AS c WHERE \(condition)").run(args)
+        return ids
     }
 
     static func validate(_ c: Contact) throws {

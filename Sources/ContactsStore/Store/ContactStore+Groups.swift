@@ -132,7 +132,7 @@ extension ContactStore {
                 guard rowid != 0 else { throw StoreError.notFound(kind: "contact", id: id) }
                 let member = try Self.isMember(db, groupRowid: groupRowid, contactRowid: rowid)
                 guard member != add else { continue }
-                try History.contactBefore(db, rowid: rowid, .updated, log: &log)
+                try History.groupsBefore(db, rowid: rowid, log: &log)
                 let sql =
                     add
                     ? "INSERT INTO memberships (group_rowid, contact_rowid) VALUES (?, ?)"
@@ -206,7 +206,7 @@ extension ContactStore {
             let rowid = try db.scalarInt(
                 "SELECT rowid FROM contacts WHERE uid IN (?, ?, ?) LIMIT 1", [.text(uid), .text(bare), .text("urn:uuid:" + bare)])
             guard rowid != 0, try !isMember(db, groupRowid: groupRowid, contactRowid: rowid) else { continue }
-            try History.contactBefore(db, rowid: rowid, .updated, log: &log)
+            try History.groupsBefore(db, rowid: rowid, log: &log)
             try db.prepare("INSERT INTO memberships (group_rowid, contact_rowid) VALUES (?, ?)").run([.int(groupRowid), .int(rowid)])
             added.append(rowid)
         }

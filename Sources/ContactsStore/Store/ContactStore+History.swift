@@ -17,39 +17,89 @@ public struct HistoryEntry: Sendable, Equatable {
 
 /// Reading a contact's history, its earlier states, and going back to one.
 extension ContactStore {
+    /// One change of a contact as its history keeps it, with the state before it.
+    struct Step {
+        var rowid: Int64
+        var revision: Int
+        var at: Int64
+        var origin: String
+        var operation: Int64?
+        var change: String
+        /// The fields it changed, when its record says (nil for a whole earlier state).
+        var changed: [String]?
+        /// The contact before the change (nil when neither it nor a later state is known).
+        var before: Contact?
+        /// The contact after it.
+        var after: Contact?
+    }
+
+    /// Walks a contact's changes from the latest back to the one at history row `since`,
+    /// working out each earlier state from the one after it, until `visit` answers false.
+    /// Returns the contact as it is now (in the store or the trash).
+    @discardableResult
+    static func walkBack(_ db: Database, id: String, since: Int64 = 0, _ visit: (Step) throws -> Bool) throws -> Contact? {
+        let now = try fetch(db, id: id, withCard: true) ?? trashed(db, id: id)
+        var state = now
+        let s = try db.prepare(
+            """
+            SELECT h.rowid, h.revision, o.at, o.origin, h.operation, h.change, h.before FROM history h
+            LEFT JOIN operations o ON o.id = h.operation
+            WHERE h.kind = 0 AND h.item = ? AND h.rowid >= ? ORDER BY h.rowid DESC
+            """)
+        try s.bind([.text(id), .int(since)])
+        defer { s.reset() }
+        while try s.step() {
+            var step = Step(
+                rowid: s.int64(0), revision: s.int(1), at: s.int64(2), origin: s.optionalText(3) ?? "", operation: s.int64(4),
+                change: s.text(5), changed: [], before: nil, after: state)
+            if let text = s.optionalText(6) {
+                var blank = Contact(name: "")
+                blank.id = id
+                // A difference needs the state after it; a whole state (older stores) does not.
+                if let applied = HistoryDelta.apply(text, to: state ?? blank, revision: step.revision - 1),
+                    applied.changed == nil || state != nil
+                {
+                    step.changed = applied.changed
+                    step.before = applied.before
+                }
+            } else if var same = state {
+                // Back from the trash (or made) as it was: the content before is the same.
+                same.revision = step.revision - 1
+                step.before = same
+            }
+            state = step.before
+            guard try visit(step) else { break }
+        }
+        return now
+    }
+
     /// The changes of a contact (in the store or the trash), the latest first.
     public func history(id: String, limit: Int? = nil) throws -> [HistoryEntry] {
         try read { db in
-            // The state each change left: the next one's "before", and the contact as it is now
-            // (or as the trash keeps it) for the latest.
-            var after: Contact? = try Self.fetch(db, id: id, withCard: true) ?? Self.trashed(db, id: id)
-            let exists = after != nil
             var entries: [HistoryEntry] = []
-            let s = try db.prepare(
-                """
-                SELECT h.revision, h.at, o.origin, h.operation, h.change, h.before FROM history h
-                LEFT JOIN operations o ON o.id = h.operation
-                WHERE h.kind = 0 AND h.item = ? ORDER BY h.rowid DESC
-                """)
-            try s.bind([.text(id)])
-            while try s.step() {
-                let before = s.optionalText(5).flatMap { Self.snapshot($0, id: id) }
-                let change = s.text(4)
+            var earliest: Contact?
+            let now = try Self.walkBack(db, id: id) { step in
                 let fields: [String]
-                if change == History.Change.deleted.rawValue {
-                    fields = []
-                } else if let before, let after {
-                    fields = Self.changedFields(before, after)
-                } else {
-                    fields = after.map { Self.changedFields(Contact(name: ""), $0) } ?? []
+                switch History.Change(rawValue: step.change) {
+                case .deleted?: fields = []
+                case .restored?: fields = step.after.map(Self.fieldsOfNew) ?? []
+                default:
+                    if let changed = step.changed {
+                        // The card's other properties, when nothing else changed.
+                        fields = changed.count > 1 ? changed.filter { $0 != "properties" } : changed
+                    } else if let before = step.before, let after = step.after {
+                        fields = HistoryDelta.changes(before, after)
+                    } else {
+                        fields = step.after.map(Self.fieldsOfNew) ?? []
+                    }
                 }
                 entries.append(
                     HistoryEntry(
-                        revision: s.int(0), at: s.int64(1), origin: s.optionalText(2) ?? "", operation: s.int64(3),
-                        change: change, fields: fields))
-                after = before ?? after
+                        revision: step.revision, at: step.at, origin: step.origin, operation: step.operation, change: step.change,
+                        fields: fields))
+                earliest = step.before ?? step.after
+                return true
             }
-            s.reset()
             // The making of the contact, when the history saw it.
             let made = try db.prepare(
                 """
@@ -58,32 +108,33 @@ extension ContactStore {
                 """)
             try made.bind([.text(id)])
             if try made.step() {
-                let first = after ?? Contact(name: "")
                 entries.append(
                     HistoryEntry(
                         revision: 1, at: made.int64(1), origin: made.text(2), operation: made.int64(0),
-                        change: History.Change.created.rawValue,
-                        fields: Self.changedFields(Contact(name: ""), first)))
+                        change: History.Change.created.rawValue, fields: Self.fieldsOfNew(earliest ?? now ?? Contact(name: ""))))
             }
             made.reset()
-            guard exists || !entries.isEmpty else { throw StoreError.notFound(kind: "contact", id: id) }
+            guard now != nil || !entries.isEmpty else { throw StoreError.notFound(kind: "contact", id: id) }
             return limit.map { Array(entries.prefix($0)) } ?? entries
         }
+    }
+
+    /// The fields a contact made with this content would list.
+    static func fieldsOfNew(_ c: Contact) -> [String] {
+        HistoryDelta.changes(Contact(name: ""), c).filter { $0 != "uid" }
     }
 
     /// A contact as it was at `revision`.
     public func contact(id: String, revision: Int) throws -> Contact {
         try read { db in
-            if let now = try Self.fetch(db, id: id, withCard: true) ?? Self.trashed(db, id: id), now.revision == revision { return now }
-            let s = try db.prepare(
-                "SELECT before FROM history WHERE kind = 0 AND item = ? AND revision = ? AND before IS NOT NULL ORDER BY rowid DESC LIMIT 1"
-            )
-            try s.bind([.text(id), .int(Int64(revision + 1))])
-            defer { s.reset() }
-            guard try s.step(), let c = Self.snapshot(s.text(0), id: id), c.revision == revision else {
-                throw StoreError.notFound(kind: "revision", id: "\(id)@\(revision)")
+            var found: Contact?
+            let now = try Self.walkBack(db, id: id) { step in
+                if let before = step.before, before.revision == revision, step.revision == revision + 1 { found = before }
+                return found == nil && step.revision > revision
             }
-            return c
+            if let now, now.revision == revision { return now }
+            guard let found else { throw StoreError.notFound(kind: "revision", id: "\(id)@\(revision)") }
+            return found
         }
     }
 
@@ -101,9 +152,8 @@ extension ContactStore {
         }
     }
 
-    /// A contact from a history snapshot (the JSON `History.contactBefore` keeps).
-    static func snapshot(_ text: String, id: String) -> Contact? {
-        guard case .object(let o)? = try? JSONParser.parse(text) else { return nil }
+    /// A contact from a whole earlier state, as `history.before` held it before it kept differences.
+    static func snapshot(_ o: JSONObject, id: String) -> Contact? {
         var c = Contact(name: o["name"]?.stringValue ?? "")
         c.id = id
         c.uid = o["uid"]?.stringValue ?? ""
@@ -123,27 +173,5 @@ extension ContactStore {
         try s.bind([.text(id)])
         defer { s.reset() }
         return try s.step() ? RawRow(s, withCard: true).contact() : nil
-    }
-
-    /// The names of the fields that differ between two states of a contact.
-    static func changedFields(_ a: Contact, _ b: Contact) -> [String] {
-        var out: [String] = []
-        func check(_ name: String, _ same: Bool) { if !same { out.append(name) } }
-        check("uid", a.uid == b.uid || a.uid.isEmpty)
-        check("name", a.name == b.name)
-        check("structuredName", a.structuredName == b.structuredName)
-        check("nickname", a.nickname == b.nickname)
-        check("phones", a.phones == b.phones)
-        check("emails", a.emails == b.emails)
-        check("addresses", a.addresses == b.addresses)
-        check("organization", a.organization == b.organization)
-        check("title", a.title == b.title)
-        check("birthday", a.birthday == b.birthday)
-        check("note", a.note == b.note)
-        check("urls", a.urls == b.urls)
-        check("favorite", a.favorite == b.favorite)
-        check("groups", sameGroups(a.groups, b.groups))
-        check("photo", a.photo == b.photo)
-        return out
     }
 }

@@ -32,7 +32,7 @@ extension ContactStore {
                 try db.prepare("DELETE FROM history WHERE " + sql).run(args)
                 gone += db.changes
             }
-            try collect("at < ?", [.int(cutoff)])
+            try collect("operation IN (SELECT id FROM operations WHERE at < ?)", [.int(cutoff)])
             // Then the oldest, all but the latest that fit in the limit together.
             try collect(
                 """

@@ -13,9 +13,10 @@ public struct TrashedContact: Sendable, Equatable {
 /// or are purged. The writer runs with `secure_delete` on, so what a purge removes is
 /// overwritten in the database file, and a purge ends with a checkpoint that empties the log.
 extension ContactStore {
-    /// Copies a contact's row, with the names of its groups, into the trash; the caller
-    /// deletes the row (in the same transaction).
-    static func moveToTrash(_ db: Database, rowid: Int64, origin: String) throws {
+    /// Copies the rows `condition` picks (on `contacts c`), with the names of their groups,
+    /// into the trash; the caller deletes the rows (in the same transaction).
+    static func moveToTrash(_ db: Database, where condition: String, _ args: [SQLValue], origin: String) throws {
+        let n = args.count
         try db.prepare(
             """
             INSERT OR REPLACE INTO trash (id, uid, revision, name, sort_key, favorite, created_at, updated_at, body, search, vcard,
@@ -24,10 +25,10 @@ extension ContactStore {
                 c.photo_hash, c.created_operation,
                 (SELECT group_concat(g.name, char(31)) FROM memberships m JOIN groups g ON g.rowid = m.group_rowid
                  WHERE m.contact_rowid = c.rowid),
-                ?, ?
-            FROM contacts c WHERE c.rowid = ?
+                ?\(n + 1), ?\(n + 2)
+            FROM contacts c WHERE \(condition)
             """
-        ).run([.int(Timestamp.now()), .text(origin), .int(rowid)])
+        ).run(args + [.int(Timestamp.now()), .text(origin)])
     }
 
     static let trashColumns = """

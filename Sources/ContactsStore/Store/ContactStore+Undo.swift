@@ -54,34 +54,36 @@ extension ContactStore {
                 var kind: Int64
                 var item: String
                 var change: String
+                /// Its first history row in the operation.
+                var rowid: Int64
                 var before: String?
             }
+            // A contact the operation made goes back to the trash, whatever else the operation
+            // did to it; the rest go back to their state before their first change there.
+            let made = "SELECT id FROM contacts WHERE created_operation = ?1 UNION ALL SELECT id FROM trash WHERE created_operation = ?1"
             var touched: [Touched] = []
             var seen = Set<String>()
-            let s = try db.prepare("SELECT kind, item, change, before FROM history WHERE operation = ? ORDER BY rowid")
+            let s = try db.prepare(
+                """
+                SELECT kind, item, change, rowid, before FROM history
+                WHERE operation = ?1 AND NOT (kind = 0 AND item IN (\(made))) ORDER BY rowid
+                """)
             try s.bind([.int(target)])
             while try s.step() {
                 guard seen.insert("\(s.int64(0)):\(s.text(1))").inserted else { continue }
-                touched.append(Touched(kind: s.int64(0), item: s.text(1), change: s.text(2), before: s.optionalText(3)))
+                touched.append(Touched(kind: s.int64(0), item: s.text(1), change: s.text(2), rowid: s.int64(3), before: s.optionalText(4)))
             }
             s.reset()
-            let made = try db.prepare(
-                "SELECT id FROM contacts WHERE created_operation = ?1 UNION SELECT id FROM trash WHERE created_operation = ?1")
-            try made.bind([.int(target)])
-            while try made.step() {
-                guard seen.insert("0:\(made.text(0))").inserted else { continue }
-                touched.append(Touched(kind: History.contactKind, item: made.text(0), change: History.Change.created.rawValue, before: nil))
-            }
-            made.reset()
             if !force {
                 var later: [String] = []
-                for t in touched
-                where try db.scalarInt(
-                    "SELECT count(*) FROM history WHERE kind = ? AND item = ? AND operation > ?",
-                    [.int(t.kind), .text(t.item), .int(target)]) > 0
-                {
-                    later.append(t.item)
-                }
+                let l = try db.prepare(
+                    """
+                    SELECT DISTINCT item FROM history WHERE operation > ?1
+                        AND ((kind, item) IN (SELECT kind, item FROM history WHERE operation = ?1) OR (kind = 0 AND item IN (\(made))))
+                    """)
+                try l.bind([.int(target)])
+                while try l.step() { later.append(l.text(0)) }
+                l.reset()
                 if !later.isEmpty {
                     throw StoreError.changedSince(
                         message:
@@ -94,26 +96,39 @@ extension ContactStore {
             for t in touched where t.kind == History.groupKind {
                 try Self.undoGroup(db, id: t.item, change: t.change, before: t.before, log: &log)
             }
+            try Self.deleteRows(db, where: "c.created_operation = ?1", [.int(target)], origin: "undo", log: &log)
             for t in touched where t.kind == History.contactKind {
                 switch History.Change(rawValue: t.change) {
-                case .created?, .restored?:
+                case .restored?:
                     _ = try Self.deleteRow(db, id: t.item, origin: "undo", log: &log)
-                case .deleted?:
-                    _ = try Self.undeleteRow(db, id: t.item, log: &log)
-                case .updated?:
-                    guard let text = t.before, let old = Self.snapshot(text, id: t.item),
-                        let current = try Self.fetch(db, id: t.item, withCard: true)
-                    else { continue }
-                    var c = old
-                    c.id = current.id
-                    c.createdAt = current.createdAt
-                    try Self.rewrite(db, &c, previous: current, log: &log)
-                case nil: continue
+                case .updated?, .deleted?:
+                    try Self.restoreState(db, id: t.item, since: t.rowid, log: &log)
+                case .created?, nil: continue
                 }
             }
             return log.operation
         }
         return (undone, try byID.flatMap { id in try Self.findOperation(self, id) })
+    }
+
+    /// Puts a contact that existed before an operation back as it was then (the state before
+    /// its history row `since`): out of the trash when it was deleted since, then with the
+    /// content it had.
+    private static func restoreState(_ db: Database, id: String, since rowid: Int64, log: inout ChangeLog) throws {
+        var old: Contact?
+        try walkBack(db, id: id, since: rowid) { step in
+            old = step.before ?? old
+            return true
+        }
+        guard let old else { return }
+        if try fetch(db, id: id) == nil {
+            guard try undeleteRow(db, id: id, log: &log) else { return }
+        }
+        guard let current = try fetch(db, id: id, withCard: true), !HistoryDelta.changes(old, current).isEmpty else { return }
+        var c = old
+        c.id = current.id
+        c.createdAt = current.createdAt
+        try rewrite(db, &c, previous: current, log: &log)
     }
 
     private static func findOperation(_ store: ContactStore, _ id: Int64) throws -> ChangeOperation? {

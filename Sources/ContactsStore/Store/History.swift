@@ -4,8 +4,8 @@ import JSONCore
 
 /// The history of contacts and groups, written inside each write transaction: the
 /// transaction's operation (`operations`: when, by what, how much), and for each change the
-/// state it replaced (`history.before`, the contact's row as JSON with its groups' names;
-/// nil for one that came back from the trash or a group just made). A contact's making is
+/// state it replaced (`history.before`: for a contact, what differs from the state the change
+/// made, see `HistoryDelta`; nil for one that came back from the trash or a group just made). A contact's making is
 /// the `created_operation` of its row, not a history row.
 enum History {
     enum Change: String, Sendable {
@@ -29,29 +29,59 @@ enum History {
         log.keepsHistory ? try operation(db, &log) : nil
     }
 
-    /// Keeps the contact's row as it is now, before `change` replaces it.
-    static func contactBefore(_ db: Database, rowid: Int64, _ change: Change, log: inout ChangeLog) throws {
+    /// Keeps what a change of a contact's content replaces: the fields in which `old` and
+    /// `new` differ, with their values in `old` (see `HistoryDelta`), and the photo it had
+    /// when the photo changed.
+    static func contactChanged(_ db: Database, from old: Contact, to new: Contact, log: inout ChangeLog) throws {
+        guard log.keepsHistory else { return }
+        let operation = try operation(db, &log)
+        let changed = HistoryDelta.changes(old, new)
+        let photo = changed.contains("photo") ? old.photo?.hash : nil
+        try db.prepare(
+            "INSERT INTO history (operation, kind, item, change, revision, photo_hash, before) VALUES (?, 0, ?, 'updated', ?, ?, ?)"
+        ).run([
+            .int(operation), .text(old.id), .int(Int64(old.revision + 1)), photo.map { .text($0) } ?? .null,
+            .text(HistoryDelta.encode(old, changed: changed)),
+        ])
+    }
+
+    /// Keeps a contact's groups before a change of its memberships alone.
+    static func groupsBefore(_ db: Database, rowid: Int64, log: inout ChangeLog) throws {
         guard log.keepsHistory else { return }
         let operation = try operation(db, &log)
         try db.prepare(
             """
-            INSERT INTO history (operation, kind, item, change, revision, at, photo_hash, before)
-            SELECT ?1, 0, c.id, ?2, c.revision + 1, ?3, c.photo_hash,
-                json_object('uid', c.uid, 'revision', c.revision, 'name', c.name, 'favorite', c.favorite, 'createdAt', c.created_at,
-                    'updatedAt', c.updated_at, 'body', c.body, 'vcard', c.vcard,
+            INSERT INTO history (operation, kind, item, change, revision, before)
+            SELECT ?1, 0, c.id, 'updated', c.revision + 1,
+                json_object('changed', json_array('groups'), 'updatedAt', c.updated_at,
                     'groups', (SELECT json_group_array(g.name) FROM memberships m JOIN groups g ON g.rowid = m.group_rowid
                                WHERE m.contact_rowid = c.rowid))
-            FROM contacts c WHERE c.rowid = ?4
+            FROM contacts c WHERE c.rowid = ?2
             """
-        ).run([.int(operation), .text(change.rawValue), .int(Timestamp.now()), .int(rowid)])
+        ).run([.int(operation), .int(rowid)])
+    }
+
+    /// Notes the contacts `condition` picks (on `contacts c`) as about to go to the trash,
+    /// which keeps them whole: the state before the deletion is the trash's.
+    static func deleted(_ db: Database, where condition: String, _ args: [SQLValue], log: inout ChangeLog) throws {
+        guard log.keepsHistory else { return }
+        let operation = try operation(db, &log)
+        let n = args.count
+        try db.prepare(
+            """
+            INSERT INTO history (operation, kind, item, change, revision, before)
+            SELECT ?\(n + 1), 0, c.id, 'deleted', c.revision + 1, json_object('changed', json_array(), 'updatedAt', c.updated_at)
+            FROM contacts c WHERE \(condition)
+            """
+        ).run(args + [.int(operation)])
     }
 
     /// Notes a contact that did not exist before this change (made, or back from the trash).
     static func contactAppeared(_ db: Database, id: String, revision: Int, _ change: Change, log: inout ChangeLog) throws {
         guard log.keepsHistory else { return }
         let operation = try operation(db, &log)
-        try db.prepare("INSERT INTO history (operation, kind, item, change, revision, at) VALUES (?, 0, ?, ?, ?, ?)").run([
-            .int(operation), .text(id), .text(change.rawValue), .int(Int64(revision)), .int(Timestamp.now()),
+        try db.prepare("INSERT INTO history (operation, kind, item, change, revision) VALUES (?, 0, ?, ?, ?)").run([
+            .int(operation), .text(id), .text(change.rawValue), .int(Int64(revision)),
         ])
     }
 
@@ -59,8 +89,8 @@ enum History {
     static func group(_ db: Database, id: String, nameBefore: String?, _ change: Change, log: inout ChangeLog) throws {
         guard log.keepsHistory else { return }
         let operation = try operation(db, &log)
-        try db.prepare("INSERT INTO history (operation, kind, item, change, revision, at, before) VALUES (?, 1, ?, ?, 0, ?, ?)").run([
-            .int(operation), .text(id), .text(change.rawValue), .int(Timestamp.now()),
+        try db.prepare("INSERT INTO history (operation, kind, item, change, revision, before) VALUES (?, 1, ?, ?, 0, ?)").run([
+            .int(operation), .text(id), .text(change.rawValue),
             nameBefore.map { .text(JSONWriter.string(["name": .string($0)])) } ?? .null,
         ])
     }
