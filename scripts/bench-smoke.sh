@@ -15,7 +15,8 @@ import json, sys
 figures = json.load(open(sys.argv[1]))
 wanted = ["storeInsertSeconds", "storeSearch.word.p50", "search.word.p50", "search.CJK.p99", "importCallSeconds", "importStoreSeconds", "dropFolderImportSeconds",
           "getSequentialPerSecond", "getPipelinedPerSecond", "exportSeconds", "queryEmailMs", "daemonRSSMiB", "readyMs",
-          "setPhoto12MPMs", "thumbnailColdMs", "thumbnailCachedP50Ms"]
+          "setPhoto12MPMs", "thumbnailColdMs", "thumbnailCachedP50Ms", "historyP99Ms", "undoImportSeconds",
+          "historyStoreRatio", "importStoreWithHistorySeconds", "importStoreWithoutHistorySeconds"]
 missing = [k for k in wanted if not isinstance(figures.get(k), (int, float)) or figures[k] <= 0]
 if missing:
     sys.exit("bench smoke run: no figure for " + ", ".join(missing))

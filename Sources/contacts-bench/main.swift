@@ -103,6 +103,7 @@ list.sort()
 rows.append(("store-level list first 50 p50", String(format: "%.2f ms", list[list.count / 2])))
 
 // The import pipeline in process, phase by phase, on the same corpus as vCard 3.0.
+var historyItems: [ImportItem] = []
 if !searchOnly && !dropOnly {
     do {
         var text = ""
@@ -148,83 +149,17 @@ if !searchOnly && !dropOnly {
                     format: "  store phase: %.2f s wall, %.2f s user, %.2f s system", tStore,
                     seconds(after.ru_utime) - seconds(before.ru_utime), seconds(after.ru_stime) - seconds(before.ru_stime)))
         }
-        // The history's read and undo on the store just imported: a contact's history, then
-        // the whole import undone (every contact to the trash) in one call.
-        let sampleIDs = try importStore.query(ContactQuery(limit: 200)).contacts.map(\.id)
-        var historyMs: [Double] = []
-        for id in sampleIDs {
-            let t = now()
-            _ = try importStore.history(id: id)
-            historyMs.append((now() - t) * 1000)
-        }
-        historyMs.sort()
+        // The whole import undone (every contact to the trash) in one call.
         let tu = now()
         _ = try importStore.undo()
         let tUndo = now() - tu
-        rows.append(
-            (
-                "contacts.history p50 / p99 (store level); undo of the import",
-                String(
-                    format: "%.2f / %.2f ms; %.2f s", historyMs[historyMs.count / 2],
-                    historyMs[historyMs.count * 99 / 100], tUndo)
-            ))
-        figures["historyP99Ms"] = historyMs[historyMs.count * 99 / 100]
+        rows.append(("undo of the import", String(format: "%.2f s", tUndo)))
         figures["undoImportSeconds"] = tUndo
         importStore.close()
-        // The cost of keeping history: the same store phase into stores that keep it and stores
-        // that do not, in the order with, without, without, with (each import runs slower than
-        // the one before it on this machine; the order cancels that drift).
-        let items = zip(mapped, photos).map { ImportItem(contact: $0, carriesGroups: true, carriesFavorite: false, photo: $1) }
-        // Each in a directory of its own, so that each writes its photo files.
-        var withHistory: [Double] = [tStore]
-        var withoutHistory: [Double] = []
-        for (k, keeps) in [false, false, true].enumerated() {
-            try FileManager.default.createDirectory(atPath: dir + "/import-\(k)", withIntermediateDirectories: true)
-            let s = try ContactStore(path: dir + "/import-\(k)/contacts.sqlite3")
-            s.keepsHistory = keeps
-            let t0 = now()
-            _ = try s.importContacts(items)
-            if keeps { withHistory.append(now() - t0) } else { withoutHistory.append(now() - t0) }
-            s.close()
-        }
-        let tWith = withHistory.reduce(0, +) / 2, tPlain = withoutHistory.reduce(0, +) / 2
+        // Kept for the history's cost, measured after the daemon's figures (its imports and
+        // their writes would slow those).
+        historyItems = zip(mapped, photos).map { ImportItem(contact: $0, carriesGroups: true, carriesFavorite: false, photo: $1) }
         rows.append(("import phases: parse / map (1 core) / store", String(format: "%.2f / %.2f / %.2f s", tParse, tMap, tStore)))
-        rows.append(
-            (
-                "import store phase: with history / without",
-                String(format: "%.2f / %.2f s (%+.0f %%)", tWith, tPlain, (tWith / tPlain - 1) * 100)
-            ))
-        figures["importStoreWithHistorySeconds"] = tWith
-        // The store's size with history: the contacts imported, then each edited ten times (ten
-        // imports of every card with a changed note), with history and without. 10k contacts
-        // unless BENCH_HISTORY_SIZE=1 asks for the whole corpus (a few minutes at 100k).
-        let editedCount = ProcessInfo.processInfo.environment["BENCH_HISTORY_SIZE"] != nil ? items.count : min(items.count, 10_000)
-        var sizes: [Bool: Int] = [:]
-        for keeps in [true, false] {
-            let sub = dir + "/edited-\(keeps)"
-            try FileManager.default.createDirectory(atPath: sub, withIntermediateDirectories: true)
-            let s = try ContactStore(path: sub + "/contacts.sqlite3")
-            s.keepsHistory = keeps
-            var round = Array(items.prefix(editedCount))
-            _ = try s.importContacts(round)
-            for edit in 1...10 {
-                for k in round.indices { round[k].contact.note = "edited \(edit) times" }
-                _ = try s.importContacts(round)
-            }
-            s.close()
-            let attributes = try FileManager.default.attributesOfItem(atPath: sub + "/contacts.sqlite3")
-            sizes[keeps] = (attributes[.size] as? Int) ?? 0
-        }
-        let withSize = Double(sizes[true] ?? 0) / 1_048_576, withoutSize = Double(sizes[false] ?? 0) / 1_048_576
-        rows.append(
-            (
-                "store after 10 edits of \(editedCount) contacts: with history / without",
-                String(format: "%.1f / %.1f MiB (%.2fx)", withSize, withoutSize, withSize / max(withoutSize, 0.001))
-            ))
-        figures["historyStoreRatio"] = withSize / max(withoutSize, 0.001)
-        // What those imports wrote goes to disk now, not during the daemon's figures below.
-        sync()
-        figures["importStoreWithoutHistorySeconds"] = tPlain
         figures["importParseSeconds"] = tParse
         figures["importMapSeconds"] = tMap
         figures["importStoreSeconds"] = tStore
@@ -363,6 +298,18 @@ if !importOnly && !searchOnly {
     } catch {
         rows.append(("drop-folder import", "skipped: \(error.localizedDescription)"))
     }
+}
+
+// What keeping history costs the import and the store's size.
+if !historyItems.isEmpty {
+    do {
+        let cost = try HistoryBench.measure(historyItems, scratch: dir)
+        rows += cost.rows
+        figures.merge(cost.figures) { $1 }
+    } catch {
+        rows.append(("history cost", "skipped: \(error.localizedDescription)"))
+    }
+    historyItems = []
 }
 
 let width = rows.map { $0.0.count }.max() ?? 0
