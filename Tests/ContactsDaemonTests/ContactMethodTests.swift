@@ -144,6 +144,8 @@ final class UndoMethodTests: MethodTestCase {
         let undone = try call(ContactsAPI.Method.changesUndo, ["operation": op["id"] ?? .null, "force": true])
         XCTAssertEqual(undone["operation"]?["id"], op["id"])
         XCTAssertEqual(undone["undo"]?["origin"], "undo")
+        XCTAssertEqual(undone["contacts"], 3, "what the undo changed")
+        XCTAssertEqual(undone["groups"], 0)
         XCTAssertEqual(try call(ContactsAPI.Method.contactsQuery)["total"], 0)
         XCTAssertEqual(try call(ContactsAPI.Method.contactsTrash)["total"], 3)
     }

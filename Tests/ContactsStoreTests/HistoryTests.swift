@@ -51,6 +51,20 @@ final class HistoryTests: StoreTestCase {
         XCTAssertEqual(try store.contact(id: kate.id, revision: 2).name, "Kate Bell-Jones", "the reverted state stays in the history")
     }
 
+    func testAChangeASyncMadeIsListedWithItsAccountAndReverted() throws {
+        let kate = try add("Kate Bell", phones: ["555-1"])
+        _ = try store.update(id: kate.id, origin: "sync:phone") {
+            $0.phones = [LabeledValue(value: "555-9")]; $0.title = "Producer"
+        }
+        let h = try store.history(id: kate.id)
+        XCTAssertEqual(h.first?.origin, "sync:phone")
+        XCTAssertEqual(h.first?.fields, ["phones", "title"])
+        let back = try store.revert(id: kate.id, to: 1)
+        XCTAssertEqual(back.phones.map(\.value), ["555-1"])
+        XCTAssertNil(back.title)
+        XCTAssertEqual(try store.history(id: kate.id).first?.origin, "rpc", "a revert is a local change, for the next sync to send")
+    }
+
     func testADeletedContactsHistoryEndsInItsDeletionAndAnImportSaysWhereItCameFrom() throws {
         var c = Contact(name: "Anna Haro")
         c.uid = "urn:uuid:anna"

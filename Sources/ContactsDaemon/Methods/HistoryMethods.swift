@@ -96,13 +96,21 @@ enum HistoryMethods {
                 ],
                 result: "undone",
                 resultSchema: [
-                    "type": "object", "required": ["operation"], "properties": ["operation": operationSchema, "undo": operationSchema],
+                    "type": "object", "required": ["operation", "contacts", "groups"],
+                    "properties": [
+                        "operation": operationSchema, "undo": operationSchema,
+                        "contacts": ["type": "integer", "minimum": 0], "groups": ["type": "integer", "minimum": 0],
+                    ],
                 ],
                 errors: [RPCError(.notFound, "No such operation"), RPCError(.conflict, "A later operation changed the same contacts")]
             ) { call in
                 let id = try call.params.optionalInt("operation", in: 1...Int.max).map(Int64.init)
                 let r = try store.undo(operation: id, force: try call.params.optionalBool("force") ?? false)
-                return ["operation": json(r.undone), "undo": r.by.map(json) ?? .null]
+                // What the undo changed, in numbers, beside both operations.
+                return [
+                    "operation": json(r.undone), "undo": r.by.map(json) ?? .null, "contacts": .int(r.by?.contacts ?? 0),
+                    "groups": .int(r.by?.groups ?? 0),
+                ]
             },
         ]
     }
