@@ -43,6 +43,9 @@ let package = Package(
         .target(name: "Thumbnails", dependencies: ["ContactsSupport"]),
         // libvips behind the image helper: the only module that touches it.
         .target(name: "VipsImages", dependencies: ["VipsShim", "Thumbnails", "ContactsSupport"]),
+        // WebDAV and CardDAV over HTTP (FoundationNetworking, FoundationXML): discovery, reports,
+        // writes with preconditions; knows nothing about contacts or the store.
+        .target(name: "CardDAV"),
         // Wires store, RPC, systemd and configuration into the service.
         .target(
             name: "ContactsDaemon",
@@ -66,6 +69,8 @@ let package = Package(
         .testTarget(name: "JSONCoreTests", dependencies: ["JSONCore"]),
         .testTarget(name: "VCardTests", dependencies: ["VCard"]),
         .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "JSONCore"]),
+        // The CardDAV client against real Radicale and Xandikos servers on 127.0.0.1.
+        .testTarget(name: "CardDAVTests", dependencies: ["CardDAV", "TestSupport"]),
         .testTarget(name: "ContactsSupportTests", dependencies: ["ContactsSupport", "SHA256Kernel"]),
         .testTarget(name: "ContactsCoreTests", dependencies: ["ContactsCore", "ContactsSupport", "JSONCore", "VCard", "TestSupport"]),
         .testTarget(

@@ -1,0 +1,91 @@
+import Foundation
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
+/// A parsed XML element: its namespace and local name, its text and its children. WebDAV
+/// answers are small trees of this kind; reading them as a tree keeps their interpretation
+/// (`Multistatus`) plain.
+public struct XMLElement: Sendable, Equatable {
+    public var namespace: String
+    public var name: String
+    public var attributes: [String: String]
+    public var text: String
+    public var children: [XMLElement]
+
+    public init(namespace: String, name: String, attributes: [String: String] = [:], text: String = "", children: [XMLElement] = []) {
+        self.namespace = namespace
+        self.name = name
+        self.attributes = attributes
+        self.text = text
+        self.children = children
+    }
+
+    /// The first child with this name (in the DAV: namespace unless another is given).
+    public func child(_ name: String, _ namespace: String = DAVNamespace.dav) -> XMLElement? {
+        children.first { $0.name == name && $0.namespace == namespace }
+    }
+
+    public func all(_ name: String, _ namespace: String = DAVNamespace.dav) -> [XMLElement] {
+        children.filter { $0.name == name && $0.namespace == namespace }
+    }
+
+    /// The text, trimmed of the white space around it.
+    public var value: String { text.trimmingCharacters(in: .whitespacesAndNewlines) }
+
+    /// Parses a document; nil with the parser's message when it is not well-formed XML.
+    public static func parse(_ data: Data) -> Result<XMLElement, XMLParseFailure> {
+        let builder = TreeBuilder()
+        let parser = XMLParser(data: data)
+        parser.shouldProcessNamespaces = true
+        parser.shouldResolveExternalEntities = false
+        parser.delegate = builder
+        guard parser.parse(), let root = builder.root else {
+            let line = parser.lineNumber
+            return .failure(XMLParseFailure(line: line, message: parser.parserError.map { "\($0.localizedDescription)" } ?? "no document"))
+        }
+        return .success(root)
+    }
+}
+
+/// Why an answer was not XML, and where.
+public struct XMLParseFailure: Error, Sendable, CustomStringConvertible {
+    public var line: Int
+    public var message: String
+    public var description: String { "malformed XML at line \(line): \(message)" }
+}
+
+/// The namespaces of WebDAV, CardDAV and the calendar server's extensions.
+public enum DAVNamespace {
+    public static let dav = "DAV:"
+    public static let cardDAV = "urn:ietf:params:xml:ns:carddav"
+    public static let calendarServer = "http://calendarserver.org/ns/"
+}
+
+private final class TreeBuilder: NSObject, XMLParserDelegate {
+    var stack: [XMLElement] = []
+    var root: XMLElement?
+
+    func parser(
+        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName qName: String?,
+        attributes attributeDict: [String: String] = [:]
+    ) {
+        stack.append(XMLElement(namespace: namespaceURI ?? "", name: elementName, attributes: attributeDict))
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+        guard !stack.isEmpty else { return }
+        stack[stack.count - 1].text += string
+    }
+
+    func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
+        guard !stack.isEmpty else { return }
+        stack[stack.count - 1].text += String(decoding: CDATABlock, as: UTF8.self)
+    }
+
+    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
+        guard let done = stack.popLast() else { return }
+        if stack.isEmpty { root = done } else { stack[stack.count - 1].children.append(done) }
+    }
+}
