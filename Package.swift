@@ -46,12 +46,15 @@ let package = Package(
         // WebDAV and CardDAV over HTTP (FoundationNetworking, FoundationXML): discovery, reports,
         // writes with preconditions; knows nothing about contacts or the store.
         .target(name: "CardDAV"),
+        // Two-way sync of the store with an account's cards: the engine, its backends (CardDAV
+        // now), the three-way merge's use, the deletion guard, the intent journal.
+        .target(name: "ContactsSync", dependencies: ["CardDAV", "ContactsStore", "ContactsCore", "ContactsSupport", "VCard"]),
         // Wires store, RPC, systemd and configuration into the service.
         .target(
             name: "ContactsDaemon",
             dependencies: [
                 "ContactsAPI", "ContactsStore", "Thumbnails", "ContactsCore", "ContactsSupport", "VCard", "JSONRPC", "JSONCore", "CSystemd",
-                "CSystem",
+                "CSystem", "CardDAV", "ContactsSync",
             ]),
         // The command-line client's logic; links neither SQLite nor image libraries.
         .target(name: "ContactsControl", dependencies: ["ContactsAPI", "JSONRPC", "JSONCore", "ContactsSupport"]),
@@ -71,6 +74,9 @@ let package = Package(
         .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "JSONCore"]),
         // The CardDAV client against real Radicale and Xandikos servers on 127.0.0.1.
         .testTarget(name: "CardDAVTests", dependencies: ["CardDAV", "TestSupport"]),
+        // The sync engine between a real store and real Radicale and Xandikos servers.
+        .testTarget(
+            name: "ContactsSyncTests", dependencies: ["ContactsSync", "CardDAV", "ContactsStore", "ContactsCore", "VCard", "TestSupport"]),
         .testTarget(name: "ContactsSupportTests", dependencies: ["ContactsSupport", "SHA256Kernel"]),
         .testTarget(name: "ContactsCoreTests", dependencies: ["ContactsCore", "ContactsSupport", "JSONCore", "VCard", "TestSupport"]),
         .testTarget(
@@ -79,7 +85,9 @@ let package = Package(
         // The daemon's methods driven in process over a temporary store, its options and settings.
         .testTarget(
             name: "ContactsDaemonTests",
-            dependencies: ["ContactsDaemon", "ContactsAPI", "ContactsStore", "ContactsCore", "ContactsSupport", "JSONRPC", "JSONCore"]),
+            dependencies: [
+                "ContactsDaemon", "ContactsAPI", "ContactsStore", "ContactsCore", "ContactsSupport", "JSONRPC", "JSONCore", "TestSupport",
+            ]),
         // The client's parser, help and tables.
         .testTarget(name: "ContactsControlTests", dependencies: ["ContactsControl", "ContactsAPI", "JSONCore"]),
         // Helpers shared by the test targets (hostile images, the material in ../shared).

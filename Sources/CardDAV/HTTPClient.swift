@@ -66,6 +66,15 @@ public final class HTTPClient: Sendable {
 
     deinit { session.finishTasksAndInvalidate() }
 
+    /// How many requests this client has sent.
+    public var requests: Int {
+        counter.lock()
+        defer { counter.unlock() }
+        return sent
+    }
+    private let counter = NSLock()
+    nonisolated(unsafe) private var sent = 0
+
     public func send(_ request: HTTPRequest) throws(DAVError) -> HTTPResponse {
         var current = request
         for _ in 0...5 {
@@ -90,6 +99,9 @@ public final class HTTPClient: Sendable {
         for (k, v) in request.headers { r.setValue(v, forHTTPHeaderField: k) }
         if Self.origin(of: request.url) == origin, let auth = credentials.header { r.setValue(auth, forHTTPHeaderField: "Authorization") }
         r.setValue("contactsd", forHTTPHeaderField: "User-Agent")
+        counter.lock()
+        sent += 1
+        counter.unlock()
         let box = AnswerBox()
         let done = DispatchSemaphore(value: 0)
         let task = session.dataTask(with: r) { data, response, error in

@@ -36,7 +36,7 @@ final class StartupTests: FixtureTestCase {
         XCTAssertEqual(try daemon.client().call("contacts.get", ["id": "A"])["name"], "Old Friend")
         XCTAssertEqual(try daemon.client().call("contacts.query", ["text": "friend"])["total"], 1)
         XCTAssertEqual(try daemon.client().call("contacts.query", [:])["total"], 1)
-        // Every migration ran: the photo index came, the SQL index by name went, the trash and the history came (the other indexes
+        // Every migration ran: the photo index came, the SQL index by name went, the trash, the history and the sync tables came (the other indexes
         // of the first schema are left out above).
         let indexes = try runProgram(
             "/usr/bin/env",
@@ -47,7 +47,7 @@ final class StartupTests: FixtureTestCase {
             ], environment: daemon.environment)
         XCTAssertEqual(
             indexes.stdout.trimmingCharacters(in: .whitespacesAndNewlines),
-            "['contacts_by_photo', 'history_by_item', 'history_by_operation', 'history_by_photo', 'trash_by_deleted', 'trash_by_photo']",
+            "['contacts_by_photo', 'history_by_item', 'history_by_operation', 'history_by_photo', 'sync_items_by_contact', 'trash_by_deleted', 'trash_by_photo']",
             indexes.stderr)
     }
 }

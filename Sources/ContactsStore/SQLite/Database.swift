@@ -71,6 +71,15 @@ final class Database {
         return s.int64(0)
     }
 
+    /// Reads one text value; nil when there is no row or the value is NULL.
+    func scalarText(_ sql: String, _ args: [SQLValue] = []) throws(SQLiteError) -> String? {
+        let s = try prepare(sql)
+        try s.bind(args)
+        defer { s.reset() }
+        guard try s.step() else { return nil }
+        return s.optionalText(0)
+    }
+
     /// Resets every cached statement, so that none keeps a read snapshot open between uses.
     func resetAll() {
         for s in cache.values { sqlite3_reset(s.handle) }
@@ -166,6 +175,10 @@ final class Statement {
         guard let p = sqlite3_column_text(handle, column) else { return "" }
         let n = Int(sqlite3_column_bytes(handle, column))
         return String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)
+    }
+
+    func optionalInt64(_ column: Int32) -> Int64? {
+        sqlite3_column_type(handle, column) == SQLITE_NULL ? nil : int64(column)
     }
 
     func optionalText(_ column: Int32) -> String? {

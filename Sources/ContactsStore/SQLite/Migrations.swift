@@ -111,6 +111,44 @@ enum Migrations {
         """
         ALTER TABLE history DROP COLUMN at;
         """,
+        // 8: sync accounts. An account is one address book on a server (never its password:
+        // `settings` names the command that prints it). Each card the account shares with the
+        // store is an item: its href, entity tag, the card as last synced (the base of a
+        // three-way merge) and the contact's revision then; a contact belongs to the account
+        // whose item names it. An intent is a write sent (or about to be) whose answer has not
+        // been seen: the next sync checks it before it sends anything again.
+        """
+        CREATE TABLE accounts (
+            name TEXT PRIMARY KEY,
+            url TEXT NOT NULL,
+            book_url TEXT NOT NULL,
+            display_name TEXT,
+            username TEXT,
+            settings TEXT NOT NULL DEFAULT '{}',
+            sync_token TEXT,
+            last_success INTEGER,
+            last_error TEXT,
+            created_at INTEGER NOT NULL
+        );
+        CREATE TABLE sync_items (
+            account TEXT NOT NULL REFERENCES accounts(name) ON DELETE CASCADE,
+            href TEXT NOT NULL,
+            contact_id TEXT,
+            etag TEXT,
+            card TEXT,
+            synced_revision INTEGER,
+            PRIMARY KEY (account, href)
+        );
+        CREATE INDEX sync_items_by_contact ON sync_items(contact_id);
+        CREATE TABLE sync_intents (
+            account TEXT NOT NULL REFERENCES accounts(name) ON DELETE CASCADE,
+            href TEXT NOT NULL,
+            contact_id TEXT,
+            action TEXT NOT NULL,
+            at INTEGER NOT NULL,
+            PRIMARY KEY (account, href)
+        );
+        """,
     ]
 
     static var latestVersion: Int { all.count }

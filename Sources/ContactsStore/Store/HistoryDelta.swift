@@ -12,63 +12,11 @@ import JSONCore
 /// "groups", and "vcard" for the card's other properties}`. A `before` without `changed` is
 /// a whole state, as stores of schema 6 keep.
 struct HistoryDelta {
-    /// One field of a contact that a change can touch: its name in `changed` (and in
-    /// `contacts.history`), how two states compare on it, and how to carry it from one to the other.
-    struct Field: Sendable {
-        let name: String
-        let same: @Sendable (Contact, Contact) -> Bool
-        let copy: @Sendable (Contact, inout Contact) -> Void
-
-        init<V: Equatable>(_ name: String, _ path: WritableKeyPath<Contact, V> & Sendable) {
-            self.name = name
-            same = { $0[keyPath: path] == $1[keyPath: path] }
-            copy = { $1[keyPath: path] = $0[keyPath: path] }
-        }
-
-        init(
-            _ name: String, same: @escaping @Sendable (Contact, Contact) -> Bool,
-            copy: @escaping @Sendable (Contact, inout Contact) -> Void
-        ) {
-            self.name = name
-            self.same = same
-            self.copy = copy
-        }
-    }
-
     /// Every field, in the order `contacts.history` lists them.
-    static let fields: [Field] = [
-        Field("uid", \.uid),
-        Field("name", \.name),
-        Field("structuredName", \.structuredName),
-        Field("nickname", \.nickname),
-        Field("phones", \.phones),
-        Field("emails", \.emails),
-        Field("addresses", \.addresses),
-        Field("organization", \.organization),
-        Field("title", \.title),
-        Field("birthday", \.birthday),
-        Field("note", \.note),
-        Field("urls", \.urls),
-        Field("favorite", \.favorite),
-        Field("groups", same: { ContactStore.sameGroups($0.groups, $1.groups) }, copy: { $1.groups = $0.groups }),
-        Field("photo", \.photo),
-        // The card's other vCard properties, as one, compared as the store keeps them (a
-        // parsed card's properties know their line in the file; stored ones do not).
-        Field(
-            "properties",
-            same: {
-                $0.vcardProperties == $1.vcardProperties
-                    || StoredProperties.encode($0.vcardProperties) == StoredProperties.encode($1.vcardProperties)
-            },
-            copy: { $1.vcardProperties = $0.vcardProperties }),
-    ]
-
-    private static let fieldsByName = Dictionary(uniqueKeysWithValues: fields.map { ($0.name, $0) })
+    static var fields: [ContactField] { ContactField.all }
 
     /// The names of the fields that differ between two states.
-    static func changes(_ a: Contact, _ b: Contact) -> [String] {
-        fields.filter { !$0.same(a, b) }.map(\.name)
-    }
+    static func changes(_ a: Contact, _ b: Contact) -> [String] { ContactField.changes(a, b) }
 
     /// The difference that takes a contact from the state after a change back to `old`, as JSON.
     static func encode(_ old: Contact, changed: [String]) -> String {
@@ -112,7 +60,7 @@ struct HistoryDelta {
         bytes.withUnsafeBytes { StoredBody.decode($0, into: &part) }
         if let card = o["vcard"]?.stringValue { part.vcardProperties = Array(card.utf8).withUnsafeBytes { StoredProperties.decode($0) } }
         var before = after
-        for name in changed { fieldsByName[name]?.copy(part, &before) }
+        for name in changed { ContactField.byName[name]?.copy(part, &before) }
         before.revision = revision
         before.updatedAt = Int64(o["updatedAt"]?.intValue ?? Int(after.updatedAt))
         return (changed, before)

@@ -1,0 +1,69 @@
+import Foundation
+
+/// A sync account as the store keeps it: where its address book is and how to sign in,
+/// never a password or token (`passwordCommand` and `tokenCommand` print them when needed).
+public struct SyncAccount: Sendable, Equatable {
+    public var name: String
+    /// What the account was added with (a book, a server, a host, an email domain).
+    public var url: String
+    /// The address book discovery found.
+    public var addressBookURL: String
+    public var displayName: String?
+    public var username: String?
+    public var passwordCommand: [String]?
+    public var tokenCommand: [String]?
+    /// Seconds between syncs.
+    public var interval: Int
+    public var readOnly: Bool
+    public var syncToken: String?
+    public var lastSuccess: Int64?
+    public var lastError: String?
+
+    public init(
+        name: String, url: String, addressBookURL: String, displayName: String? = nil, username: String? = nil,
+        passwordCommand: [String]? = nil, tokenCommand: [String]? = nil, interval: Int = 900, readOnly: Bool = false
+    ) {
+        self.name = name
+        self.url = url
+        self.addressBookURL = addressBookURL
+        self.displayName = displayName
+        self.username = username
+        self.passwordCommand = passwordCommand
+        self.tokenCommand = tokenCommand
+        self.interval = interval
+        self.readOnly = readOnly
+    }
+}
+
+/// A card an account shares with the store.
+public struct SyncItem: Sendable, Equatable {
+    public var href: String
+    /// The contact it is, nil once the contact is gone from the store and the trash.
+    public var contactID: String?
+    public var etag: String?
+    /// The card as last synced: the server's bytes, the base of a three-way merge.
+    public var card: String?
+    /// The contact's revision when it was last synced; a later one is a local edit.
+    public var syncedRevision: Int?
+
+    public init(href: String, contactID: String?, etag: String?, card: String?, syncedRevision: Int?) {
+        self.href = href
+        self.contactID = contactID
+        self.etag = etag
+        self.card = card
+        self.syncedRevision = syncedRevision
+    }
+}
+
+/// A write to a server whose answer has not been seen (`create`, `update`, `delete`).
+public struct SyncIntent: Sendable, Equatable {
+    public var href: String
+    public var contactID: String?
+    public var action: String
+
+    public init(href: String, contactID: String?, action: String) {
+        self.href = href
+        self.contactID = contactID
+        self.action = action
+    }
+}

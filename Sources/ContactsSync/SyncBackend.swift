@@ -1,0 +1,29 @@
+import CardDAV
+import Foundation
+
+/// Where an account's cards live, as the sync engine sees it: a CardDAV address book today;
+/// a folder of `.vcf` files is another backend of the same engine.
+public protocol SyncBackend: Sendable {
+    /// What changed since `token` (nil: everything). Throws, with `isInvalidToken` saying so,
+    /// when the token is no longer known.
+    func changes(since token: String?) throws(DAVError) -> RemoteChanges
+    func isInvalidToken(_ error: DAVError) -> Bool
+    /// The cards at `hrefs`, in one request; missing ones are left out.
+    func fetch(_ hrefs: [String]) throws(DAVError) -> [RemoteCard]
+    func get(_ href: String) throws(DAVError) -> RemoteCard?
+    /// Writes a card: new with `etag` nil (refused if one is there), else only over that version.
+    func put(_ href: String, _ data: Data, etag: String?) throws(DAVError) -> WriteResult
+    func delete(_ href: String, etag: String?) throws(DAVError) -> WriteResult
+    func hrefForNewCard(uid: String) -> String
+    /// Requests sent so far.
+    var requests: Int { get }
+}
+
+extension AddressBookClient: SyncBackend {
+    public func isInvalidToken(_ error: DAVError) -> Bool { Self.isInvalidToken(error) }
+    public func fetch(_ hrefs: [String]) throws(DAVError) -> [RemoteCard] { try multiget(hrefs) }
+    public func put(_ href: String, _ data: Data, etag: String?) throws(DAVError) -> WriteResult {
+        try put(href, data, etag: etag, version: "3.0")
+    }
+    public var requests: Int { http.requests }
+}

@@ -1,0 +1,316 @@
+import CardDAV
+import ContactsCore
+import ContactsStore
+import ContactsSupport
+import Foundation
+import VCard
+
+/// One two-way sync of one account, as SYNC.md lays it out: writes whose answer was lost are
+/// checked first; then what changed on the server since the last token is downloaded in
+/// batches and stored batch by batch (merged with local edits against the last synced card);
+/// then local edits, new contacts and deletions are sent with their preconditions. Nothing
+/// either side wrote is dropped: a value that loses a conflict stays in the contact's history.
+public final class SyncEngine: Sendable {
+    let store: ContactStore
+    /// Cards per multiget.
+    let batch: Int
+    /// A sync deletes at most this many contacts on either side without confirmation...
+    static let deletionFloor = 10
+    /// ...or this share of the account's, whichever is more.
+    static let deletionShare = 0.25
+
+    public init(store: ContactStore, batch: Int = 100) {
+        self.store = store
+        self.batch = batch
+    }
+
+    /// Syncs `account` with `backend`. Throws when the server cannot be used at all (it could
+    /// not be reached, refused the credentials); a card it refuses is in the report.
+    public func sync(_ account: SyncAccount, with backend: some SyncBackend, cancelled: () -> Bool = { false }) throws -> SyncReport {
+        let started = Date()
+        var report = SyncReport(account: account.name)
+        let requestsBefore = backend.requests
+        defer {}
+        do {
+            try checkIntents(account, backend, &report)
+            let token = try download(account, backend, &report, cancelled: cancelled)
+            if !account.readOnly { try upload(account, backend, &report, cancelled: cancelled) }
+            try store.recordSync(account: account.name, token: token, error: nil)
+        } catch let e as DAVError {
+            try? store.recordSync(account: account.name, token: nil, error: e.description)
+            throw e
+        }
+        report.requests = backend.requests - requestsBefore
+        report.durationMs = Int(Date().timeIntervalSince(started) * 1000)
+        return report
+    }
+
+    // MARK: Writes whose answer was lost
+
+    /// A write was sent and its answer never seen: what the server has now says whether it
+    /// landed. A card that is there with the contact's UID is recorded as uploaded; a deletion
+    /// that landed is recorded as done; anything else is sent again by this sync.
+    func checkIntents(_ account: SyncAccount, _ backend: some SyncBackend, _ report: inout SyncReport) throws {
+        for intent in try store.intents(account: account.name) {
+            let there = try backend.get(intent.href)
+            switch intent.action {
+            case "delete":
+                if there == nil { try store.forgetItem(account: account.name, href: intent.href) }
+            default:
+                if let there, let id = intent.contactID, let c = try store.contacts(ids: [id])[id], let remote = Self.parse(there.data),
+                    remote.contact.uid == c.uid
+                {
+                    try store.recordUpload(
+                        account: account.name,
+                        SyncItem(
+                            href: intent.href, contactID: id, etag: there.etag, card: String(decoding: there.data, as: UTF8.self),
+                            syncedRevision: ContactField.changes(remote.contact, c).filter { $0 != "favorite" && $0 != "properties" }
+                                .isEmpty
+                                ? c.revision : 0))
+                }
+            }
+            try store.clearIntent(account: account.name, href: intent.href)
+        }
+    }
+
+    // MARK: Download
+
+    /// Brings the server's changes in; returns the token to ask from next time.
+    func download(_ account: SyncAccount, _ backend: some SyncBackend, _ report: inout SyncReport, cancelled: () -> Bool) throws -> String?
+    {
+        let items = Dictionary(try store.syncItems(account: account.name).map { ($0.href, $0) }) { a, _ in a }
+        var token = account.syncToken
+        var changed: [(href: String, etag: String?)] = []
+        var removed: [String] = []
+        var full = token == nil
+        while true {
+            guard let step = try Self.changes(backend, since: token) else {
+                // The server forgot the token (Radicale 403, Xandikos 412): list everything.
+                token = nil
+                full = true
+                changed = []
+                removed = []
+                continue
+            }
+            changed += step.changed
+            removed += step.removed
+            token = step.token
+            if !step.truncated || step.token == nil { break }
+        }
+        if full {
+            // A whole listing says a deletion by a card's absence.
+            let listed = Set(changed.map(\.href))
+            removed = items.values.filter { $0.etag != nil && !listed.contains($0.href) }.map(\.href)
+        }
+        let wanted = changed.filter { c in items[c.href].map { $0.etag == nil || $0.etag != c.etag } ?? true }.map(\.href)
+        let ids = items.values.compactMap(\.contactID)
+        var local = try store.contacts(ids: ids)
+        for start in stride(from: 0, to: wanted.count, by: batch) {
+            if cancelled() { throw SyncStopped() }
+            let cards = try backend.fetch(Array(wanted[start..<min(wanted.count, start + batch)]))
+            for card in cards {
+                try apply(card, item: items[card.href], local: &local, account, &report)
+            }
+        }
+        try applyRemovals(removed, items: items, local: local, account, &report)
+        return token
+    }
+
+    static func attempt<T>(_ body: () throws(DAVError) -> T) -> Result<T, DAVError> {
+        do { return .success(try body()) } catch { return .failure(error) }
+    }
+
+    /// The changes since `token`; nil when the server no longer knows it.
+    static func changes(_ backend: some SyncBackend, since token: String?) throws(DAVError) -> RemoteChanges? {
+        do {
+            return try backend.changes(since: token)
+        } catch {
+            if token != nil && backend.isInvalidToken(error) { return nil }
+            throw error
+        }
+    }
+
+    /// Stores one downloaded card, merged with the contact's local edits when it has some.
+    func apply(_ card: RemoteCard, item: SyncItem?, local: inout [String: Contact], _ account: SyncAccount, _ report: inout SyncReport)
+        throws
+    {
+        let text = String(decoding: card.data, as: UTF8.self)
+        guard let (remote, photo) = Self.parse(card.data) else {
+            report.errors.append(
+                SyncReport.CardError(href: card.href, status: nil, message: "the server's card is not a vCard this store can read"))
+            return
+        }
+        var incoming = remote
+        var pending = false
+        if let item, let id = item.contactID, let mine = local[id], item.etag != nil, mine.revision != item.syncedRevision {
+            // Edited here and there: merged against the card as last synced.
+            let base = item.card.flatMap { Self.parse(Data($0.utf8))?.contact }
+            let remoteTime = Self.revisionTime(card.data) ?? Timestamp.now()
+            let m = ThreeWayMerge.merge(base: base, local: mine, remote: remote, remoteIsLater: remoteTime > mine.updatedAt)
+            if m.remoteLost {
+                // The value that lost goes into the contact's history first.
+                _ = try store.applyDownload(
+                    account: account.name, href: card.href, etag: card.etag, card: text, contact: remote, photo: photo)
+            }
+            incoming = m.merged
+            pending = m.differsFromRemote
+            report.merged += 1
+            if !m.conflicts.isEmpty { report.conflicts.append(SyncReport.Conflict(id: id, fields: m.conflicts)) }
+        }
+        do {
+            let stored = try store.applyDownload(
+                account: account.name, href: card.href, etag: card.etag, card: text, contact: incoming, photo: photo, pending: pending)
+            if item?.contactID == nil || local[stored.id] == nil { report.downloaded.created += 1 } else { report.downloaded.updated += 1 }
+            local[stored.id] = stored
+        } catch let e as StoreError {
+            report.errors.append(SyncReport.CardError(href: card.href, status: nil, message: "not stored: \(e)"))
+        }
+    }
+
+    /// Cards deleted on the server: their contacts go to the trash, unless edited here (then
+    /// they go back up as new cards), or unless there are so many that they wait for a yes.
+    func applyRemovals(
+        _ removed: [String], items: [String: SyncItem], local: [String: Contact], _ account: SyncAccount, _ report: inout SyncReport
+    )
+        throws
+    {
+        var deletions: [String] = []
+        for href in removed {
+            guard let item = items[href] else { continue }
+            if let id = item.contactID, let mine = local[id], mine.revision != item.syncedRevision {
+                // Edited here: it stays, and is sent again as new.
+                try store.recordUpload(
+                    account: account.name, SyncItem(href: href, contactID: id, etag: nil, card: nil, syncedRevision: nil))
+                continue
+            }
+            deletions.append(href)
+        }
+        if Self.mustHold(deletions.count, of: items.count) {
+            report.held += deletions.count
+            return
+        }
+        for href in deletions where try store.applyRemoteDeletion(account: account.name, href: href) {
+            report.downloaded.deleted += 1
+        }
+    }
+
+    static func mustHold(_ deletions: Int, of total: Int) -> Bool {
+        deletions > deletionFloor && Double(deletions) > Double(total) * deletionShare
+    }
+
+    // MARK: Upload
+
+    /// Sends new contacts, edits and deletions made here since the last sync.
+    func upload(_ account: SyncAccount, _ backend: some SyncBackend, _ report: inout SyncReport, cancelled: () -> Bool) throws {
+        let items = try store.syncItems(account: account.name)
+        let local = try store.contacts(ids: items.compactMap(\.contactID))
+        let gone = items.filter { item in item.etag != nil && item.contactID.map { local[$0] == nil } ?? true }
+        let hold = Self.mustHold(gone.count, of: items.count)
+        for item in items {
+            if cancelled() { throw SyncStopped() }
+            if let id = item.contactID, let c = local[id] {
+                guard item.etag == nil || c.revision != item.syncedRevision else { continue }
+                try send(c, item, account, backend, &report)
+            } else if item.etag != nil {
+                if hold {
+                    report.held += 1
+                    continue
+                }
+                try sendDeletion(item, account, backend, &report)
+            } else {
+                try store.forgetItem(account: account.name, href: item.href)
+            }
+        }
+    }
+
+    /// Sends one contact: new with `If-None-Match: *`, an edit with `If-Match`. When the server
+    /// has another version (412), that version is downloaded, merged, and the merge sent.
+    func send(_ c: Contact, _ item: SyncItem, _ account: SyncAccount, _ backend: some SyncBackend, _ report: inout SyncReport) throws {
+        var item = item
+        var contact = c
+        for attempt in 0..<2 {
+            var text = ""
+            VCardWriter.write(VCard(properties: store.cardProperties(for: contact)), version: .v3, into: &text)
+            try store.recordIntent(
+                account: account.name, SyncIntent(href: item.href, contactID: contact.id, action: item.etag == nil ? "create" : "update"))
+            let result: WriteResult
+            switch Self.attempt({ () throws(DAVError) in try backend.put(item.href, Data(text.utf8), etag: item.etag) }) {
+            case .success(let r): result = r
+            case .failure(let e) where e.isTransient: throw e
+            case .failure(let e):
+                // The server refuses this card (too large, invalid for it): the rest go on.
+                try store.clearIntent(account: account.name, href: item.href)
+                report.errors.append(SyncReport.CardError(href: item.href, status: e.status, message: e.description))
+                return
+            }
+            switch result {
+            case .written(let href, var etag):
+                if etag == nil { etag = try backend.get(href)?.etag }
+                try store.recordUpload(
+                    account: account.name,
+                    SyncItem(href: href, contactID: contact.id, etag: etag, card: text, syncedRevision: contact.revision),
+                    previousHref: item.href)
+                if item.etag == nil { report.uploaded.created += 1 } else { report.uploaded.updated += 1 }
+                return
+            case .preconditionFailed:
+                try store.clearIntent(account: account.name, href: item.href)
+                guard attempt == 0, let there = try backend.get(item.href) else { break }
+                var local = [contact.id: contact]
+                try apply(
+                    there,
+                    item: SyncItem(
+                        href: item.href, contactID: contact.id, etag: item.etag ?? "", card: item.card,
+                        syncedRevision: item.etag == nil ? 0 : item.syncedRevision), local: &local, account, &report)
+                guard let merged = local[contact.id],
+                    let fresh = try store.syncItems(account: account.name).first(where: { $0.href == item.href })
+                else { return }
+                if fresh.syncedRevision == merged.revision { return }
+                contact = merged
+                item = fresh
+            }
+        }
+        report.errors.append(
+            SyncReport.CardError(href: item.href, status: 412, message: "changed on the server while being sent; the next sync tries again")
+        )
+    }
+
+    /// Sends a deletion made here with `If-Match`; a card edited on the server meanwhile comes back instead.
+    func sendDeletion(_ item: SyncItem, _ account: SyncAccount, _ backend: some SyncBackend, _ report: inout SyncReport) throws {
+        try store.recordIntent(account: account.name, SyncIntent(href: item.href, contactID: item.contactID, action: "delete"))
+        switch try backend.delete(item.href, etag: item.etag) {
+        case .written:
+            try store.forgetItem(account: account.name, href: item.href)
+            report.uploaded.deleted += 1
+        case .preconditionFailed:
+            try store.clearIntent(account: account.name, href: item.href)
+            if let there = try backend.get(item.href) {
+                var none: [String: Contact] = [:]
+                try apply(
+                    there,
+                    item: SyncItem(
+                        href: item.href, contactID: item.contactID, etag: item.etag, card: item.card, syncedRevision: item.syncedRevision),
+                    local: &none, account, &report)
+            }
+        }
+    }
+
+    // MARK: Cards
+
+    /// A card's contact and photo, nil when it holds no vCard.
+    static func parse(_ data: Data) -> (contact: Contact, photo: PhotoData?)? {
+        let parsed = VCardParser.parse([UInt8](data))
+        guard let card = parsed.cards.first, let (c, photo) = try? VCardMapping.contactWithPhoto(from: card) else { return nil }
+        return (c, photo)
+    }
+
+    /// The card's `REV`, in milliseconds, when it has one.
+    static func revisionTime(_ data: Data) -> Int64? {
+        guard let card = VCardParser.parse([UInt8](data)).cards.first,
+            let rev = card.properties.first(where: { $0.name == "REV" })?.value.joined
+        else { return nil }
+        return Timestamp.parseRevision(rev)
+    }
+}
+
+/// A sync stopped between batches because the daemon is stopping.
+public struct SyncStopped: Error, Sendable {}

@@ -1,0 +1,209 @@
+import CardDAV
+import ContactsCore
+import ContactsStore
+import ContactsSync
+import Foundation
+import TestSupport
+import VCard
+import XCTest
+
+/// Two-way sync between a real store and real servers: every test runs against Radicale and
+/// Xandikos, with another client's edits made over plain HTTP as another device would.
+final class SyncEngineTests: XCTestCase {
+    var dir = ""
+
+    override func setUpWithError() throws {
+        dir = NSTemporaryDirectory() + "sync-test-" + UUID().uuidString.prefix(8)
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
+
+    struct Setup {
+        var server: DAVServer
+        var store: ContactStore
+        var book: AddressBookClient
+        var engine: SyncEngine
+        var account: SyncAccount
+
+        /// One sync, with the account as the store has it now.
+        @discardableResult
+        func sync() throws -> SyncReport {
+            try engine.sync(try store.account(named: account.name), with: book)
+        }
+
+        func card(_ uid: String, _ name: String, _ extra: String = "") -> String {
+            "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:\(uid)\r\nFN:\(name)\r\nN:\(name);;;;\r\n\(extra)END:VCARD\r\n"
+        }
+
+        /// The one contact named `name`.
+        func contact(_ name: String) throws -> Contact {
+            try XCTUnwrap(try store.query(ContactQuery(text: name)).contacts.first, "no \(name)")
+        }
+
+        /// What the server has for `uid`'s card, as another client reads it.
+        func remote(_ uid: String) throws -> String {
+            let r = try server.request("GET", server.addressBook.appendingPathComponent("\(uid).vcf"))
+            return r.status == 200 ? String(decoding: r.body, as: UTF8.self) : ""
+        }
+
+        func etag(_ uid: String) throws -> String? {
+            try server.request("GET", server.addressBook.appendingPathComponent("\(uid).vcf")).headers["etag"]
+        }
+    }
+
+    func eachServer(_ body: (Setup) throws -> Void) throws {
+        for kind in DAVServer.Kind.allCases {
+            let server = try DAVServer(kind)
+            defer { server.stop() }
+            let store = try ContactStore(path: "\(dir)/\(kind.rawValue).sqlite3")
+            defer { store.close() }
+            let account = SyncAccount(name: "dav", url: server.root.absoluteString, addressBookURL: server.addressBook.absoluteString)
+            try store.addAccount(account)
+            let http = HTTPClient(credentials: .basic(user: server.user, password: server.password), for: server.root, timeout: 10)
+            let setup = Setup(
+                server: server, store: store, book: AddressBookClient(url: server.addressBook, http: http),
+                engine: SyncEngine(store: store),
+                account: account)
+            try body(setup)
+        }
+    }
+
+    func testAFirstSyncBringsEverythingAndASyncWithNothingChangedIsOneRequest() throws {
+        try eachServer { s in
+            for i in 1...3 { try s.server.put("p\(i).vcf", s.card("p\(i)", "Person \(i)", "TEL:+1 555 010\(i)\r\n")) }
+            let first = try s.sync()
+            XCTAssertEqual(first.downloaded.created, 3, "\(s.server.kind): \(first)")
+            XCTAssertEqual(first.uploaded, SyncReport.Counts(), "nothing goes back: \(first)")
+            XCTAssertEqual(try s.store.query(ContactQuery()).total, 3)
+            XCTAssertEqual(try s.contact("Person 2").phones.map(\.value), ["+1 555 0102"])
+            XCTAssertEqual(try s.store.history(id: s.contact("Person 2").id).first?.origin, "sync:dav")
+            let again = try s.sync()
+            XCTAssertEqual(again.requests, 1, "\(s.server.kind): \(again)")
+            XCTAssertEqual(again.downloaded, SyncReport.Counts())
+        }
+    }
+
+    func testEditsOfDifferentFieldsOnBothSidesAreBothKeptOnBoth() throws {
+        try eachServer { s in
+            try s.server.put("kate.vcf", s.card("kate", "Kate Bell", "TEL:555-1\r\n"))
+            try s.sync()
+            let kate = try s.contact("Kate Bell")
+            _ = try s.store.update(id: kate.id) { $0.title = "Producer" }
+            // Another device adds a note.
+            let put = try s.server.put(
+                "kate.vcf", s.card("kate", "Kate Bell", "TEL:555-1\r\nNOTE:met in Lisbon\r\n"),
+                headers: ["If-Match": try s.etag("kate") ?? ""])
+            XCTAssertLessThan(put.status, 300)
+            let r = try s.sync()
+            XCTAssertEqual(r.merged, 1, "\(s.server.kind): \(r)")
+            XCTAssertEqual(r.conflicts, [])
+            let merged = try s.contact("Kate Bell")
+            XCTAssertEqual(merged.title, "Producer")
+            XCTAssertEqual(merged.note, "met in Lisbon")
+            let there = try s.remote("kate")
+            XCTAssertTrue(there.contains("Producer") && there.contains("met in Lisbon"), "\(s.server.kind): \(there)")
+            XCTAssertEqual(try s.sync().uploaded, SyncReport.Counts(), "nothing more to send")
+        }
+    }
+
+    func testTheSameFieldOnBothSidesTakesTheLaterAndKeepsTheOtherInHistory() throws {
+        try eachServer { s in
+            try s.server.put("kate.vcf", s.card("kate", "Kate Bell", "TITLE:Engineer\r\nEMAIL:kate@home.example\r\n"))
+            try s.sync()
+            let kate = try s.contact("Kate Bell")
+            _ = try s.store.update(id: kate.id) {
+                $0.title = "Producer"; $0.emails.append(LabeledValue(value: "kate@work.example"))
+            }
+            // The other device's edit is the later one (its REV says so).
+            try s.server.put(
+                "kate.vcf",
+                s.card(
+                    "kate", "Kate Bell", "TITLE:Director\r\nEMAIL:kate@home.example\r\nEMAIL:kate@phone.example\r\nREV:20991231T000000Z\r\n"
+                ),
+                headers: ["If-Match": try s.etag("kate") ?? ""])
+            let r = try s.sync()
+            XCTAssertEqual(r.conflicts.map(\.fields), [["title"]], "\(s.server.kind): \(r)")
+            let merged = try s.contact("Kate Bell")
+            XCTAssertEqual(merged.title, "Director")
+            XCTAssertEqual(
+                Set(merged.emails.map(\.value)), ["kate@home.example", "kate@work.example", "kate@phone.example"], "lists are united")
+            let revisions = try s.store.history(id: kate.id).map(\.revision)
+            let titles = try revisions.compactMap { try? s.store.contact(id: kate.id, revision: $0 - 1).title }
+            XCTAssertTrue(titles.contains("Producer"), "the losing value is in history: \(titles)")
+            XCTAssertTrue(try s.remote("kate").contains("kate@work.example"), "the union went up")
+        }
+    }
+
+    func testDeletionsFollowTheRulesOfWhoEditedWhat() throws {
+        try eachServer { s in
+            for n in ["gone", "kept", "back"] { try s.server.put("\(n).vcf", s.card(n, "Person \(n)")) }
+            try s.sync()
+            // Deleted there, untouched here: to the trash here.
+            try s.server.request("DELETE", s.server.addressBook.appendingPathComponent("gone.vcf"))
+            // Deleted there, edited here: sent again.
+            try s.server.request("DELETE", s.server.addressBook.appendingPathComponent("kept.vcf"))
+            _ = try s.store.update(id: try s.contact("Person kept").id) { $0.note = "still wanted" }
+            // Deleted here, edited there: back here.
+            _ = try s.store.delete(ids: [try s.contact("Person back").id])
+            try s.server.put(
+                "back.vcf", s.card("back", "Person back", "NOTE:edited there\r\n"), headers: ["If-Match": try s.etag("back") ?? ""])
+            let r = try s.sync()
+            XCTAssertEqual(r.downloaded.deleted, 1, "\(s.server.kind): \(r)")
+            XCTAssertEqual(try s.store.trash().contacts.map(\.contact.name), ["Person gone"])
+            XCTAssertTrue(try s.remote("kept").contains("still wanted"), "\(s.server.kind)")
+            XCTAssertEqual(try s.contact("Person back").note, "edited there")
+            // A deletion here of an untouched card goes there.
+            _ = try s.store.delete(ids: [try s.contact("Person kept").id])
+            XCTAssertEqual(try s.sync().uploaded.deleted, 1)
+            XCTAssertEqual(try s.remote("kept"), "")
+        }
+    }
+
+    func testManyDeletionsOnTheServerWaitAndTheRestGoesOn() throws {
+        try eachServer { s in
+            for i in 1...20 { try s.server.put("p\(i).vcf", s.card("p\(i)", "Person \(i)")) }
+            try s.sync()
+            for i in 1...15 { try s.server.request("DELETE", s.server.addressBook.appendingPathComponent("p\(i).vcf")) }
+            try s.server.put("new.vcf", s.card("new", "Newcomer"))
+            let r = try s.sync()
+            XCTAssertEqual(r.held, 15, "\(s.server.kind): \(r)")
+            XCTAssertEqual(r.downloaded.created, 1)
+            XCTAssertEqual(try s.store.query(ContactQuery()).total, 21, "nothing deleted here")
+        }
+    }
+
+    func testNewContactsGoUpOnceEvenWhenAnAnswerWasLost() throws {
+        try eachServer { s in
+            let anna = try s.store.create(Contact(name: "Anna Haro"))
+            let john = try s.store.create(Contact(name: "John Appleseed"))
+            XCTAssertEqual(try s.store.addToAccount("dav", ids: [anna.id, john.id]) { s.book.hrefForNewCard(uid: $0.uid) }, 2)
+            // Anna's card went up before, but its answer never came back: only the intent says so.
+            let href = s.book.hrefForNewCard(uid: anna.uid)
+            try s.store.recordIntent(account: "dav", SyncIntent(href: href, contactID: anna.id, action: "create"))
+            var text = ""
+            VCardWriter.write(VCard(properties: s.store.cardProperties(for: anna)), version: .v3, into: &text)
+            _ = try s.book.put(href, Data(text.utf8), etag: nil)
+            let r = try s.sync()
+            XCTAssertEqual(r.uploaded.created, 1, "\(s.server.kind): only John was sent: \(r)")
+            XCTAssertEqual(r.downloaded, SyncReport.Counts(), "Anna's card was known from the journal, not fetched again")
+            XCTAssertEqual(r.errors, [])
+            let listing = try s.book.listing()
+            XCTAssertEqual(listing.count, 2, "no second copy of Anna: \(listing)")
+            XCTAssertEqual(try s.sync().uploaded, SyncReport.Counts())
+        }
+    }
+
+    func testATokenTheServerForgotFallsBackToAFullListing() throws {
+        try eachServer { s in
+            try s.server.put("kate.vcf", s.card("kate", "Kate Bell"))
+            try s.sync()
+            try s.store.recordSync(account: "dav", token: "http://radicale.org/ns/sync/bogus", error: nil)
+            try s.server.put("anna.vcf", s.card("anna", "Anna Haro"))
+            let r = try s.sync()
+            XCTAssertEqual(r.downloaded.created, 1, "\(s.server.kind): \(r)")
+            XCTAssertEqual(try s.store.query(ContactQuery()).total, 2)
+            XCTAssertNotEqual(try s.store.account(named: "dav").syncToken, "http://radicale.org/ns/sync/bogus")
+        }
+    }
+}
