@@ -91,6 +91,30 @@ _contactsctl() {
                 ((i++))
                 continue
                 ;;
+            " account|--socket")
+                ((i++))
+                continue
+                ;;
+            " account add|--user"|" account add|--password-command"|" account add|--token-command"|" account add|--address-book"|" account add|--interval"|" account add|--socket")
+                ((i++))
+                continue
+                ;;
+            " account list|--socket")
+                ((i++))
+                continue
+                ;;
+            " account rm|--socket")
+                ((i++))
+                continue
+                ;;
+            " sync|--socket")
+                ((i++))
+                continue
+                ;;
+            " sync status|--socket")
+                ((i++))
+                continue
+                ;;
             " fav|--socket")
                 ((i++))
                 continue
@@ -187,7 +211,7 @@ _contactsctl() {
         esac
         if ((nargs == 0)); then
             case "$cmdpath $w" in
-                " list"|" search"|" show"|" add"|" edit"|" rm"|" history"|" revert"|" changes"|" undo"|" trash"|" trash empty"|" undelete"|" purge"|" fav"|" unfav"|" group"|" group list"|" group add"|" group rm"|" group rename"|" group members"|" group assign"|" group unassign"|" photo"|" photo set"|" photo get"|" photo rm"|" import"|" export"|" backup"|" restore"|" status"|" watch"|" query-email"|" completions"|" call")
+                " list"|" search"|" show"|" add"|" edit"|" rm"|" history"|" revert"|" changes"|" undo"|" trash"|" trash empty"|" undelete"|" purge"|" account"|" account add"|" account list"|" account rm"|" sync"|" sync status"|" fav"|" unfav"|" group"|" group list"|" group add"|" group rm"|" group rename"|" group members"|" group assign"|" group unassign"|" photo"|" photo set"|" photo get"|" photo rm"|" import"|" export"|" backup"|" restore"|" status"|" watch"|" query-email"|" completions"|" call")
                 cmdpath="$cmdpath $w"
                 continue
                 ;;
@@ -360,6 +384,50 @@ _contactsctl() {
         _contactsctl_files ''
         return
         ;;
+    " account|--socket")
+        _contactsctl_files ''
+        return
+        ;;
+    " account add|--user")
+        :
+        return
+        ;;
+    " account add|--password-command")
+        :
+        return
+        ;;
+    " account add|--token-command")
+        :
+        return
+        ;;
+    " account add|--address-book")
+        :
+        return
+        ;;
+    " account add|--interval")
+        :
+        return
+        ;;
+    " account add|--socket")
+        _contactsctl_files ''
+        return
+        ;;
+    " account list|--socket")
+        _contactsctl_files ''
+        return
+        ;;
+    " account rm|--socket")
+        _contactsctl_files ''
+        return
+        ;;
+    " sync|--socket")
+        _contactsctl_files ''
+        return
+        ;;
+    " sync status|--socket")
+        _contactsctl_files ''
+        return
+        ;;
     " fav|--socket")
         _contactsctl_files ''
         return
@@ -498,6 +566,12 @@ _contactsctl() {
     " trash empty") COMPREPLY=($(compgen -W '--yes -y --json --socket --no-color --help -h' -- "$cur")) ;;
     " undelete") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " purge") COMPREPLY=($(compgen -W '--yes -y --json --socket --no-color --help -h' -- "$cur")) ;;
+    " account") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
+    " account add") COMPREPLY=($(compgen -W '--user --password-command --token-command --address-book --interval --read-only --adopt-local --json --socket --no-color --help -h' -- "$cur")) ;;
+    " account list") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
+    " account rm") COMPREPLY=($(compgen -W '--delete-contacts --json --socket --no-color --help -h' -- "$cur")) ;;
+    " sync") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
+    " sync status") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " fav") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " unfav") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " group") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
@@ -525,7 +599,7 @@ _contactsctl() {
         return
     fi
     case "$cmdpath" in
-    "") COMPREPLY=($(compgen -W 'list search show add edit rm history revert changes undo trash undelete purge fav unfav group photo import export backup restore status watch query-email completions call' -- "$cur")) ;;
+    "") COMPREPLY=($(compgen -W 'list search show add edit rm history revert changes undo trash undelete purge account sync fav unfav group photo import export backup restore status watch query-email completions call' -- "$cur")) ;;
     " search")
         case $nargs in
         0) : ;;
@@ -578,6 +652,19 @@ _contactsctl() {
         *) _contactsctl_live trash ;;
         esac
         ;;
+    " account") COMPREPLY=($(compgen -W 'add list rm' -- "$cur")) ;;
+    " account add")
+        case $nargs in
+        0) : ;;
+        1) : ;;
+        esac
+        ;;
+    " account rm")
+        case $nargs in
+        0) : ;;
+        esac
+        ;;
+    " sync") COMPREPLY=($(compgen -W 'status' -- "$cur")) ;;
     " fav")
         case $nargs in
         0) _contactsctl_live contacts ;;

@@ -58,6 +58,24 @@ function __contactsctl_state
             case ' purge|--socket'
                 set skip 1
                 continue
+            case ' account|--socket'
+                set skip 1
+                continue
+            case ' account add|--user' ' account add|--password-command' ' account add|--token-command' ' account add|--address-book' ' account add|--interval' ' account add|--socket'
+                set skip 1
+                continue
+            case ' account list|--socket'
+                set skip 1
+                continue
+            case ' account rm|--socket'
+                set skip 1
+                continue
+            case ' sync|--socket'
+                set skip 1
+                continue
+            case ' sync status|--socket'
+                set skip 1
+                continue
             case ' fav|--socket'
                 set skip 1
                 continue
@@ -133,7 +151,7 @@ function __contactsctl_state
         end
         if test $nargs = 0
             switch "$cmdpath $t"
-                case ' list' ' search' ' show' ' add' ' edit' ' rm' ' history' ' revert' ' changes' ' undo' ' trash' ' trash empty' ' undelete' ' purge' ' fav' ' unfav' ' group' ' group list' ' group add' ' group rm' ' group rename' ' group members' ' group assign' ' group unassign' ' photo' ' photo set' ' photo get' ' photo rm' ' import' ' export' ' backup' ' restore' ' status' ' watch' ' query-email' ' completions' ' call'
+                case ' list' ' search' ' show' ' add' ' edit' ' rm' ' history' ' revert' ' changes' ' undo' ' trash' ' trash empty' ' undelete' ' purge' ' account' ' account add' ' account list' ' account rm' ' sync' ' sync status' ' fav' ' unfav' ' group' ' group list' ' group add' ' group rm' ' group rename' ' group members' ' group assign' ' group unassign' ' photo' ' photo set' ' photo get' ' photo rm' ' import' ' export' ' backup' ' restore' ' status' ' watch' ' query-email' ' completions' ' call'
                 set cmdpath "$cmdpath $t"
                 continue
             end
@@ -170,6 +188,8 @@ complete -c contactsctl -n "__contactsctl_at ''" -a undo -d 'Undo an operation (
 complete -c contactsctl -n "__contactsctl_at ''" -a trash -d 'List deleted contacts (those matching TEXT), which undelete brings back.'
 complete -c contactsctl -n "__contactsctl_at ''" -a undelete -d 'Bring deleted contacts back as they were.'
 complete -c contactsctl -n "__contactsctl_at ''" -a purge -d 'Remove deleted contacts for good.'
+complete -c contactsctl -n "__contactsctl_at ''" -a account -d 'Manage sync accounts (CardDAV address books).'
+complete -c contactsctl -n "__contactsctl_at ''" -a sync -d 'Sync an account (every one when none is named) now.'
 complete -c contactsctl -n "__contactsctl_at ''" -a fav -d 'Mark a contact as a favorite.'
 complete -c contactsctl -n "__contactsctl_at ''" -a unfav -d 'Unmark a favorite.'
 complete -c contactsctl -n "__contactsctl_at ''" -a group -d 'Manage groups.'
@@ -283,6 +303,42 @@ complete -c contactsctl -n "__contactsctl_at ' purge'" -l socket -r -F -d 'the d
 complete -c contactsctl -n "__contactsctl_at ' purge'" -l no-color -d 'never colour the output'
 complete -c contactsctl -n "__contactsctl_at ' purge'" -l help -s h -d 'show help'
 complete -c contactsctl -n "__contactsctl_arg ' purge' '*'" -x -a '(contactsctl __complete trash (commandline -ct) 2>/dev/null)'
+complete -c contactsctl -n "__contactsctl_at ' account'" -a add -d 'Add an account: find the address book behind URL, sign in, and keep it in sync.'
+complete -c contactsctl -n "__contactsctl_at ' account'" -a list -d 'List the accounts with their last sync.'
+complete -c contactsctl -n "__contactsctl_at ' account'" -a rm -d 'Remove an account (its contacts stay here unless --delete-contacts).'
+complete -c contactsctl -n "__contactsctl_at ' account'" -l json -d 'print machine-readable JSON'
+complete -c contactsctl -n "__contactsctl_at ' account'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
+complete -c contactsctl -n "__contactsctl_at ' account'" -l no-color -d 'never colour the output'
+complete -c contactsctl -n "__contactsctl_at ' account'" -l help -s h -d 'show help'
+complete -c contactsctl -n "__contactsctl_at ' account add'" -l user -r -d 'the user to sign in as'
+complete -c contactsctl -n "__contactsctl_at ' account add'" -l password-command -r -d 'a command that prints the password (secret-tool, pass)'
+complete -c contactsctl -n "__contactsctl_at ' account add'" -l token-command -r -d 'a command that prints a bearer token (OAuth 2)'
+complete -c contactsctl -n "__contactsctl_at ' account add'" -l address-book -r -d 'which book, when the server has several'
+complete -c contactsctl -n "__contactsctl_at ' account add'" -l interval -r -d 'seconds between syncs (default 900)'
+complete -c contactsctl -n "__contactsctl_at ' account add'" -l read-only -d 'only download'
+complete -c contactsctl -n "__contactsctl_at ' account add'" -l adopt-local -d 'move this machine'\''s contacts into the account'
+complete -c contactsctl -n "__contactsctl_at ' account add'" -l json -d 'print machine-readable JSON'
+complete -c contactsctl -n "__contactsctl_at ' account add'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
+complete -c contactsctl -n "__contactsctl_at ' account add'" -l no-color -d 'never colour the output'
+complete -c contactsctl -n "__contactsctl_at ' account add'" -l help -s h -d 'show help'
+complete -c contactsctl -n "__contactsctl_at ' account list'" -l json -d 'print machine-readable JSON'
+complete -c contactsctl -n "__contactsctl_at ' account list'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
+complete -c contactsctl -n "__contactsctl_at ' account list'" -l no-color -d 'never colour the output'
+complete -c contactsctl -n "__contactsctl_at ' account list'" -l help -s h -d 'show help'
+complete -c contactsctl -n "__contactsctl_at ' account rm'" -l delete-contacts -d 'move its contacts to the trash'
+complete -c contactsctl -n "__contactsctl_at ' account rm'" -l json -d 'print machine-readable JSON'
+complete -c contactsctl -n "__contactsctl_at ' account rm'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
+complete -c contactsctl -n "__contactsctl_at ' account rm'" -l no-color -d 'never colour the output'
+complete -c contactsctl -n "__contactsctl_at ' account rm'" -l help -s h -d 'show help'
+complete -c contactsctl -n "__contactsctl_at ' sync'" -a status -d 'How each account'\''s syncs went.'
+complete -c contactsctl -n "__contactsctl_at ' sync'" -l json -d 'print machine-readable JSON'
+complete -c contactsctl -n "__contactsctl_at ' sync'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
+complete -c contactsctl -n "__contactsctl_at ' sync'" -l no-color -d 'never colour the output'
+complete -c contactsctl -n "__contactsctl_at ' sync'" -l help -s h -d 'show help'
+complete -c contactsctl -n "__contactsctl_at ' sync status'" -l json -d 'print machine-readable JSON'
+complete -c contactsctl -n "__contactsctl_at ' sync status'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
+complete -c contactsctl -n "__contactsctl_at ' sync status'" -l no-color -d 'never colour the output'
+complete -c contactsctl -n "__contactsctl_at ' sync status'" -l help -s h -d 'show help'
 complete -c contactsctl -n "__contactsctl_at ' fav'" -l json -d 'print machine-readable JSON'
 complete -c contactsctl -n "__contactsctl_at ' fav'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
 complete -c contactsctl -n "__contactsctl_at ' fav'" -l no-color -d 'never colour the output'

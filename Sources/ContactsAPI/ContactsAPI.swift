@@ -30,6 +30,11 @@ public enum ContactsAPI {
         public static let contactsRevert = "contacts.revert"
         public static let changesList = "changes.list"
         public static let changesUndo = "changes.undo"
+        public static let accountsAdd = "accounts.add"
+        public static let accountsList = "accounts.list"
+        public static let accountsRemove = "accounts.remove"
+        public static let syncRun = "sync.run"
+        public static let syncStatus = "sync.status"
         public static let daemonStatus = "daemon.status"
         public static let eventsSubscribe = "events.subscribe"
         public static let groupsAddMembers = "groups.addMembers"
@@ -58,4 +63,6 @@ extension RPCError.Code {
     public static let tooLarge = RPCError.Code(rawValue: -32004)
     public static let unsupportedMedia = RPCError.Code(rawValue: -32005)
     public static let unavailable = RPCError.Code(rawValue: -32006)
+    /// A sync server could not be reached, refused the credentials or answered what the client cannot use.
+    public static let remoteFailed = RPCError.Code(rawValue: -32007)
 }

@@ -84,6 +84,36 @@ public enum CommandTree {
                 options: [OptionSpec("yes", short: "y", help: "do not ask first")],
                 run: TrashCommands.purge),
             CommandSpec(
+                "account", summary: "Manage sync accounts (CardDAV address books).",
+                subcommands: [
+                    CommandSpec(
+                        "add", summary: "Add an account: find the address book behind URL, sign in, and keep it in sync.",
+                        arguments: [
+                            ArgumentSpec("NAME", help: "the account's name"),
+                            ArgumentSpec("URL", help: "the address book, the server, a host or an email address"),
+                        ],
+                        options: [
+                            OptionSpec("user", value: "USER", help: "the user to sign in as"),
+                            OptionSpec("password-command", value: "CMD", help: "a command that prints the password (secret-tool, pass)"),
+                            OptionSpec("token-command", value: "CMD", help: "a command that prints a bearer token (OAuth 2)"),
+                            OptionSpec("address-book", value: "NAME", help: "which book, when the server has several"),
+                            OptionSpec("interval", value: "SECONDS", help: "seconds between syncs (default 900)"),
+                            OptionSpec("read-only", help: "only download"),
+                            OptionSpec("adopt-local", help: "move this machine's contacts into the account"),
+                        ],
+                        run: SyncCommands.add),
+                    CommandSpec("list", summary: "List the accounts with their last sync.", run: SyncCommands.list),
+                    CommandSpec(
+                        "rm", summary: "Remove an account (its contacts stay here unless --delete-contacts).",
+                        arguments: [ArgumentSpec("NAME", help: "the account")],
+                        options: [OptionSpec("delete-contacts", help: "move its contacts to the trash")], run: SyncCommands.remove),
+                ]),
+            CommandSpec(
+                "sync", summary: "Sync an account (every one when none is named) now.",
+                arguments: [ArgumentSpec("NAME", optional: true, help: "the account")],
+                subcommands: [CommandSpec("status", summary: "How each account's syncs went.", run: SyncCommands.status)],
+                run: SyncCommands.run),
+            CommandSpec(
                 "fav", summary: "Mark a contact as a favorite.", arguments: [contactArg], run: { try ContactCommands.favorite(&$0, true) }),
             CommandSpec("unfav", summary: "Unmark a favorite.", arguments: [contactArg], run: { try ContactCommands.favorite(&$0, false) }),
             CommandSpec(

@@ -167,7 +167,8 @@ public final class Daemon: @unchecked Sendable {
                 schemas: Schemas.components),
             methods: ContactMethods.all(store: store) + PhotoMethods.all(photos: photos)
                 + ImportExportMethods.all(store: store, importer: importer) + GroupMethods.all(store: store)
-                + TrashMethods.all(store: store) + HistoryMethods.all(store: store) + more,
+                + TrashMethods.all(store: store) + HistoryMethods.all(store: store)
+                + SyncMethods.all(store: store, sync: SyncService(store: store)) + more,
             mapError: ErrorMapping.rpcError)
     }
 

@@ -1,0 +1,148 @@
+import ContactsAPI
+import Foundation
+import JSONCore
+
+/// Accounts and syncs: `account add|list|rm`, `sync [NAME]`, `sync status`.
+enum SyncCommands {
+    static func add(_ inv: inout Invocation) throws -> Int32 {
+        var params: JSONObject = ["name": .string(inv.arguments[0]), "url": .string(inv.arguments[1])]
+        if let user = inv.value("user") { params["username"] = .string(user) }
+        if let command = inv.value("password-command") { params["passwordCommand"] = .array(try words(command).map(JSONValue.string)) }
+        if let command = inv.value("token-command") { params["tokenCommand"] = .array(try words(command).map(JSONValue.string)) }
+        if let book = inv.value("address-book") { params["addressBook"] = .string(book) }
+        if let interval = inv.value("interval") {
+            guard let seconds = Int(interval) else {
+                throw CommandFailure("--interval takes a number of seconds, not '\(interval)'", status: 64)
+            }
+            params["interval"] = .int(seconds)
+        }
+        if inv.flag("read-only") { params["readOnly"] = true }
+        if inv.flag("adopt-local") { params["adoptLocal"] = true }
+        let account = try inv.call(ContactsAPI.Method.accountsAdd, params)
+        if inv.json {
+            inv.output.json(account)
+        } else {
+            let book = account["displayName"]?.stringValue ?? account["addressBookUrl"]?.stringValue ?? ""
+            inv.output.line("Added \(inv.output.bold(inv.arguments[0])): \(book) (\(account["addressBookUrl"]?.stringValue ?? ""))")
+            inv.output.line(inv.output.dim("Run 'contactsctl sync \(inv.arguments[0])' to sync it now."))
+        }
+        return 0
+    }
+
+    static func list(_ inv: inout Invocation) throws -> Int32 {
+        let result = try inv.call(ContactsAPI.Method.accountsList)
+        if inv.json {
+            inv.output.json(result)
+            return 0
+        }
+        let accounts = result["accounts"]?.arrayValue ?? []
+        guard !accounts.isEmpty else {
+            if inv.output.isTerminal { inv.output.line(inv.output.dim("No accounts. Add one with 'contactsctl account add NAME URL'.")) }
+            return 0
+        }
+        var table = Table(headers: ["NAME", "CONTACTS", "LAST SYNC", "ADDRESS BOOK"], shrinkable: [3])
+        for a in accounts {
+            let last = a["lastSuccess"]?.stringValue.map { String($0.prefix(16)).replacingOccurrences(of: "T", with: " ") } ?? "never"
+            let state = a["lastError"]?.stringValue.map { _ in last + " (failing)" } ?? last
+            table.add([a["name"]?.stringValue ?? "", String(a["contacts"]?.intValue ?? 0), state, a["addressBookUrl"]?.stringValue ?? ""])
+        }
+        for line in table.render(width: inv.output.width, header: inv.output.bold) { inv.output.line(line) }
+        return 0
+    }
+
+    static func remove(_ inv: inout Invocation) throws -> Int32 {
+        let result = try inv.call(
+            ContactsAPI.Method.accountsRemove, ["name": .string(inv.arguments[0]), "keepContacts": .bool(!inv.flag("delete-contacts"))])
+        if inv.json {
+            inv.output.json(result)
+        } else {
+            let n = result["contacts"]?.intValue ?? 0
+            let fate = inv.flag("delete-contacts") ? "moved to the trash" : "kept on this machine"
+            inv.output.line(
+                "Removed \(inv.output.bold(inv.arguments[0])); its \(n) contact\(n == 1 ? "" : "s") \(n == 1 ? "is" : "are") \(fate)")
+        }
+        return 0
+    }
+
+    static func run(_ inv: inout Invocation) throws -> Int32 {
+        var params: JSONObject = [:]
+        if let name = inv.arguments.first { params["account"] = .string(name) }
+        let result = try inv.call(ContactsAPI.Method.syncRun, params)
+        if inv.json {
+            inv.output.json(result)
+            return 0
+        }
+        let reports = result["reports"]?.arrayValue ?? [result]
+        var failed = false
+        for r in reports {
+            let down = r["downloaded"], up = r["uploaded"]
+            func n(_ v: JSONValue?, _ k: String) -> Int { v?[k]?.intValue ?? 0 }
+            inv.output.line(
+                "\(inv.output.bold(r["account"]?.stringValue ?? "")): "
+                    + "in \(n(down, "created")) new, \(n(down, "updated")) changed, \(n(down, "deleted")) deleted; "
+                    + "out \(n(up, "created")) new, \(n(up, "updated")) changed, \(n(up, "deleted")) deleted"
+                    + ((r["merged"]?.intValue ?? 0) > 0 ? "; \(r["merged"]?.intValue ?? 0) merged" : ""))
+            for c in r["conflicts"]?.arrayValue ?? [] {
+                let fields = (c["fields"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ", ")
+                inv.output.line(
+                    "  conflict in \(c["id"]?.stringValue ?? ""): \(fields) (the later edit kept; the other is in 'contactsctl history')")
+            }
+            if let held = r["held"]?.intValue, held > 0 { inv.output.line("  \(held) deletions held back: too many at once") }
+            for e in r["errors"]?.arrayValue ?? [] {
+                failed = true
+                inv.output.line("  \(e["href"]?.stringValue ?? ""): \(e["message"]?.stringValue ?? "")")
+            }
+        }
+        return failed ? 1 : 0
+    }
+
+    static func status(_ inv: inout Invocation) throws -> Int32 {
+        let result = try inv.call(ContactsAPI.Method.syncStatus)
+        if inv.json {
+            inv.output.json(result)
+            return 0
+        }
+        for a in result["accounts"]?.arrayValue ?? [] {
+            let last = a["lastSuccess"]?.stringValue ?? "never"
+            inv.output.line(
+                "\(inv.output.bold(a["name"]?.stringValue ?? "")): last success \(last), \(a["contacts"]?.intValue ?? 0) contacts")
+            if let error = a["lastError"]?.stringValue { inv.output.line("  last error: \(error)") }
+        }
+        return 0
+    }
+
+    /// A command line split into words as a shell would split it: spaces separate, quotes
+    /// (single or double) keep spaces, a backslash escapes the next character.
+    static func words(_ line: String) throws -> [String] {
+        var out: [String] = []
+        var word = ""
+        var inWord = false
+        var quote: Character?
+        var escaped = false
+        for ch in line {
+            if escaped {
+                word.append(ch)
+                escaped = false
+            } else if ch == "\\" && quote != "'" {
+                escaped = true
+                inWord = true
+            } else if let q = quote {
+                if ch == q { quote = nil } else { word.append(ch) }
+            } else if ch == "'" || ch == "\"" {
+                quote = ch
+                inWord = true
+            } else if ch == " " || ch == "\t" {
+                if inWord { out.append(word) }
+                word = ""
+                inWord = false
+            } else {
+                word.append(ch)
+                inWord = true
+            }
+        }
+        guard quote == nil, !escaped else { throw CommandFailure("unbalanced quote in the command '\(line)'", status: 64) }
+        if inWord { out.append(word) }
+        guard !out.isEmpty else { throw CommandFailure("the command is empty", status: 64) }
+        return out
+    }
+}
