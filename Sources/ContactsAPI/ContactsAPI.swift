@@ -52,6 +52,8 @@ public enum ContactsAPI {
         public static let contactsReset = "contacts.reset"
         public static let inboxProcessed = "inbox.processed"
         public static let importProgress = "import.progress"
+        public static let syncFinished = "sync.finished"
+        public static let syncHeld = "sync.held"
     }
 }
 

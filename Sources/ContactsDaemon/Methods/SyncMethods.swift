@@ -53,6 +53,7 @@ enum SyncMethods {
                     _ = try store.addToAccount(name, ids: try store.localContactIDs()) { client.hrefForNewCard(uid: $0.uid) }
                 }
                 a = try store.account(named: name)
+                sync.accountsChanged()
                 return try json(a, store: store)
             },
             RPCMethod(
@@ -80,6 +81,7 @@ enum SyncMethods {
             ) { call in
                 let name = try call.params.string("name")
                 let n = try store.removeAccount(name: name, keepContacts: try call.params.optionalBool("keepContacts") ?? true)
+                sync.accountsChanged()
                 return ["removed": .string(name), "contacts": .int(n)]
             },
             RPCMethod(

@@ -2,6 +2,7 @@ import ContactsAPI
 import ContactsCore
 import ContactsStore
 import ContactsSupport
+import ContactsSync
 import Dispatch
 import Foundation
 import Glibc
@@ -25,6 +26,9 @@ public final class Daemon: @unchecked Sendable {
     let bus = EventBus()
     private(set) var store: ContactStore?
     private var photos: PhotoService?
+    private var sync: SyncService?
+    /// How the last sync of each account went, for the status line.
+    private let lastSync = Mutex<[String: String]>([:])
     private(set) var server: RPCServer?
     private var lock: LockFile?
     private var ownsSocketFile = false
@@ -107,12 +111,17 @@ public final class Daemon: @unchecked Sendable {
                 self?.bus.publish(contacts: contacts, groups: groups, source: source)
             }
             self?.scheduleStatusUpdate()
+            if !contacts.isEmpty || !groups.isEmpty { self?.sync?.localChange(origin: source.origin) }
         }
 
         let importer = Importer(store: store, log: log) { [weak self] in self?.stopping.load(ordering: .relaxed) ?? true }
         let photos = PhotoService(store: store, cacheDirectory: paths.cacheHome + "/contactsd", settings: settings)
         self.photos = photos
-        let engine = Self.engine(store: store, importer: importer, photos: photos, more: daemonMethods(store: store))
+        let sync = SyncService(store: store)
+        sync.isStopping = { [weak self] in self?.stopping.load(ordering: .relaxed) ?? true }
+        sync.onFinished = { [weak self] name, result in self?.syncFinished(name, result) }
+        self.sync = sync
+        let engine = Self.engine(store: store, importer: importer, photos: photos, sync: sync, more: daemonMethods(store: store))
 
         let listenFD = try openListener()
         let server = RPCServer(
@@ -156,10 +165,34 @@ public final class Daemon: @unchecked Sendable {
         warm.name = "warm-up"
         warm.start()
         pruneHistorySoon(after: 5)
+        sync.start()
+    }
+
+    /// A sync ended: subscribers hear of it, the log and the status line say how it went.
+    private func syncFinished(_ name: String, _ result: Result<SyncReport, Error>) {
+        let time = String(Timestamp.format(Timestamp.now()).dropFirst(11).prefix(5))
+        switch result {
+        case .success(let report):
+            bus.publish(method: ContactsAPI.Notification.syncFinished, params: ["report": SyncMethods.json(report)])
+            if report.held > 0 {
+                bus.publish(method: ContactsAPI.Notification.syncHeld, params: ["account": .string(name), "count": .int(report.held)])
+            }
+            let d = report.downloaded, u = report.uploaded
+            log.info(
+                "sync \(name): in \(d.created)+\(d.updated)~\(d.deleted)-, out \(u.created)+\(u.updated)~\(u.deleted)-, \(report.merged) merged, \(report.requests) requests, \(report.durationMs) ms"
+            )
+            lastSync.withLock { $0[name] = "synced \(name) at \(time) UTC" }
+        case .failure(let error):
+            log.warning("sync \(name) failed: \(error)")
+            lastSync.withLock { $0[name] = "sync of \(name) failed at \(time) UTC" }
+        }
+        scheduleStatusUpdate()
     }
 
     /// The JSON-RPC engine with every method on the store, and `more` (the daemon's own).
-    static func engine(store: ContactStore, importer: Importer, photos: PhotoService, more: [RPCMethod] = []) -> RPCEngine {
+    static func engine(
+        store: ContactStore, importer: Importer, photos: PhotoService, sync: SyncService? = nil, more: [RPCMethod] = []
+    ) -> RPCEngine {
         RPCEngine(
             info: RPCServiceInfo(
                 title: "contactsd", version: ContactsAPI.version,
@@ -168,7 +201,7 @@ public final class Daemon: @unchecked Sendable {
             methods: ContactMethods.all(store: store) + PhotoMethods.all(photos: photos)
                 + ImportExportMethods.all(store: store, importer: importer) + GroupMethods.all(store: store)
                 + TrashMethods.all(store: store) + HistoryMethods.all(store: store)
-                + SyncMethods.all(store: store, sync: SyncService(store: store)) + more,
+                + SyncMethods.all(store: store, sync: sync ?? SyncService(store: store)) + more,
             mapError: ErrorMapping.rpcError)
     }
 
@@ -207,7 +240,10 @@ public final class Daemon: @unchecked Sendable {
     func statusLine() -> String {
         let counts = (try? store?.counts()) ?? nil
         let serving = "Serving \(counts?.contacts ?? 0) contacts in \(counts?.groups ?? 0) groups"
-        return lastImport.withLock { $0 }.map { "\(serving); \($0)" } ?? serving
+        var parts = [serving]
+        if let i = lastImport.withLock({ $0 }) { parts.append(i) }
+        parts += lastSync.withLock { $0 }.sorted { $0.key < $1.key }.map(\.value)
+        return parts.joined(separator: "; ")
     }
 
     /// Sends a fresh STATUS= line at most once a second, after changes.
@@ -269,6 +305,7 @@ public final class Daemon: @unchecked Sendable {
     private func stop() {
         Systemd.notify("STOPPING=1\nSTATUS=Stopping")
         stopping.store(true, ordering: .relaxed)
+        sync?.stop()
         inbox?.stop()
         server?.shutdown(grace: 10)
         store?.close()

@@ -1,15 +1,30 @@
 import CardDAV
 import ContactsStore
+import ContactsSupport
 import ContactsSync
 import Foundation
 
 /// The daemon's side of sync: signs in for an account (running its password or token
-/// command), finds its address book, and runs one sync per account at a time.
-final class SyncService: Sendable {
+/// command), finds its address book, runs one sync of an account at a time, and keeps every
+/// account synced unattended: soon after start, every `interval`, a few seconds after a local
+/// change, later after a failure (the server's `Retry-After`, else a backoff from 30 s to the
+/// interval, with jitter).
+final class SyncService: @unchecked Sendable {
     let store: ContactStore
     let engine: SyncEngine
-    private let running = NSLock()
-    nonisolated(unsafe) private var busy: Set<String> = []
+    /// Told of every sync that ends: its account, and its report or error.
+    var onFinished: (@Sendable (String, Result<SyncReport, Error>) -> Void)?
+    /// Whether the daemon is stopping: a sync stops at its next batch.
+    var isStopping: @Sendable () -> Bool = { false }
+    /// Seconds from a local change to the sync that sends it.
+    var changeDelay = 2.0
+
+    private let lock = NSLock()
+    private var accountLocks: [String: NSLock] = [:]
+    private var pending: [String: (at: Date, work: DispatchWorkItem)] = [:]
+    private var failures: [String: Int] = [:]
+    private var started = false
+    private let queue = DispatchQueue(label: "sync", qos: .utility)
 
     init(store: ContactStore) {
         self.store = store
@@ -40,26 +55,104 @@ final class SyncService: Sendable {
         return book
     }
 
-    /// One sync of `name`; refused while another of the same account runs.
+    /// One sync of `name` now; waits for one of the same account under way to end first.
     func sync(_ name: String) throws -> SyncReport {
+        let accountLock = lock.withLock {
+            if let l = accountLocks[name] { return l }
+            let l = NSLock()
+            accountLocks[name] = l
+            return l
+        }
+        accountLock.lock()
+        defer { accountLock.unlock() }
         let account = try store.account(named: name)
-        running.lock()
-        guard busy.insert(name).inserted else {
-            running.unlock()
-            throw StoreError.unavailable("account '\(name)' is syncing already; try again when it is done")
-        }
-        running.unlock()
-        defer {
-            running.lock()
-            busy.remove(name)
-            running.unlock()
-        }
         guard let url = URL(string: account.addressBookURL) else {
             throw DAVError.refusedURL("account '\(name)' has no usable address-book URL")
         }
         let credentials = try Self.credentials(
             username: account.username, passwordCommand: account.passwordCommand, tokenCommand: account.tokenCommand, account: name)
         let book = AddressBookClient(url: url, http: HTTPClient(credentials: credentials, for: url))
-        return try engine.sync(account, with: book)
+        let result = Result { try engine.sync(account, with: book, cancelled: isStopping) }
+        lock.withLock {
+            if case .success = result { failures[name] = nil } else { failures[name, default: 0] += 1 }
+        }
+        onFinished?(name, result)
+        return try result.get()
+    }
+
+    // MARK: Unattended
+
+    /// Starts the schedule: each account's first sync `after` seconds from now.
+    func start(after seconds: Double = 2) {
+        lock.withLock { started = true }
+        for a in (try? store.accounts()) ?? [] { schedule(a.name, after: seconds) }
+    }
+
+    /// A contact changed here: each account syncs within a few seconds (once, however many
+    /// changes come meanwhile). A change a sync made is not one to send.
+    func localChange(origin: String) {
+        guard !origin.hasPrefix("sync:"), lock.withLock({ started }) else { return }
+        for a in (try? store.accounts()) ?? [] { schedule(a.name, after: changeDelay) }
+    }
+
+    /// The account was added or removed: its schedule starts or ends.
+    func accountsChanged() {
+        guard lock.withLock({ started }) else { return }
+        let names = Set(((try? store.accounts()) ?? []).map(\.name))
+        lock.withLock {
+            for (name, p) in pending where !names.contains(name) {
+                p.work.cancel()
+                pending[name] = nil
+            }
+        }
+        for name in names where lock.withLock({ pending[name] == nil }) { schedule(name, after: 1) }
+    }
+
+    func stop() {
+        lock.withLock {
+            started = false
+            for p in pending.values { p.work.cancel() }
+            pending.removeAll()
+        }
+    }
+
+    /// Runs a sync of `name` in `seconds`, unless one is due sooner already.
+    func schedule(_ name: String, after seconds: Double) {
+        let at = Date().addingTimeInterval(seconds)
+        let work = DispatchWorkItem { [weak self] in self?.runScheduled(name) }
+        let scheduled = lock.withLock { () -> Bool in
+            guard started else { return false }
+            if let p = pending[name], p.at <= at { return false }
+            pending[name]?.work.cancel()
+            pending[name] = (at, work)
+            return true
+        }
+        if scheduled { queue.asyncAfter(deadline: .now() + seconds, execute: work) }
+    }
+
+    private func runScheduled(_ name: String) {
+        lock.withLock { pending[name] = nil }
+        guard !isStopping(), let account = try? store.account(named: name) else { return }
+        let next: Double
+        do {
+            _ = try sync(name)
+            next = Double(account.interval)
+        } catch let e as DAVError {
+            let n = lock.withLock { failures[name] ?? 1 }
+            if case .status(_, _, _, let retryAfter?) = e {
+                next = min(max(retryAfter, 1), Double(account.interval))
+            } else {
+                next = Self.backoff(failures: n, interval: Double(account.interval))
+            }
+        } catch {
+            next = Self.backoff(failures: lock.withLock { failures[name] ?? 1 }, interval: Double(account.interval))
+        }
+        schedule(name, after: next)
+    }
+
+    /// 30 s, 60 s, 120 s … up to the interval, each with up to a fifth more at random.
+    static func backoff(failures: Int, interval: Double) -> Double {
+        let base = min(interval, 30 * pow(2, Double(max(0, failures - 1))))
+        return base * Double.random(in: 1...1.2)
     }
 }

@@ -1,0 +1,60 @@
+import Foundation
+import JSONCore
+import TestSupport
+import XCTest
+
+/// The real contactsd and contactsctl with a real Radicale: an account added from the
+/// command line syncs on its own, a local edit reaches the server within seconds, and an
+/// edit another device made reaches the store.
+final class SyncTests: DaemonTestCase {
+    func waitUntil(_ timeout: Double = 15, _ condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if try condition() { return true }
+            usleep(200_000)
+        }
+        return false
+    }
+
+    func testAnAccountAddedFromTheCommandLineSyncsBothWaysOnItsOwn() throws {
+        let server = try DAVServer(.radicale)
+        defer { server.stop() }
+        try server.put("kate.vcf", "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:kate\r\nFN:Kate Bell\r\nTEL:555-1\r\nEND:VCARD\r\n")
+        let added = try daemon.ctl(
+            "account", "add", "home", server.root.absoluteString, "--user", "kate", "--password-command", "printf 'secret'")
+        XCTAssertEqual(added.status, 0, added.stderr)
+        XCTAssertTrue(added.stdout.contains("Added home"), added.stdout)
+        // The first sync comes by itself.
+        XCTAssertTrue(try waitUntil { try daemon.ctl("search", "kate").stdout.contains("Kate Bell") }, "Kate arrived")
+        let list = try daemon.ctl("account", "list")
+        XCTAssertTrue(list.stdout.contains("home") && list.stdout.contains(server.addressBook.absoluteString), list.stdout)
+        // An edit here is on the server a few seconds later, with nothing asked.
+        XCTAssertEqual(try daemon.ctl("edit", "kate", "--title", "Producer").status, 0)
+        XCTAssertTrue(
+            try waitUntil {
+                String(decoding: try server.request("GET", server.addressBook.appendingPathComponent("kate.vcf")).body, as: UTF8.self)
+                    .contains("TITLE:Producer")
+            }, "the edit went up")
+        // Another device's edit comes in with the next sync.
+        let tag = try server.request("GET", server.addressBook.appendingPathComponent("kate.vcf")).headers["etag"] ?? ""
+        let put = try server.put(
+            "kate.vcf",
+            "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:kate\r\nFN:Kate Bell\r\nTEL:555-1\r\nTITLE:Producer\r\nNOTE:from the phone\r\nEND:VCARD\r\n",
+            headers: ["If-Match": tag])
+        XCTAssertLessThan(put.status, 300)
+        let sync = try daemon.ctl("sync", "home")
+        XCTAssertEqual(sync.status, 0, sync.stderr)
+        XCTAssertTrue(sync.stdout.contains("in 0 new, 1 changed"), sync.stdout)
+        let kate = try daemon.client().call("contacts.query", ["text": "kate"])["contacts"]?.arrayValue?.first
+        XCTAssertEqual(kate?["note"], "from the phone")
+        XCTAssertEqual(kate?["title"], "Producer")
+        let status = try daemon.ctl("--json", "sync", "status")
+        XCTAssertTrue(status.stdout.contains("\"lastError\":null"), status.stdout)
+        // A wrong password is refused before anything is stored, and never shown.
+        let refused = try daemon.ctl(
+            "account", "add", "other", server.root.absoluteString, "--user", "kate", "--password-command", "echo hunter2")
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.stderr.contains("401"), refused.stderr)
+        XCTAssertFalse(refused.stderr.contains("hunter2") || daemon.log.contains("hunter2"))
+    }
+}
