@@ -115,6 +115,14 @@ _contactsctl() {
                 ((i++))
                 continue
                 ;;
+            " sync confirm|--socket")
+                ((i++))
+                continue
+                ;;
+            " sync reject|--socket")
+                ((i++))
+                continue
+                ;;
             " fav|--socket")
                 ((i++))
                 continue
@@ -211,7 +219,7 @@ _contactsctl() {
         esac
         if ((nargs == 0)); then
             case "$cmdpath $w" in
-                " list"|" search"|" show"|" add"|" edit"|" rm"|" history"|" revert"|" changes"|" undo"|" trash"|" trash empty"|" undelete"|" purge"|" account"|" account add"|" account list"|" account rm"|" sync"|" sync status"|" fav"|" unfav"|" group"|" group list"|" group add"|" group rm"|" group rename"|" group members"|" group assign"|" group unassign"|" photo"|" photo set"|" photo get"|" photo rm"|" import"|" export"|" backup"|" restore"|" status"|" watch"|" query-email"|" completions"|" call")
+                " list"|" search"|" show"|" add"|" edit"|" rm"|" history"|" revert"|" changes"|" undo"|" trash"|" trash empty"|" undelete"|" purge"|" account"|" account add"|" account list"|" account rm"|" sync"|" sync status"|" sync confirm"|" sync reject"|" fav"|" unfav"|" group"|" group list"|" group add"|" group rm"|" group rename"|" group members"|" group assign"|" group unassign"|" photo"|" photo set"|" photo get"|" photo rm"|" import"|" export"|" backup"|" restore"|" status"|" watch"|" query-email"|" completions"|" call")
                 cmdpath="$cmdpath $w"
                 continue
                 ;;
@@ -428,6 +436,14 @@ _contactsctl() {
         _contactsctl_files ''
         return
         ;;
+    " sync confirm|--socket")
+        _contactsctl_files ''
+        return
+        ;;
+    " sync reject|--socket")
+        _contactsctl_files ''
+        return
+        ;;
     " fav|--socket")
         _contactsctl_files ''
         return
@@ -572,6 +588,8 @@ _contactsctl() {
     " account rm") COMPREPLY=($(compgen -W '--delete-contacts --json --socket --no-color --help -h' -- "$cur")) ;;
     " sync") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " sync status") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
+    " sync confirm") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
+    " sync reject") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " fav") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " unfav") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " group") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
@@ -664,7 +682,17 @@ _contactsctl() {
         0) : ;;
         esac
         ;;
-    " sync") COMPREPLY=($(compgen -W 'status' -- "$cur")) ;;
+    " sync") COMPREPLY=($(compgen -W 'status confirm reject' -- "$cur")) ;;
+    " sync confirm")
+        case $nargs in
+        0) : ;;
+        esac
+        ;;
+    " sync reject")
+        case $nargs in
+        0) : ;;
+        esac
+        ;;
     " fav")
         case $nargs in
         0) _contactsctl_live contacts ;;

@@ -76,6 +76,12 @@ function __contactsctl_state
             case ' sync status|--socket'
                 set skip 1
                 continue
+            case ' sync confirm|--socket'
+                set skip 1
+                continue
+            case ' sync reject|--socket'
+                set skip 1
+                continue
             case ' fav|--socket'
                 set skip 1
                 continue
@@ -151,7 +157,7 @@ function __contactsctl_state
         end
         if test $nargs = 0
             switch "$cmdpath $t"
-                case ' list' ' search' ' show' ' add' ' edit' ' rm' ' history' ' revert' ' changes' ' undo' ' trash' ' trash empty' ' undelete' ' purge' ' account' ' account add' ' account list' ' account rm' ' sync' ' sync status' ' fav' ' unfav' ' group' ' group list' ' group add' ' group rm' ' group rename' ' group members' ' group assign' ' group unassign' ' photo' ' photo set' ' photo get' ' photo rm' ' import' ' export' ' backup' ' restore' ' status' ' watch' ' query-email' ' completions' ' call'
+                case ' list' ' search' ' show' ' add' ' edit' ' rm' ' history' ' revert' ' changes' ' undo' ' trash' ' trash empty' ' undelete' ' purge' ' account' ' account add' ' account list' ' account rm' ' sync' ' sync status' ' sync confirm' ' sync reject' ' fav' ' unfav' ' group' ' group list' ' group add' ' group rm' ' group rename' ' group members' ' group assign' ' group unassign' ' photo' ' photo set' ' photo get' ' photo rm' ' import' ' export' ' backup' ' restore' ' status' ' watch' ' query-email' ' completions' ' call'
                 set cmdpath "$cmdpath $t"
                 continue
             end
@@ -331,6 +337,8 @@ complete -c contactsctl -n "__contactsctl_at ' account rm'" -l socket -r -F -d '
 complete -c contactsctl -n "__contactsctl_at ' account rm'" -l no-color -d 'never colour the output'
 complete -c contactsctl -n "__contactsctl_at ' account rm'" -l help -s h -d 'show help'
 complete -c contactsctl -n "__contactsctl_at ' sync'" -a status -d 'How each account'\''s syncs went.'
+complete -c contactsctl -n "__contactsctl_at ' sync'" -a confirm -d 'Carry out the deletions a sync held back.'
+complete -c contactsctl -n "__contactsctl_at ' sync'" -a reject -d 'Undo the deletions a sync held back.'
 complete -c contactsctl -n "__contactsctl_at ' sync'" -l json -d 'print machine-readable JSON'
 complete -c contactsctl -n "__contactsctl_at ' sync'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
 complete -c contactsctl -n "__contactsctl_at ' sync'" -l no-color -d 'never colour the output'
@@ -339,6 +347,14 @@ complete -c contactsctl -n "__contactsctl_at ' sync status'" -l json -d 'print m
 complete -c contactsctl -n "__contactsctl_at ' sync status'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
 complete -c contactsctl -n "__contactsctl_at ' sync status'" -l no-color -d 'never colour the output'
 complete -c contactsctl -n "__contactsctl_at ' sync status'" -l help -s h -d 'show help'
+complete -c contactsctl -n "__contactsctl_at ' sync confirm'" -l json -d 'print machine-readable JSON'
+complete -c contactsctl -n "__contactsctl_at ' sync confirm'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
+complete -c contactsctl -n "__contactsctl_at ' sync confirm'" -l no-color -d 'never colour the output'
+complete -c contactsctl -n "__contactsctl_at ' sync confirm'" -l help -s h -d 'show help'
+complete -c contactsctl -n "__contactsctl_at ' sync reject'" -l json -d 'print machine-readable JSON'
+complete -c contactsctl -n "__contactsctl_at ' sync reject'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
+complete -c contactsctl -n "__contactsctl_at ' sync reject'" -l no-color -d 'never colour the output'
+complete -c contactsctl -n "__contactsctl_at ' sync reject'" -l help -s h -d 'show help'
 complete -c contactsctl -n "__contactsctl_at ' fav'" -l json -d 'print machine-readable JSON'
 complete -c contactsctl -n "__contactsctl_at ' fav'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
 complete -c contactsctl -n "__contactsctl_at ' fav'" -l no-color -d 'never colour the output'

@@ -35,6 +35,8 @@ public enum ContactsAPI {
         public static let accountsRemove = "accounts.remove"
         public static let syncRun = "sync.run"
         public static let syncStatus = "sync.status"
+        public static let syncConfirmDeletions = "sync.confirmDeletions"
+        public static let syncRejectDeletions = "sync.rejectDeletions"
         public static let daemonStatus = "daemon.status"
         public static let eventsSubscribe = "events.subscribe"
         public static let groupsAddMembers = "groups.addMembers"

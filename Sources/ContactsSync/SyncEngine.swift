@@ -19,6 +19,17 @@ public final class SyncEngine: Sendable {
     /// ...or this share of the account's, whichever is more.
     static let deletionShare = 0.25
 
+    /// What to do with deletions the guard holds back.
+    public enum HeldDeletions: Sendable {
+        /// Keep holding them (the default).
+        case hold
+        /// Carry them out.
+        case confirm
+        /// Undo them: a card the server deleted goes back up, a contact deleted here comes
+        /// back from the trash.
+        case reject
+    }
+
     public init(store: ContactStore, batch: Int = 100) {
         self.store = store
         self.batch = batch
@@ -26,15 +37,16 @@ public final class SyncEngine: Sendable {
 
     /// Syncs `account` with `backend`. Throws when the server cannot be used at all (it could
     /// not be reached, refused the credentials); a card it refuses is in the report.
-    public func sync(_ account: SyncAccount, with backend: some SyncBackend, cancelled: () -> Bool = { false }) throws -> SyncReport {
+    public func sync(
+        _ account: SyncAccount, with backend: some SyncBackend, held: HeldDeletions = .hold, cancelled: () -> Bool = { false }
+    ) throws -> SyncReport {
         let started = Date()
         var report = SyncReport(account: account.name)
         let requestsBefore = backend.requests
-        defer {}
         do {
             try checkIntents(account, backend, &report)
-            let token = try download(account, backend, &report, cancelled: cancelled)
-            if !account.readOnly { try upload(account, backend, &report, cancelled: cancelled) }
+            let token = try download(account, backend, held, &report, cancelled: cancelled)
+            if !account.readOnly { try upload(account, backend, held, &report, cancelled: cancelled) }
             try store.recordSync(account: account.name, token: token, error: nil)
         } catch let e as DAVError {
             try? store.recordSync(account: account.name, token: nil, error: e.description)
@@ -76,8 +88,9 @@ public final class SyncEngine: Sendable {
     // MARK: Download
 
     /// Brings the server's changes in; returns the token to ask from next time.
-    func download(_ account: SyncAccount, _ backend: some SyncBackend, _ report: inout SyncReport, cancelled: () -> Bool) throws -> String?
-    {
+    func download(
+        _ account: SyncAccount, _ backend: some SyncBackend, _ held: HeldDeletions, _ report: inout SyncReport, cancelled: () -> Bool
+    ) throws -> String? {
         let items = Dictionary(try store.syncItems(account: account.name).map { ($0.href, $0) }) { a, _ in a }
         var token = account.syncToken
         var changed: [(href: String, etag: String?)] = []
@@ -112,8 +125,10 @@ public final class SyncEngine: Sendable {
                 try apply(card, item: items[card.href], local: &local, account, &report)
             }
         }
-        try applyRemovals(removed, items: items, local: local, account, &report)
-        return token
+        let heldBefore = report.held
+        try applyRemovals(removed, items: items, local: local, account, held, &report)
+        // Held deletions are asked for again next time: the token stays where it was.
+        return report.held > heldBefore ? account.syncToken : token
     }
 
     static func attempt<T>(_ body: () throws(DAVError) -> T) -> Result<T, DAVError> {
@@ -170,10 +185,9 @@ public final class SyncEngine: Sendable {
     /// Cards deleted on the server: their contacts go to the trash, unless edited here (then
     /// they go back up as new cards), or unless there are so many that they wait for a yes.
     func applyRemovals(
-        _ removed: [String], items: [String: SyncItem], local: [String: Contact], _ account: SyncAccount, _ report: inout SyncReport
-    )
-        throws
-    {
+        _ removed: [String], items: [String: SyncItem], local: [String: Contact], _ account: SyncAccount, _ held: HeldDeletions,
+        _ report: inout SyncReport
+    ) throws {
         var deletions: [String] = []
         for href in removed {
             guard let item = items[href] else { continue }
@@ -186,8 +200,20 @@ public final class SyncEngine: Sendable {
             deletions.append(href)
         }
         if Self.mustHold(deletions.count, of: items.count) {
-            report.held += deletions.count
-            return
+            switch held {
+            case .hold:
+                report.held += deletions.count
+                return
+            case .reject:
+                // Each goes back up as a new card.
+                for href in deletions {
+                    guard let id = items[href]?.contactID else { continue }
+                    try store.recordUpload(
+                        account: account.name, SyncItem(href: href, contactID: id, etag: nil, card: nil, syncedRevision: nil))
+                }
+                return
+            case .confirm: break
+            }
         }
         for href in deletions where try store.applyRemoteDeletion(account: account.name, href: href) {
             report.downloaded.deleted += 1
@@ -201,11 +227,20 @@ public final class SyncEngine: Sendable {
     // MARK: Upload
 
     /// Sends new contacts, edits and deletions made here since the last sync.
-    func upload(_ account: SyncAccount, _ backend: some SyncBackend, _ report: inout SyncReport, cancelled: () -> Bool) throws {
-        let items = try store.syncItems(account: account.name)
-        let local = try store.contacts(ids: items.compactMap(\.contactID))
-        let gone = items.filter { item in item.etag != nil && item.contactID.map { local[$0] == nil } ?? true }
-        let hold = Self.mustHold(gone.count, of: items.count)
+    func upload(
+        _ account: SyncAccount, _ backend: some SyncBackend, _ held: HeldDeletions, _ report: inout SyncReport, cancelled: () -> Bool
+    ) throws {
+        var items = try store.syncItems(account: account.name)
+        var local = try store.contacts(ids: items.compactMap(\.contactID))
+        var gone = items.filter { item in item.etag != nil && item.contactID.map { local[$0] == nil } ?? true }
+        if held == .reject && Self.mustHold(gone.count, of: items.count) {
+            // The contacts deleted here come back from the trash, and nothing is deleted there.
+            _ = try store.undelete(ids: gone.compactMap(\.contactID), origin: "sync:\(account.name)")
+            items = try store.syncItems(account: account.name)
+            local = try store.contacts(ids: items.compactMap(\.contactID))
+            gone = []
+        }
+        let hold = held == .hold && Self.mustHold(gone.count, of: items.count)
         for item in items {
             if cancelled() { throw SyncStopped() }
             if let id = item.contactID, let c = local[id] {

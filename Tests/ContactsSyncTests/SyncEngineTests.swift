@@ -170,6 +170,19 @@ final class SyncEngineTests: XCTestCase {
             XCTAssertEqual(r.held, 15, "\(s.server.kind): \(r)")
             XCTAssertEqual(r.downloaded.created, 1)
             XCTAssertEqual(try s.store.query(ContactQuery()).total, 21, "nothing deleted here")
+            XCTAssertEqual(try s.sync().held, 15, "still held at the next sync")
+            // Rejected: the cards the server lost go back up.
+            let rejected = try s.engine.sync(try s.store.account(named: "dav"), with: s.book, held: .reject)
+            XCTAssertEqual(rejected.uploaded.created, 15, "\(s.server.kind): \(rejected)")
+            XCTAssertEqual(try s.book.listing().count, 21)
+            // Many deleted here: held too, then confirmed.
+            let ids = try s.store.query(ContactQuery(text: "Person")).contacts.prefix(15).map(\.id)
+            _ = try s.store.delete(ids: Array(ids))
+            XCTAssertEqual(try s.sync().held, 15)
+            XCTAssertEqual(try s.book.listing().count, 21, "nothing deleted there yet")
+            let confirmed = try s.engine.sync(try s.store.account(named: "dav"), with: s.book, held: .confirm)
+            XCTAssertEqual(confirmed.uploaded.deleted, 15, "\(confirmed)")
+            XCTAssertEqual(try s.book.listing().count, 6)
         }
     }
 

@@ -111,7 +111,16 @@ public enum CommandTree {
             CommandSpec(
                 "sync", summary: "Sync an account (every one when none is named) now.",
                 arguments: [ArgumentSpec("NAME", optional: true, help: "the account")],
-                subcommands: [CommandSpec("status", summary: "How each account's syncs went.", run: SyncCommands.status)],
+                subcommands: [
+                    CommandSpec("status", summary: "How each account's syncs went.", run: SyncCommands.status),
+                    CommandSpec(
+                        "confirm", summary: "Carry out the deletions a sync held back.",
+                        arguments: [ArgumentSpec("NAME", help: "the account")],
+                        run: SyncCommands.confirm),
+                    CommandSpec(
+                        "reject", summary: "Undo the deletions a sync held back.", arguments: [ArgumentSpec("NAME", help: "the account")],
+                        run: SyncCommands.reject),
+                ],
                 run: SyncCommands.run),
             CommandSpec(
                 "fav", summary: "Mark a contact as a favorite.", arguments: [contactArg], run: { try ContactCommands.favorite(&$0, true) }),

@@ -67,7 +67,20 @@ enum SyncCommands {
     static func run(_ inv: inout Invocation) throws -> Int32 {
         var params: JSONObject = [:]
         if let name = inv.arguments.first { params["account"] = .string(name) }
-        let result = try inv.call(ContactsAPI.Method.syncRun, params)
+        return try printReports(try inv.call(ContactsAPI.Method.syncRun, params), &inv)
+    }
+
+    static func confirm(_ inv: inout Invocation) throws -> Int32 {
+        try printReports(try inv.call(ContactsAPI.Method.syncConfirmDeletions, ["account": .string(inv.arguments[0])]), &inv)
+    }
+
+    static func reject(_ inv: inout Invocation) throws -> Int32 {
+        try printReports(try inv.call(ContactsAPI.Method.syncRejectDeletions, ["account": .string(inv.arguments[0])]), &inv)
+    }
+
+    /// One line per account's sync, then its conflicts, held deletions and refused cards;
+    /// exit status 1 when a card could not be synced.
+    private static func printReports(_ result: JSONValue, _ inv: inout Invocation) throws -> Int32 {
         if inv.json {
             inv.output.json(result)
             return 0
@@ -87,7 +100,12 @@ enum SyncCommands {
                 inv.output.line(
                     "  conflict in \(c["id"]?.stringValue ?? ""): \(fields) (the later edit kept; the other is in 'contactsctl history')")
             }
-            if let held = r["held"]?.intValue, held > 0 { inv.output.line("  \(held) deletions held back: too many at once") }
+            if let held = r["held"]?.intValue, held > 0 {
+                let name = r["account"]?.stringValue ?? ""
+                inv.output.line(
+                    "  \(held) deletions held back, too many at once: 'contactsctl sync confirm \(name)' carries them out, 'contactsctl sync reject \(name)' undoes them"
+                )
+            }
             for e in r["errors"]?.arrayValue ?? [] {
                 failed = true
                 inv.output.line("  \(e["href"]?.stringValue ?? ""): \(e["message"]?.stringValue ?? "")")

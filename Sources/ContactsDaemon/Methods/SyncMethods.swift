@@ -102,6 +102,30 @@ enum SyncMethods {
                 return ["reports": .array(reports)]
             },
             RPCMethod(
+                ContactsAPI.Method.syncConfirmDeletions,
+                summary:
+                    "Syncs an account now and carries out the deletions it held back (more than 10 and a quarter of its contacts at once).",
+                params: [RPCParam("account", "The account.", schema: Schemas.string, required: true)],
+                result: "report", resultSchema: ["type": "object"],
+                errors: [RPCError(.notFound, "No such account"), RPCError(.remoteFailed, "The server could not be used")]
+            ) { call in
+                let name = try call.params.string("account")
+                return json(
+                    try remote(url: try store.account(named: name).addressBookURL, account: name) { try sync.sync(name, held: .confirm) })
+            },
+            RPCMethod(
+                ContactsAPI.Method.syncRejectDeletions,
+                summary:
+                    "Syncs an account now and undoes the deletions it held back: cards the server lost go back up, contacts deleted here come back from the trash.",
+                params: [RPCParam("account", "The account.", schema: Schemas.string, required: true)],
+                result: "report", resultSchema: ["type": "object"],
+                errors: [RPCError(.notFound, "No such account"), RPCError(.remoteFailed, "The server could not be used")]
+            ) { call in
+                let name = try call.params.string("account")
+                return json(
+                    try remote(url: try store.account(named: name).addressBookURL, account: name) { try sync.sync(name, held: .reject) })
+            },
+            RPCMethod(
                 ContactsAPI.Method.syncStatus,
                 summary: "How each account's syncs went: the last success, the last error, its contacts.",
                 params: [RPCParam("account", "The account; all when absent.", schema: Schemas.string)],

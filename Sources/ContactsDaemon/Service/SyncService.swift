@@ -56,7 +56,7 @@ final class SyncService: @unchecked Sendable {
     }
 
     /// One sync of `name` now; waits for one of the same account under way to end first.
-    func sync(_ name: String) throws -> SyncReport {
+    func sync(_ name: String, held: SyncEngine.HeldDeletions = .hold) throws -> SyncReport {
         let accountLock = lock.withLock {
             if let l = accountLocks[name] { return l }
             let l = NSLock()
@@ -72,7 +72,7 @@ final class SyncService: @unchecked Sendable {
         let credentials = try Self.credentials(
             username: account.username, passwordCommand: account.passwordCommand, tokenCommand: account.tokenCommand, account: name)
         let book = AddressBookClient(url: url, http: HTTPClient(credentials: credentials, for: url))
-        let result = Result { try engine.sync(account, with: book, cancelled: isStopping) }
+        let result = Result { try engine.sync(account, with: book, held: held, cancelled: isStopping) }
         lock.withLock {
             if case .success = result { failures[name] = nil } else { failures[name, default: 0] += 1 }
         }
