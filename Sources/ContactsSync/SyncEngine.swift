@@ -150,6 +150,9 @@ public final class SyncEngine: Sendable {
         throws
     {
         let text = String(decoding: card.data, as: UTF8.self)
+        // A group card (KIND:group, Apple's X-ADDRESSBOOKSERVER-KIND) is not a person: the
+        // book's groups stay on the server as they are, and are not made contacts here.
+        if Self.isGroupCard(card.data) { return }
         guard let (remote, photo) = Self.parse(card.data) else {
             report.errors.append(
                 SyncReport.CardError(href: card.href, status: nil, message: "the server's card is not a vCard this store can read"))
@@ -336,6 +339,11 @@ public final class SyncEngine: Sendable {
         let parsed = VCardParser.parse([UInt8](data))
         guard let card = parsed.cards.first, let (c, photo) = try? VCardMapping.contactWithPhoto(from: card) else { return nil }
         return (c, photo)
+    }
+
+    static func isGroupCard(_ data: Data) -> Bool {
+        guard let card = VCardParser.parse([UInt8](data)).cards.first else { return false }
+        return card.properties.contains { ($0.name == "KIND" || $0.name == "X-ADDRESSBOOKSERVER-KIND") && $0.value.joined.lowercased() == "group" }
     }
 
     /// The card's `REV`, in milliseconds, when it has one.

@@ -72,12 +72,16 @@ final class SyncEngineTests: XCTestCase {
     func testAFirstSyncBringsEverythingAndASyncWithNothingChangedIsOneRequest() throws {
         try eachServer { s in
             for i in 1...3 { try s.server.put("p\(i).vcf", s.card("p\(i)", "Person \(i)", "TEL:+1 555 010\(i)\r\n")) }
+            // An Apple group card is the book's, not a person: it stays there as it is.
+            try s.server.put(
+                "band.vcf", s.card("band", "Band", "X-ADDRESSBOOKSERVER-KIND:group\r\nX-ADDRESSBOOKSERVER-MEMBER:urn:uuid:p1\r\n"))
             let first = try s.sync()
             XCTAssertEqual(first.downloaded.created, 3, "\(s.server.kind): \(first)")
             XCTAssertEqual(first.uploaded, SyncReport.Counts(), "nothing goes back: \(first)")
             XCTAssertEqual(try s.store.query(ContactQuery()).total, 3)
             XCTAssertEqual(try s.contact("Person 2").phones.map(\.value), ["+1 555 0102"])
             XCTAssertEqual(try s.store.history(id: s.contact("Person 2").id).first?.origin, "sync:dav")
+            XCTAssertTrue(try s.remote("band").contains("X-ADDRESSBOOKSERVER-MEMBER"), "the group card is untouched")
             let again = try s.sync()
             XCTAssertEqual(again.requests, 1, "\(s.server.kind): \(again)")
             XCTAssertEqual(again.downloaded, SyncReport.Counts())

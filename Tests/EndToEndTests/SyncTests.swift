@@ -58,3 +58,42 @@ final class SyncTests: DaemonTestCase {
         XCTAssertFalse(refused.stderr.contains("hunter2") || daemon.log.contains("hunter2"))
     }
 }
+
+/// A first sync killed in the middle and started again: every card arrives exactly once.
+final class SyncCrashTests: DaemonTestCase {
+    func testAFirstSyncKilledHalfwayResumesAndBringsEveryCardOnce() throws {
+        let server = try DAVServer(.radicale)
+        defer { server.stop() }
+        let count = 2000
+        try server.putAll(
+            (0..<count).map { i in
+                ("bulk-\(i)", "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:bulk-\(i)\r\nFN:Person \(i)\r\nN:Person;\(i);;;\r\nTEL:+1 555 \(1_000_000 + i)\r\nEND:VCARD\r\n")
+            })
+        let added = try daemon.ctl("account", "add", "home", server.addressBook.absoluteString, "--user", "kate", "--password-command", "printf secret")
+        XCTAssertEqual(added.status, 0, added.stderr)
+        // The first sync starts a second later; once some cards are in, the daemon is killed.
+        var seen = 0
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            seen = (try? daemon.client().call("contacts.query", ["limit": 0])["total"]?.intValue) ?? 0
+            if seen > 0 { break }
+            usleep(20_000)
+        }
+        daemon.stop(signal: SIGKILL, timeout: 5)
+        XCTAssertGreaterThan(seen, 0, "the first batches landed before the kill")
+        XCTAssertLessThan(seen, count, "the kill came in the middle of the sync")
+        try daemon.start(keepLog: true)
+        var total = 0
+        let again = Date().addingTimeInterval(90)
+        while Date() < again {
+            total = (try? daemon.client().call("contacts.query", ["limit": 0])["total"]?.intValue) ?? 0
+            if total >= count { break }
+            usleep(200_000)
+        }
+        XCTAssertEqual(total, count, "every card, once: \(daemon.log.suffix(2000))")
+        let r = try daemon.client().call("sync.run", ["account": "home"])
+        XCTAssertEqual(r["downloaded"]?["created"], 0, "\(r)")
+        XCTAssertEqual(r["uploaded"]?["created"], 0, "nothing went back up as new: \(r)")
+        XCTAssertEqual(try daemon.client().call("contacts.query", ["limit": 0])["total"]?.intValue, count)
+    }
+}

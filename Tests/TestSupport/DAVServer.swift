@@ -130,6 +130,19 @@ public final class DAVServer: @unchecked Sendable {
         return (r.status, r.headers["etag"])
     }
 
+    /// Fills the address book with `cards` (one vCard file) in one request: Radicale takes a
+    /// whole book by a PUT to the collection; Xandikos gets one PUT per card.
+    public func putAll(_ cards: [(uid: String, text: String)]) throws {
+        switch kind {
+        case .radicale:
+            let r = try request(
+                "PUT", addressBook, headers: ["Content-Type": "text/vcard; charset=utf-8"], body: Data(cards.map(\.text).joined().utf8))
+            guard r.status < 300 else { throw Failure(description: "PUT of the whole book answered \(r.status)") }
+        case .xandikos:
+            for c in cards { try put("\(c.uid).vcf", c.text) }
+        }
+    }
+
     private func waitUntilListening() throws {
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
