@@ -27,6 +27,13 @@ public struct HTTPResponse: Sendable {
     /// Where the answer came from, after any redirects.
     public var url: URL
 
+    public init(status: Int, headers: [String: String], body: Data, url: URL) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.url = url
+    }
+
     public func header(_ name: String) -> String? { headers[name.lowercased()] }
 
     /// `Retry-After` in seconds from now: a number of seconds or an HTTP date.

@@ -343,7 +343,9 @@ public final class SyncEngine: Sendable {
 
     static func isGroupCard(_ data: Data) -> Bool {
         guard let card = VCardParser.parse([UInt8](data)).cards.first else { return false }
-        return card.properties.contains { ($0.name == "KIND" || $0.name == "X-ADDRESSBOOKSERVER-KIND") && $0.value.joined.lowercased() == "group" }
+        return card.properties.contains {
+            ($0.name == "KIND" || $0.name == "X-ADDRESSBOOKSERVER-KIND") && $0.value.joined.lowercased() == "group"
+        }
     }
 
     /// The card's `REV`, in milliseconds, when it has one.

@@ -67,9 +67,13 @@ final class SyncCrashTests: DaemonTestCase {
         let count = 2000
         try server.putAll(
             (0..<count).map { i in
-                ("bulk-\(i)", "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:bulk-\(i)\r\nFN:Person \(i)\r\nN:Person;\(i);;;\r\nTEL:+1 555 \(1_000_000 + i)\r\nEND:VCARD\r\n")
+                (
+                    "bulk-\(i)",
+                    "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:bulk-\(i)\r\nFN:Person \(i)\r\nN:Person;\(i);;;\r\nTEL:+1 555 \(1_000_000 + i)\r\nEND:VCARD\r\n"
+                )
             })
-        let added = try daemon.ctl("account", "add", "home", server.addressBook.absoluteString, "--user", "kate", "--password-command", "printf secret")
+        let added = try daemon.ctl(
+            "account", "add", "home", server.addressBook.absoluteString, "--user", "kate", "--password-command", "printf secret")
         XCTAssertEqual(added.status, 0, added.stderr)
         // The first sync starts a second later; once some cards are in, the daemon is killed.
         var seen = 0

@@ -1,0 +1,75 @@
+import CardDAV
+import ContactsCore
+import ContactsStore
+import ContactsSync
+import Foundation
+import TestSupport
+import XCTest
+
+/// Syncs through a proxy that loses answers and says 503, in front of the real servers.
+final class SyncFaultTests: XCTestCase {
+    func eachServer(_ body: (DAVServer, FaultProxy, ContactStore, SyncEngine, AddressBookClient) throws -> Void) throws {
+        for kind in DAVServer.Kind.allCases {
+            let server = try DAVServer(kind)
+            defer { server.stop() }
+            let proxy = try FaultProxy(upstreamPort: server.port)
+            defer { proxy.stop() }
+            let dir = NSTemporaryDirectory() + "sync-fault-" + UUID().uuidString.prefix(8)
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: dir) }
+            let store = try ContactStore(path: dir + "/contacts.sqlite3")
+            defer { store.close() }
+            let book = proxy.url(server.addressBook)
+            try store.addAccount(SyncAccount(name: "dav", url: book.absoluteString, addressBookURL: book.absoluteString))
+            let http = HTTPClient(
+                credentials: .basic(user: server.user, password: server.password), for: proxy.url(server.root), timeout: 10)
+            try body(server, proxy, store, SyncEngine(store: store), AddressBookClient(url: book, http: http))
+        }
+    }
+
+    func testAnUploadWhoseAnswerWasLostIsNotSentTwice() throws {
+        try eachServer { server, proxy, store, engine, book in
+            let kate = try store.create(Contact(name: "Kate Bell"))
+            _ = try store.addToAccount("dav", ids: [kate.id]) { book.hrefForNewCard(uid: $0.uid) }
+            proxy.inject(.loseAnswer(method: "PUT"))
+            XCTAssertThrowsError(try engine.sync(try store.account(named: "dav"), with: book), "\(server.kind): the answer never came") {
+                e in
+                XCTAssertTrue((e as? DAVError)?.isTransient ?? false, "\(e)")
+            }
+            XCTAssertEqual(try book.listing().count, 1, "\(server.kind): the card did land")
+            XCTAssertEqual(try store.intents(account: "dav").count, 1, "and the journal knows it was sent")
+            let r = try engine.sync(try store.account(named: "dav"), with: book)
+            XCTAssertEqual(r.uploaded.created, 0, "\(server.kind): not sent again: \(r)")
+            XCTAssertEqual(r.errors, [])
+            XCTAssertEqual(try book.listing().count, 1, "\(server.kind): one card")
+            XCTAssertEqual(try store.intents(account: "dav"), [])
+            _ = try store.update(id: kate.id) { $0.title = "Producer" }
+            XCTAssertEqual(try engine.sync(try store.account(named: "dav"), with: book).uploaded.updated, 1, "and it syncs on as any card")
+        }
+    }
+
+    func testA503SaysWhenToComeBackAndChangesNothing() throws {
+        try eachServer { server, proxy, store, engine, book in
+            try server.put("kate.vcf", "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:kate\r\nFN:Kate Bell\r\nEND:VCARD\r\n")
+            proxy.inject(.unavailable(method: "REPORT", retryAfter: "120"))
+            XCTAssertThrowsError(try engine.sync(try store.account(named: "dav"), with: book)) { e in
+                guard case .status(503, _, _, let retryAfter)? = e as? DAVError else { return XCTFail("\(e)") }
+                XCTAssertEqual(retryAfter, 120)
+            }
+            XCTAssertEqual(try store.query(ContactQuery()).total, 0)
+            XCTAssertNotNil(try store.account(named: "dav").lastError)
+            XCTAssertEqual(try engine.sync(try store.account(named: "dav"), with: book).downloaded.created, 1, "\(server.kind)")
+            XCTAssertNil(try store.account(named: "dav").lastError)
+        }
+    }
+
+    func testRetryAfterAsAnHTTPDate() {
+        let later = Date().addingTimeInterval(300)
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = TimeZone(identifier: "GMT")
+        f.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        let r = HTTPResponse(status: 503, headers: ["retry-after": f.string(from: later)], body: Data(), url: URL(fileURLWithPath: "/"))
+        XCTAssertEqual(r.retryAfter ?? 0, 300, accuracy: 2)
+    }
+}
