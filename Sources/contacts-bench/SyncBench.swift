@@ -1,0 +1,184 @@
+import CardDAV
+import ContactsCore
+import ContactsStore
+import ContactsSync
+import Foundation
+import Glibc
+import VCard
+
+/// Sync against a real Radicale on loopback (from the project's `.venv`), beside vdirsyncer on
+/// the same server in the same run: a first download, a sync with nothing changed, an upload
+/// of 1,000 new contacts.
+enum SyncBench {
+    struct Result {
+        var rows: [(String, String)] = []
+        var figures: [String: Double] = [:]
+    }
+
+    static func measure(_ corpus: [Contact], scratch dir: String) throws -> Result {
+        var out = Result()
+        let venv = ProcessInfo.processInfo.environment["CONTACTS_BENCH_VENV"] ?? FileManager.default.currentDirectoryPath + "/.venv"
+        guard FileManager.default.isExecutableFile(atPath: venv + "/bin/radicale") else {
+            out.rows.append(("sync with Radicale", "skipped: \(venv)/bin/radicale is missing (scripts/install-deps.sh installs it)"))
+            return out
+        }
+        let count = min(corpus.count, 10_000)
+        let port = try freePort()
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: venv + "/bin/radicale")
+        server.arguments = [
+            "--server-hosts", "127.0.0.1:\(port)", "--storage-filesystem-folder", dir + "/radicale", "--auth-type", "none",
+            "--logging-level", "warning",
+        ]
+        server.standardOutput = FileHandle.nullDevice
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        defer {
+            server.terminate()
+            server.waitUntilExit()
+        }
+        guard let root = URL(string: "http://127.0.0.1:\(port)/"), let bookURL = URL(string: "http://127.0.0.1:\(port)/bench/contacts/") else {
+            return out
+        }
+        let http = HTTPClient(credentials: .basic(user: "bench", password: "x"), for: root, timeout: 600)
+        var up = false
+        for _ in 0..<100 where !up {
+            up = (try? http.send(HTTPRequest("OPTIONS", root))) != nil
+            if !up { usleep(100_000) }
+        }
+        // The book: cards of about 250 bytes (no photos), in one PUT of the whole collection.
+        var text = ""
+        for var c in corpus.prefix(count) {
+            c.photo = nil
+            c.vcardProperties = nil
+            VCardWriter.write(VCard(properties: VCardMapping.properties(for: c)), version: .v3, into: &text)
+        }
+        _ = try http.send(HTTPRequest("PUT", bookURL, headers: ["Content-Type": "text/vcard"], body: Data(text.utf8)))
+        // Warmed first, as SYNC.md says: Radicale builds its item cache and token state on the
+        // first requests (about 30 s and 15 s for 10k cards).
+        let book = AddressBookClient(url: bookURL, http: http)
+        _ = try book.listing()
+        _ = try book.properties()
+        _ = try book.changes(since: nil)
+
+        // contactsd: a first download into an empty store, then a sync with nothing changed.
+        let store = try ContactStore(path: dir + "/sync-bench.sqlite3")
+        defer { store.close() }
+        try store.addAccount(SyncAccount(name: "bench", url: bookURL.absoluteString, addressBookURL: bookURL.absoluteString))
+        let engine = SyncEngine(store: store)
+        var t = now()
+        let first = try engine.sync(try store.account(named: "bench"), with: book)
+        let tFirst = now() - t
+        t = now()
+        let idle = try engine.sync(try store.account(named: "bench"), with: book)
+        let tIdle = now() - t
+        // The one request such a sync sends, alone.
+        let token = try store.account(named: "bench").syncToken
+        t = now()
+        _ = try book.changes(since: token)
+        let tRequest = now() - t
+
+        // vdirsyncer 0.21 on the same book, into an empty vdir.
+        let vdirsyncer = venv + "/bin/vdirsyncer"
+        var tPeerFirst: Double?
+        var tPeerUpload: Double?
+        let config = dir + "/vdirsyncer.conf"
+        if FileManager.default.isExecutableFile(atPath: vdirsyncer) {
+            try FileManager.default.createDirectory(atPath: dir + "/vdir", withIntermediateDirectories: true)
+            try """
+            [general]
+            status_path = "\(dir)/vdirsyncer-status/"
+
+            [pair bench]
+            a = "bench_remote"
+            b = "bench_local"
+            collections = null
+            conflict_resolution = "a wins"
+
+            [storage bench_remote]
+            type = "carddav"
+            url = "\(bookURL.absoluteString)"
+            username = "bench"
+            password = "x"
+
+            [storage bench_local]
+            type = "filesystem"
+            path = "\(dir)/vdir/"
+            fileext = ".vcf"
+            """.write(toFile: config, atomically: true, encoding: .utf8)
+            _ = try run(vdirsyncer, ["-c", config, "discover"], stdin: "y\ny\n")
+            t = now()
+            if try run(vdirsyncer, ["-c", config, "sync"]) == 0 { tPeerFirst = now() - t }
+        }
+
+        // 1,000 new contacts up: contactsd, then vdirsyncer (1,000 new files in its vdir).
+        let fresh = try (0..<1000).map { i in try store.create(Contact(name: "Upload Person \(i)")) }
+        _ = try store.addToAccount("bench", ids: fresh.map(\.id)) { book.hrefForNewCard(uid: $0.uid) }
+        t = now()
+        let upload = try engine.sync(try store.account(named: "bench"), with: book)
+        let tUpload = now() - t
+        if tPeerFirst != nil {
+            for i in 0..<1000 {
+                let uid = "vdir-upload-\(i)"
+                try "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:\(uid)\r\nFN:Vdir Person \(i)\r\nN:Person;Vdir;;;\r\nEND:VCARD\r\n".write(
+                    toFile: "\(dir)/vdir/\(uid).vcf", atomically: false, encoding: .utf8)
+            }
+            t = now()
+            if try run(vdirsyncer, ["-c", config, "sync"]) == 0 { tPeerUpload = now() - t }
+        }
+
+        func ratio(_ peer: Double?, _ mine: Double) -> String { peer.map { String(format: " (%.1fx)", $0 / mine) } ?? "" }
+        func seconds(_ v: Double?) -> String { v.map { String(format: "%.2f s", $0) } ?? "n/a" }
+        out.rows.append(
+            (
+                "sync: first download of \(count) cards from Radicale: contactsd / vdirsyncer",
+                "\(seconds(tFirst)) (\(first.requests) requests) / \(seconds(tPeerFirst))\(ratio(tPeerFirst, tFirst))"
+            ))
+        out.rows.append(
+            (
+                "sync: nothing changed: contactsd / its one request alone",
+                String(format: "%.1f ms (%d request) / %.1f ms (+%.1f ms)", tIdle * 1000, idle.requests, tRequest * 1000, (tIdle - tRequest) * 1000)
+            ))
+        out.rows.append(
+            (
+                "sync: upload of 1000 new contacts: contactsd / vdirsyncer",
+                "\(seconds(tUpload)) (\(upload.uploaded.created) sent) / \(seconds(tPeerUpload))\(ratio(tPeerUpload, tUpload))"
+            ))
+        out.figures["syncFirstDownloadSeconds"] = tFirst
+        out.figures["syncIdleMs"] = tIdle * 1000
+        out.figures["syncIdleRequests"] = Double(idle.requests)
+        out.figures["syncUploadSeconds"] = tUpload
+        if let tPeerFirst { out.figures["vdirsyncerFirstDownloadSeconds"] = tPeerFirst }
+        if let tPeerUpload { out.figures["vdirsyncerUploadSeconds"] = tPeerUpload }
+        return out
+    }
+
+    /// Runs a program to its end; its exit status.
+    static func run(_ path: String, _ args: [String], stdin: String? = nil) throws -> Int32 {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: path)
+        p.arguments = args
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        let input = Pipe()
+        p.standardInput = input
+        try p.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try? input.fileHandleForWriting.close()
+        p.waitUntilExit()
+        return p.terminationStatus
+    }
+
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) == 0 && getsockname(fd, $0, &len) == 0 }
+        }
+        return Int(UInt16(bigEndian: addr.sin_port))
+    }
+}
