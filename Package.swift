@@ -67,7 +67,10 @@ let package = Package(
         // Generates a corpus and measures the store and the service; run it in release mode.
         .executableTarget(
             name: "contacts-bench",
-            dependencies: ["ContactsStore", "ContactsCore", "ContactsSupport", "VCard", "JSONRPC", "JSONCore", "Thumbnails", "VipsImages"]),
+            dependencies: [
+                "ContactsStore", "ContactsCore", "ContactsSupport", "VCard", "JSONRPC", "JSONCore", "Thumbnails", "VipsImages", "CardDAV",
+                "ContactsSync",
+            ]),
 
         .testTarget(name: "JSONCoreTests", dependencies: ["JSONCore"]),
         .testTarget(name: "VCardTests", dependencies: ["VCard"]),

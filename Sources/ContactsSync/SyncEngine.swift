@@ -91,7 +91,6 @@ public final class SyncEngine: Sendable {
     func download(
         _ account: SyncAccount, _ backend: some SyncBackend, _ held: HeldDeletions, _ report: inout SyncReport, cancelled: () -> Bool
     ) throws -> String? {
-        let items = Dictionary(try store.syncItems(account: account.name).map { ($0.href, $0) }) { a, _ in a }
         var token = account.syncToken
         var changed: [(href: String, etag: String?)] = []
         var removed: [String] = []
@@ -110,19 +109,35 @@ public final class SyncEngine: Sendable {
             token = step.token
             if !step.truncated || step.token == nil { break }
         }
+        // What is known of the cards (read only when the server named some).
+        let items =
+            changed.isEmpty && removed.isEmpty && !full
+            ? [:] : Dictionary(try store.syncItems(account: account.name).map { ($0.href, $0) }) { a, _ in a }
         if full {
             // A whole listing says a deletion by a card's absence.
             let listed = Set(changed.map(\.href))
             removed = items.values.filter { $0.etag != nil && !listed.contains($0.href) }.map(\.href)
         }
         let wanted = changed.filter { c in items[c.href].map { $0.etag == nil || $0.etag != c.etag } ?? true }.map(\.href)
-        let ids = items.values.compactMap(\.contactID)
+        // The contacts those cards are here, read once.
+        let ids = (wanted + removed).compactMap { items[$0]?.contactID }
         var local = try store.contacts(ids: ids)
         for start in stride(from: 0, to: wanted.count, by: batch) {
             if cancelled() { throw SyncStopped() }
             let cards = try backend.fetch(Array(wanted[start..<min(wanted.count, start + batch)]))
+            // Cards edited only there are stored together, in one transaction per batch.
+            var plain: [ContactStore.Download] = []
             for card in cards {
-                try apply(card, item: items[card.href], local: &local, account, &report)
+                if let d = try prepare(card, item: items[card.href], local: &local, account, &report) { plain.append(d) }
+            }
+            for (d, result) in zip(plain, try store.applyDownloads(account: account.name, plain)) {
+                switch result {
+                case .success(let stored):
+                    if items[d.href]?.contactID == nil { report.downloaded.created += 1 } else { report.downloaded.updated += 1 }
+                    local[stored.id] = stored
+                case .failure(let e):
+                    report.errors.append(SyncReport.CardError(href: d.href, status: nil, message: "not stored: \(e)"))
+                }
             }
         }
         let heldBefore = report.held
@@ -149,14 +164,31 @@ public final class SyncEngine: Sendable {
     func apply(_ card: RemoteCard, item: SyncItem?, local: inout [String: Contact], _ account: SyncAccount, _ report: inout SyncReport)
         throws
     {
+        guard let d = try prepare(card, item: item, local: &local, account, &report) else { return }
+        do {
+            let stored = try store.applyDownload(
+                account: account.name, href: d.href, etag: d.etag, card: d.card, contact: d.contact, photo: d.photo, pending: d.pending)
+            if item?.contactID == nil { report.downloaded.created += 1 } else { report.downloaded.updated += 1 }
+            local[stored.id] = stored
+        } catch let e as StoreError {
+            report.errors.append(SyncReport.CardError(href: card.href, status: nil, message: "not stored: \(e)"))
+        }
+    }
+
+    /// What to store of a downloaded card: the server's version, or the merge of it with the
+    /// local edits (the server's losing values stored first, so that history keeps them).
+    /// Nil for a card not to store (a group card, one that is not a vCard: reported).
+    func prepare(_ card: RemoteCard, item: SyncItem?, local: inout [String: Contact], _ account: SyncAccount, _ report: inout SyncReport)
+        throws -> ContactStore.Download?
+    {
         let text = String(decoding: card.data, as: UTF8.self)
         // A group card (KIND:group, Apple's X-ADDRESSBOOKSERVER-KIND) is not a person: the
         // book's groups stay on the server as they are, and are not made contacts here.
-        if Self.isGroupCard(card.data) { return }
+        if Self.isGroupCard(card.data) { return nil }
         guard let (remote, photo) = Self.parse(card.data) else {
             report.errors.append(
                 SyncReport.CardError(href: card.href, status: nil, message: "the server's card is not a vCard this store can read"))
-            return
+            return nil
         }
         var incoming = remote
         var pending = false
@@ -175,14 +207,7 @@ public final class SyncEngine: Sendable {
             report.merged += 1
             if !m.conflicts.isEmpty { report.conflicts.append(SyncReport.Conflict(id: id, fields: m.conflicts)) }
         }
-        do {
-            let stored = try store.applyDownload(
-                account: account.name, href: card.href, etag: card.etag, card: text, contact: incoming, photo: photo, pending: pending)
-            if item?.contactID == nil || local[stored.id] == nil { report.downloaded.created += 1 } else { report.downloaded.updated += 1 }
-            local[stored.id] = stored
-        } catch let e as StoreError {
-            report.errors.append(SyncReport.CardError(href: card.href, status: nil, message: "not stored: \(e)"))
-        }
+        return ContactStore.Download(href: card.href, etag: card.etag, card: text, contact: incoming, photo: photo, pending: pending)
     }
 
     /// Cards deleted on the server: their contacts go to the trash, unless edited here (then
@@ -233,17 +258,19 @@ public final class SyncEngine: Sendable {
     func upload(
         _ account: SyncAccount, _ backend: some SyncBackend, _ held: HeldDeletions, _ report: inout SyncReport, cancelled: () -> Bool
     ) throws {
-        var items = try store.syncItems(account: account.name)
+        var items = try store.pendingItems(account: account.name)
+        guard !items.isEmpty else { return }
+        let total = try store.syncItemCount(account: account.name)
         var local = try store.contacts(ids: items.compactMap(\.contactID))
         var gone = items.filter { item in item.etag != nil && item.contactID.map { local[$0] == nil } ?? true }
-        if held == .reject && Self.mustHold(gone.count, of: items.count) {
+        if held == .reject && Self.mustHold(gone.count, of: total) {
             // The contacts deleted here come back from the trash, and nothing is deleted there.
             _ = try store.undelete(ids: gone.compactMap(\.contactID), origin: "sync:\(account.name)")
-            items = try store.syncItems(account: account.name)
+            items = try store.pendingItems(account: account.name)
             local = try store.contacts(ids: items.compactMap(\.contactID))
             gone = []
         }
-        let hold = held == .hold && Self.mustHold(gone.count, of: items.count)
+        let hold = held == .hold && Self.mustHold(gone.count, of: total)
         for item in items {
             if cancelled() { throw SyncStopped() }
             if let id = item.contactID, let c = local[id] {

@@ -42,9 +42,11 @@ let importOnly = ProcessInfo.processInfo.environment["BENCH_IMPORT_ONLY"] != nil
 let searchOnly = ProcessInfo.processInfo.environment["BENCH_SEARCH_ONLY"] != nil
 // Only the drop-folder import of a real contactsd, for profiling it.
 let dropOnly = ProcessInfo.processInfo.environment["BENCH_DROP_ONLY"] != nil
+// Only the sync figures (Radicale and vdirsyncer), for profiling them.
+let syncOnly = ProcessInfo.processInfo.environment["BENCH_SYNC_ONLY"] != nil
 let store = try ContactStore(path: dir + "/contacts.sqlite3")
 let t1 = now()
-var i = importOnly || dropOnly ? contacts.count : 0
+var i = importOnly || dropOnly || syncOnly ? contacts.count : 0
 while i < contacts.count {
     try store.create(Array(contacts[i..<min(i + 10_000, contacts.count)]))
     i += 10_000
@@ -69,7 +71,7 @@ let classes: [(String, [String])] = [
     ("two characters", ["an", "zo", "ch"]),
     ("CJK", ["张", "小龙", "山田"]),
 ]
-for (name, queries) in importOnly || dropOnly ? [] : classes {
+for (name, queries) in importOnly || dropOnly || syncOnly ? [] : classes {
     var samples: [Double] = []
     for _ in 0..<(searchOnly ? 200 : 20) {
         for q in queries {
@@ -104,7 +106,7 @@ rows.append(("store-level list first 50 p50", String(format: "%.2f ms", list[lis
 
 // The import pipeline in process, phase by phase, on the same corpus as vCard 3.0.
 var historyItems: [ImportItem] = []
-if !searchOnly && !dropOnly {
+if !searchOnly && !dropOnly && !syncOnly {
     do {
         var text = ""
         for c in contacts { VCardWriter.write(VCard(properties: VCardMapping.properties(for: c)), version: .v3, into: &text) }
@@ -167,7 +169,7 @@ if !searchOnly && !dropOnly {
 }
 
 // The same corpus through the drop folder of a real contactsd, as one vCard 3.0 file.
-if !importOnly && !searchOnly {
+if !importOnly && !searchOnly && !syncOnly {
     do {
         let (seconds, bytes) = try measureDropFolderImport(contacts, scratch: dir) { daemon in
             if dropOnly {
@@ -310,6 +312,17 @@ if !historyItems.isEmpty {
         rows.append(("history cost", "skipped: \(error.localizedDescription)"))
     }
     historyItems = []
+}
+
+// Sync with a real Radicale, beside vdirsyncer on the same server.
+if !importOnly && !searchOnly && !dropOnly {
+    do {
+        let sync = try SyncBench.measure(contacts, scratch: dir)
+        rows += sync.rows
+        figures.merge(sync.figures) { $1 }
+    } catch {
+        rows.append(("sync with Radicale", "skipped: \(error)"))
+    }
 }
 
 let width = rows.map { $0.0.count }.max() ?? 0

@@ -21,6 +21,33 @@ extension ContactStore {
         }
     }
 
+    /// The items with something to send: never sent (no tag), their contact changed since
+    /// (another revision), or gone from the store.
+    public func pendingItems(account: String) throws -> [SyncItem] {
+        try read { db in
+            let s = try db.prepare(
+                """
+                SELECT i.href, i.contact_id, i.etag, i.card, i.synced_revision FROM sync_items i LEFT JOIN contacts c ON c.id = i.contact_id
+                WHERE i.account = ? AND (i.etag IS NULL OR c.id IS NULL OR c.revision <> coalesce(i.synced_revision, -1)) ORDER BY i.href
+                """)
+            try s.bind([.text(account)])
+            var out: [SyncItem] = []
+            while try s.step() {
+                out.append(
+                    SyncItem(
+                        href: s.text(0), contactID: s.optionalText(1), etag: s.optionalText(2), card: s.optionalText(3),
+                        syncedRevision: s.optionalInt64(4).map { Int($0) }))
+            }
+            s.reset()
+            return out
+        }
+    }
+
+    /// How many cards the account shares with the store.
+    public func syncItemCount(account: String) throws -> Int {
+        try read { db in Int(try db.scalarInt("SELECT count(*) FROM sync_items WHERE account = ?", [.text(account)])) }
+    }
+
     /// The contacts with these ids that are in the store now (not the trash), with their cards.
     public func contacts(ids: [String]) throws -> [String: Contact] {
         try read { db in
@@ -35,50 +62,94 @@ extension ContactStore {
         try read { db in try db.scalarInt("SELECT count(*) FROM trash WHERE id = ?", [.text(id)]) > 0 }
     }
 
+    /// A card downloaded from an account, to store.
+    public struct Download: Sendable {
+        public var href: String
+        public var etag: String?
+        public var card: String
+        public var contact: Contact
+        public var photo: PhotoData?
+        /// The contact stored differs from the card (a merge of edits on both sides) and is to
+        /// be sent back.
+        public var pending: Bool
+
+        public init(href: String, etag: String?, card: String, contact: Contact, photo: PhotoData? = nil, pending: Bool = false) {
+            self.href = href
+            self.etag = etag
+            self.card = card
+            self.contact = contact
+            self.photo = photo
+            self.pending = pending
+        }
+    }
+
     /// Stores a card `account` has at `href`: the contact it is already (back from the trash
     /// when it was deleted here), else a stored contact of the same UID that no account has,
-    /// else a new contact. Its favorite flag is this machine's and stays. `pending` says the
-    /// contact stored differs from the card (a merge of edits on both sides) and is to be sent
-    /// back. Returns the contact.
+    /// else a new contact. Its favorite flag is this machine's and stays. Returns the contact.
     public func applyDownload(
         account: String, href: String, etag: String?, card: String, contact incoming: Contact, photo: PhotoData? = nil,
         pending: Bool = false
     ) throws -> Contact {
-        try write(origin: "sync:\(account)") { db, log in
-            if let photo { _ = try photos.put(photo.hash, photo.bytes) }
-            var linked = try db.scalarText(
-                "SELECT contact_id FROM sync_items WHERE account = ? AND href = ?", [.text(account), .text(href)])
-            if let id = linked, try Self.fetch(db, id: id) == nil {
-                if try !Self.undeleteRow(db, id: id, log: &log) { linked = nil }
-            }
-            var target = try linked.flatMap { try Self.fetch(db, id: $0, withCard: true) }
-            if target == nil, !incoming.uid.isEmpty, let same = try Self.fetch(db, uid: incoming.uid),
-                try db.scalarInt("SELECT count(*) FROM sync_items WHERE contact_id = ?", [.text(same.id)]) == 0
-            {
-                target = same
-            }
-            var stored: Contact
-            if let target {
-                var c = incoming
-                c.id = target.id
-                c.createdAt = target.createdAt
-                c.favorite = target.favorite
-                if c.uid.isEmpty { c.uid = target.uid }
-                try Self.validate(c)
-                if Self.sameContent(c, target) {
-                    stored = target
-                } else {
-                    try Self.rewrite(db, &c, previous: target, log: &log)
-                    stored = c
-                }
-            } else {
-                stored = try Self.insert(db, incoming, log: &log)
-            }
-            try Self.saveItem(
-                db, account: account,
-                SyncItem(href: href, contactID: stored.id, etag: etag, card: card, syncedRevision: pending ? 0 : stored.revision))
-            return stored
+        let d = Download(href: href, etag: etag, card: card, contact: incoming, photo: photo, pending: pending)
+        switch try applyDownloads(account: account, [d])[0] {
+        case .success(let c): return c
+        case .failure(let e): throw e
         }
+    }
+
+    /// Stores a batch of downloaded cards in one transaction (as `applyDownload` stores one);
+    /// a card the store refuses (no name, say) is answered with its error, and the others land.
+    public func applyDownloads(account: String, _ downloads: [Download]) throws -> [Result<Contact, StoreError>] {
+        try write(origin: "sync:\(account)") { db, log in
+            var out: [Result<Contact, StoreError>] = []
+            out.reserveCapacity(downloads.count)
+            for d in downloads {
+                do {
+                    out.append(.success(try Self.applyOne(db, account: account, d, photos: photos, log: &log)))
+                } catch let e as StoreError {
+                    out.append(.failure(e))
+                }
+            }
+            return out
+        }
+    }
+
+    private static func applyOne(_ db: Database, account: String, _ d: Download, photos: PhotoStore, log: inout ChangeLog) throws -> Contact
+    {
+        let incoming = d.contact
+        var linked = try db.scalarText("SELECT contact_id FROM sync_items WHERE account = ? AND href = ?", [.text(account), .text(d.href)])
+        var target = try linked.flatMap { try fetch(db, id: $0, withCard: true) }
+        if target == nil, !incoming.uid.isEmpty, let same = try fetch(db, uid: incoming.uid),
+            try db.scalarInt("SELECT count(*) FROM sync_items WHERE contact_id = ?", [.text(same.id)]) == 0
+        {
+            target = same
+        }
+        if target == nil, let id = linked, try fetch(db, id: id) == nil {
+            // Deleted here, changed there: back from the trash, then the server's version.
+            if try undeleteRow(db, id: id, log: &log) { target = try fetch(db, id: id, withCard: true) } else { linked = nil }
+        }
+        var c = incoming
+        if let target {
+            c.id = target.id
+            c.createdAt = target.createdAt
+            c.favorite = target.favorite
+            if c.uid.isEmpty { c.uid = target.uid }
+            try validate(c)
+            if let photo = d.photo { _ = try photos.put(photo.hash, photo.bytes) }
+            if sameContent(c, target) {
+                c = target
+            } else {
+                try rewrite(db, &c, previous: target, log: &log)
+            }
+        } else {
+            try validate(c)
+            if let photo = d.photo { _ = try photos.put(photo.hash, photo.bytes) }
+            c = try insert(db, incoming, log: &log)
+        }
+        try saveItem(
+            db, account: account,
+            SyncItem(href: d.href, contactID: c.id, etag: d.etag, card: d.card, syncedRevision: d.pending ? 0 : c.revision))
+        return c
     }
 
     /// The server deleted the card at `href`: its contact goes to the trash (origin
