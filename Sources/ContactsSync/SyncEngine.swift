@@ -271,11 +271,31 @@ public final class SyncEngine: Sendable {
             gone = []
         }
         let hold = held == .hold && Self.mustHold(gone.count, of: total)
+        // Every write about to go out is noted first, all in one transaction; what the server
+        // took is recorded fifty at a time (a crash between the two leaves the notes, which
+        // the next sync checks against the server).
+        var intents: [SyncIntent] = []
+        for item in items {
+            if let id = item.contactID, let c = local[id] {
+                if item.etag == nil || c.revision != item.syncedRevision {
+                    intents.append(SyncIntent(href: item.href, contactID: id, action: item.etag == nil ? "create" : "update"))
+                }
+            } else if item.etag != nil && !hold {
+                intents.append(SyncIntent(href: item.href, contactID: item.contactID, action: "delete"))
+            }
+        }
+        try store.recordIntents(account: account.name, intents)
+        var done: [(item: SyncItem, previousHref: String?)] = []
+        defer { try? store.recordUploads(account: account.name, done) }
         for item in items {
             if cancelled() { throw SyncStopped() }
+            if done.count >= 50 {
+                try store.recordUploads(account: account.name, done)
+                done = []
+            }
             if let id = item.contactID, let c = local[id] {
                 guard item.etag == nil || c.revision != item.syncedRevision else { continue }
-                try send(c, item, account, backend, &report)
+                try send(c, item, account, backend, &report, &done)
             } else if item.etag != nil {
                 if hold {
                     report.held += 1
@@ -286,18 +306,26 @@ public final class SyncEngine: Sendable {
                 try store.forgetItem(account: account.name, href: item.href)
             }
         }
+        try store.recordUploads(account: account.name, done)
+        done = []
     }
 
     /// Sends one contact: new with `If-None-Match: *`, an edit with `If-Match`. When the server
     /// has another version (412), that version is downloaded, merged, and the merge sent.
-    func send(_ c: Contact, _ item: SyncItem, _ account: SyncAccount, _ backend: some SyncBackend, _ report: inout SyncReport) throws {
+    func send(
+        _ c: Contact, _ item: SyncItem, _ account: SyncAccount, _ backend: some SyncBackend, _ report: inout SyncReport,
+        _ done: inout [(item: SyncItem, previousHref: String?)]
+    ) throws {
         var item = item
         var contact = c
         for attempt in 0..<2 {
             var text = ""
             VCardWriter.write(VCard(properties: store.cardProperties(for: contact)), version: .v3, into: &text)
-            try store.recordIntent(
-                account: account.name, SyncIntent(href: item.href, contactID: contact.id, action: item.etag == nil ? "create" : "update"))
+            if attempt > 0 {
+                try store.recordIntent(
+                    account: account.name,
+                    SyncIntent(href: item.href, contactID: contact.id, action: item.etag == nil ? "create" : "update"))
+            }
             let result: WriteResult
             switch Self.attempt({ () throws(DAVError) in try backend.put(item.href, Data(text.utf8), etag: item.etag) }) {
             case .success(let r): result = r
@@ -311,10 +339,8 @@ public final class SyncEngine: Sendable {
             switch result {
             case .written(let href, var etag):
                 if etag == nil { etag = try backend.get(href)?.etag }
-                try store.recordUpload(
-                    account: account.name,
-                    SyncItem(href: href, contactID: contact.id, etag: etag, card: text, syncedRevision: contact.revision),
-                    previousHref: item.href)
+                done.append(
+                    (SyncItem(href: href, contactID: contact.id, etag: etag, card: text, syncedRevision: contact.revision), item.href))
                 if item.etag == nil { report.uploaded.created += 1 } else { report.uploaded.updated += 1 }
                 return
             case .preconditionFailed:
@@ -341,7 +367,6 @@ public final class SyncEngine: Sendable {
 
     /// Sends a deletion made here with `If-Match`; a card edited on the server meanwhile comes back instead.
     func sendDeletion(_ item: SyncItem, _ account: SyncAccount, _ backend: some SyncBackend, _ report: inout SyncReport) throws {
-        try store.recordIntent(account: account.name, SyncIntent(href: item.href, contactID: item.contactID, action: "delete"))
         switch try backend.delete(item.href, etag: item.etag) {
         case .written:
             try store.forgetItem(account: account.name, href: item.href)

@@ -167,14 +167,22 @@ extension ContactStore {
     /// Records a card the server took: at `href` (moved from `previousHref` when the server
     /// chose another name), with its new tag and the card sent as the next merge's base.
     public func recordUpload(account: String, _ item: SyncItem, previousHref: String? = nil) throws {
+        try recordUploads(account: account, [(item, previousHref)])
+    }
+
+    /// Records several cards the server took, in one transaction.
+    public func recordUploads(account: String, _ uploads: [(item: SyncItem, previousHref: String?)]) throws {
+        guard !uploads.isEmpty else { return }
         try write(origin: "sync:\(account)") { db, _ in
-            if let previousHref, previousHref != item.href {
-                try db.prepare("DELETE FROM sync_items WHERE account = ? AND href = ?").run([.text(account), .text(previousHref)])
+            for (item, previousHref) in uploads {
+                if let previousHref, previousHref != item.href {
+                    try db.prepare("DELETE FROM sync_items WHERE account = ? AND href = ?").run([.text(account), .text(previousHref)])
+                }
+                try Self.saveItem(db, account: account, item)
+                try db.prepare("DELETE FROM sync_intents WHERE account = ? AND href IN (?, ?)").run([
+                    .text(account), .text(item.href), .text(previousHref ?? item.href),
+                ])
             }
-            try Self.saveItem(db, account: account, item)
-            try db.prepare("DELETE FROM sync_intents WHERE account = ? AND href IN (?, ?)").run([
-                .text(account), .text(item.href), .text(previousHref ?? item.href),
-            ])
         }
     }
 
@@ -217,11 +225,19 @@ extension ContactStore {
     /// Notes a write about to be sent, before it is: if its answer is lost, the next sync
     /// checks the server before sending it again.
     public func recordIntent(account: String, _ intent: SyncIntent) throws {
+        try recordIntents(account: account, [intent])
+    }
+
+    /// Notes several writes about to be sent, in one transaction.
+    public func recordIntents(account: String, _ intents: [SyncIntent]) throws {
+        guard !intents.isEmpty else { return }
         try write(origin: "sync:\(account)") { db, _ in
-            try db.prepare("INSERT OR REPLACE INTO sync_intents (account, href, contact_id, action, at) VALUES (?, ?, ?, ?, ?)").run([
-                .text(account), .text(intent.href), intent.contactID.map { .text($0) } ?? .null, .text(intent.action),
-                .int(Timestamp.now()),
-            ])
+            for intent in intents {
+                try db.prepare("INSERT OR REPLACE INTO sync_intents (account, href, contact_id, action, at) VALUES (?, ?, ?, ?, ?)").run([
+                    .text(account), .text(intent.href), intent.contactID.map { .text($0) } ?? .null, .text(intent.action),
+                    .int(Timestamp.now()),
+                ])
+            }
         }
     }
 
