@@ -679,18 +679,18 @@ _contactsctl() {
         ;;
     " account rm")
         case $nargs in
-        0) : ;;
+        0) _contactsctl_live accounts ;;
         esac
         ;;
     " sync") COMPREPLY=($(compgen -W 'status confirm reject' -- "$cur")) ;;
     " sync confirm")
         case $nargs in
-        0) : ;;
+        0) _contactsctl_live accounts ;;
         esac
         ;;
     " sync reject")
         case $nargs in
-        0) : ;;
+        0) _contactsctl_live accounts ;;
         esac
         ;;
     " fav")

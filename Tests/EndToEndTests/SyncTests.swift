@@ -26,6 +26,7 @@ final class SyncTests: DaemonTestCase {
         XCTAssertTrue(added.stdout.contains("Added home"), added.stdout)
         // The first sync comes by itself.
         XCTAssertTrue(try waitUntil { try daemon.ctl("search", "kate").stdout.contains("Kate Bell") }, "Kate arrived")
+        XCTAssertEqual(try daemon.ctl("__complete", "accounts", "h").stdout, "home\n", "account names complete")
         let list = try daemon.ctl("account", "list")
         XCTAssertTrue(list.stdout.contains("home") && list.stdout.contains(server.addressBook.absoluteString), list.stdout)
         // An edit here is on the server a few seconds later, with nothing asked.

@@ -7,6 +7,8 @@ public enum CompletionKind: Sendable, Equatable {
     case groups
     /// The names of deleted contacts.
     case trash
+    /// The names of sync accounts.
+    case accounts
 }
 
 /// One option, declared once; parsing, help and completion all read it.

@@ -105,20 +105,21 @@ public enum CommandTree {
                     CommandSpec("list", summary: "List the accounts with their last sync.", run: SyncCommands.list),
                     CommandSpec(
                         "rm", summary: "Remove an account (its contacts stay here unless --delete-contacts).",
-                        arguments: [ArgumentSpec("NAME", help: "the account")],
+                        arguments: [ArgumentSpec("NAME", help: "the account", completion: .accounts)],
                         options: [OptionSpec("delete-contacts", help: "move its contacts to the trash")], run: SyncCommands.remove),
                 ]),
             CommandSpec(
                 "sync", summary: "Sync an account (every one when none is named) now.",
-                arguments: [ArgumentSpec("NAME", optional: true, help: "the account")],
+                arguments: [ArgumentSpec("NAME", optional: true, help: "the account", completion: .accounts)],
                 subcommands: [
                     CommandSpec("status", summary: "How each account's syncs went.", run: SyncCommands.status),
                     CommandSpec(
                         "confirm", summary: "Carry out the deletions a sync held back.",
-                        arguments: [ArgumentSpec("NAME", help: "the account")],
+                        arguments: [ArgumentSpec("NAME", help: "the account", completion: .accounts)],
                         run: SyncCommands.confirm),
                     CommandSpec(
-                        "reject", summary: "Undo the deletions a sync held back.", arguments: [ArgumentSpec("NAME", help: "the account")],
+                        "reject", summary: "Undo the deletions a sync held back.",
+                        arguments: [ArgumentSpec("NAME", help: "the account", completion: .accounts)],
                         run: SyncCommands.reject),
                 ],
                 run: SyncCommands.run),

@@ -174,6 +174,7 @@ enum CompletionScripts {
         case .contacts: "_contactsctl_live contacts"
         case .groups: "_contactsctl_live groups"
         case .trash: "_contactsctl_live trash"
+        case .accounts: "_contactsctl_live accounts"
         }
     }
 
@@ -250,6 +251,7 @@ enum CompletionScripts {
         case .contacts: "_contactsctl_live contacts"
         case .groups: "_contactsctl_live groups"
         case .trash: "_contactsctl_live trash"
+        case .accounts: "_contactsctl_live accounts"
         }
     }
 
@@ -350,6 +352,7 @@ enum CompletionScripts {
         case .contacts: " -x -a '(contactsctl __complete contacts (commandline -ct) 2>/dev/null)'"
         case .groups: " -x -a '(contactsctl __complete groups (commandline -ct) 2>/dev/null)'"
         case .trash: " -x -a '(contactsctl __complete trash (commandline -ct) 2>/dev/null)'"
+        case .accounts: " -x -a '(contactsctl __complete accounts (commandline -ct) 2>/dev/null)'"
         }
     }
 }

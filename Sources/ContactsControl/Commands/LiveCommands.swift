@@ -115,6 +115,10 @@ enum LiveCommands {
             for c in (try? client.call(ContactsAPI.Method.contactsTrash, params))?["contacts"]?.arrayValue ?? [] {
                 if let n = c["name"]?.stringValue { inv.output.line(n) }
             }
+        case "accounts":
+            for a in (try? client.call(ContactsAPI.Method.accountsList))?["accounts"]?.arrayValue ?? [] {
+                if let n = a["name"]?.stringValue, n.hasPrefix(prefix) { inv.output.line(n) }
+            }
         default: break
         }
         return 0
