@@ -32,6 +32,21 @@ final class SyncMethodTests: MethodTestCase {
         XCTAssertEqual(try call(ContactsAPI.Method.contactsQuery, ["text": "kate"])["total"], 1, "its contacts stay here")
     }
 
+    func testAdoptLocalSendsThisMachinesContactsUp() throws {
+        let server = try DAVServer(.xandikos)
+        defer { server.stop() }
+        _ = try call(ContactsAPI.Method.contactsCreate, ["contact": ["name": "Anna Haro", "emails": [["value": "anna@example.com"]]]])
+        _ = try call(
+            ContactsAPI.Method.accountsAdd, ["name": "home", "url": .string(server.addressBook.absoluteString), "adoptLocal": true])
+        let report = try call(ContactsAPI.Method.syncRun, ["account": "home"])
+        XCTAssertEqual(report["uploaded"]?["created"], 1, "\(report)")
+        let listing = try server.request(
+            "PROPFIND", server.addressBook, headers: ["Depth": "1", "Content-Type": "application/xml"],
+            body: Data("<?xml version=\"1.0\"?><propfind xmlns=\"DAV:\"><prop><getetag/></prop></propfind>".utf8))
+        XCTAssertEqual(String(decoding: listing.body, as: UTF8.self).components(separatedBy: ".vcf</").count - 1, 1, "one card there")
+        XCTAssertEqual(try call(ContactsAPI.Method.syncStatus)["accounts"]?.arrayValue?.first?["contacts"], 1)
+    }
+
     func testAnAccountThatCannotSignInIsRefusedAndNothingIsStored() throws {
         let server = try DAVServer(.radicale)
         defer { server.stop() }
