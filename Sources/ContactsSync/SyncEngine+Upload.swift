@@ -106,7 +106,7 @@ extension SyncEngine {
                         href: item.href, contactID: contact.id, etag: item.etag ?? "", card: item.card,
                         syncedRevision: item.etag == nil ? 0 : item.syncedRevision), local: &local, account, &report)
                 guard let merged = local[contact.id],
-                    let fresh = try store.syncItems(account: account.name).first(where: { $0.href == item.href })
+                    let fresh = try store.syncItem(account: account.name, href: item.href)
                 else { return }
                 if fresh.syncedRevision == merged.revision { return }
                 contact = merged

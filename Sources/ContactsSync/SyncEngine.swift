@@ -184,8 +184,9 @@ public final class SyncEngine: Sendable {
         let text = String(decoding: card.data, as: UTF8.self)
         // A group card (KIND:group, Apple's X-ADDRESSBOOKSERVER-KIND) is not a person: the
         // book's groups stay on the server as they are, and are not made contacts here.
-        if Self.isGroupCard(card.data) { return nil }
-        guard let (remote, photo) = Self.parse(card.data) else {
+        let parsed = VCardParser.parse([UInt8](card.data)).cards.first
+        if let parsed, Self.isGroupCard(parsed) { return nil }
+        guard let parsed, let (remote, photo) = try? VCardMapping.contactWithPhoto(from: parsed) else {
             report.errors.append(
                 SyncReport.CardError(href: card.href, status: nil, message: "the server's card is not a vCard this store can read"))
             return nil
@@ -195,7 +196,7 @@ public final class SyncEngine: Sendable {
         if let item, let id = item.contactID, let mine = local[id], item.etag != nil, mine.revision != item.syncedRevision {
             // Edited here and there: merged against the card as last synced.
             let base = item.card.flatMap { Self.parse(Data($0.utf8))?.contact }
-            let remoteTime = Self.revisionTime(card.data) ?? Timestamp.now()
+            let remoteTime = Self.revisionTime(parsed) ?? Timestamp.now()
             let m = ThreeWayMerge.merge(base: base, local: mine, remote: remote, remoteIsLater: remoteTime > mine.updatedAt)
             if m.remoteLost {
                 // The value that lost goes into the contact's history first.
@@ -261,19 +262,14 @@ public final class SyncEngine: Sendable {
         return (c, photo)
     }
 
-    static func isGroupCard(_ data: Data) -> Bool {
-        guard let card = VCardParser.parse([UInt8](data)).cards.first else { return false }
-        return card.properties.contains {
-            ($0.name == "KIND" || $0.name == "X-ADDRESSBOOKSERVER-KIND") && $0.value.joined.lowercased() == "group"
-        }
+    /// A group card (`KIND:group`, Apple's `X-ADDRESSBOOKSERVER-KIND:group`), as the importer tells them.
+    static func isGroupCard(_ card: VCard) -> Bool {
+        (card.first("KIND") ?? card.first("X-ADDRESSBOOKSERVER-KIND"))?.text.lowercased() == "group"
     }
 
     /// The card's `REV`, in milliseconds, when it has one.
-    static func revisionTime(_ data: Data) -> Int64? {
-        guard let card = VCardParser.parse([UInt8](data)).cards.first,
-            let rev = card.properties.first(where: { $0.name == "REV" })?.value.joined
-        else { return nil }
-        return Timestamp.parseRevision(rev)
+    static func revisionTime(_ card: VCard) -> Int64? {
+        card.first("REV").flatMap { Timestamp.parseRevision($0.text) }
     }
 }
 

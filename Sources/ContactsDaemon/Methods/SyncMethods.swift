@@ -101,30 +101,13 @@ enum SyncMethods {
                 }
                 return ["reports": .array(reports)]
             },
-            RPCMethod(
-                ContactsAPI.Method.syncConfirmDeletions,
-                summary:
-                    "Syncs an account now and carries out the deletions it held back (more than 10 and a quarter of its contacts at once).",
-                params: [RPCParam("account", "The account.", schema: Schemas.string, required: true)],
-                result: "report", resultSchema: ["type": "object"],
-                errors: [RPCError(.notFound, "No such account"), RPCError(.remoteFailed, "The server could not be used")]
-            ) { call in
-                let name = try call.params.string("account")
-                return json(
-                    try remote(url: try store.account(named: name).addressBookURL, account: name) { try sync.sync(name, held: .confirm) })
-            },
-            RPCMethod(
-                ContactsAPI.Method.syncRejectDeletions,
-                summary:
-                    "Syncs an account now and undoes the deletions it held back: cards the server lost go back up, contacts deleted here come back from the trash.",
-                params: [RPCParam("account", "The account.", schema: Schemas.string, required: true)],
-                result: "report", resultSchema: ["type": "object"],
-                errors: [RPCError(.notFound, "No such account"), RPCError(.remoteFailed, "The server could not be used")]
-            ) { call in
-                let name = try call.params.string("account")
-                return json(
-                    try remote(url: try store.account(named: name).addressBookURL, account: name) { try sync.sync(name, held: .reject) })
-            },
+            heldDeletions(
+                ContactsAPI.Method.syncConfirmDeletions, .confirm, store: store, sync: sync,
+                "Syncs an account now and carries out the deletions it held back (more than 10 and a quarter of its contacts at once)."),
+            heldDeletions(
+                ContactsAPI.Method.syncRejectDeletions, .reject, store: store, sync: sync,
+                "Syncs an account now and undoes the deletions it held back: cards the server lost go back up, contacts deleted here come back from the trash."
+            ),
             RPCMethod(
                 ContactsAPI.Method.syncStatus,
                 summary: "How each account's syncs went: the last success, the last error, its contacts.",
@@ -139,6 +122,21 @@ enum SyncMethods {
                 return ["accounts": .array(try accounts.map { try json($0, store: store) })]
             },
         ]
+    }
+
+    /// `sync.confirmDeletions` or `sync.rejectDeletions`: a sync of one account now that
+    /// treats the deletions it held back as `held` says.
+    static func heldDeletions(
+        _ method: String, _ held: SyncEngine.HeldDeletions, store: ContactStore, sync: SyncService, _ summary: String
+    ) -> RPCMethod {
+        RPCMethod(
+            method, summary: summary, params: [RPCParam("account", "The account.", schema: Schemas.string, required: true)],
+            result: "report", resultSchema: ["type": "object"],
+            errors: [RPCError(.notFound, "No such account"), RPCError(.remoteFailed, "The server could not be used")]
+        ) { call in
+            let name = try call.params.string("account")
+            return json(try remote(url: try store.account(named: name).addressBookURL, account: name) { try sync.sync(name, held: held) })
+        }
     }
 
     /// Runs `body`, turning what the server did into -32007 with the account, URL and status.

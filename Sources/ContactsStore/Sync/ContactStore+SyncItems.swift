@@ -6,31 +6,33 @@ import ContactsSupport
 /// stopped at any point (a crash, a kill) leaves nothing half known.
 extension ContactStore {
     public func syncItems(account: String) throws -> [SyncItem] {
-        try read { db in
-            let s = try db.prepare("SELECT href, contact_id, etag, card, synced_revision FROM sync_items WHERE account = ? ORDER BY href")
-            try s.bind([.text(account)])
-            var out: [SyncItem] = []
-            while try s.step() {
-                out.append(
-                    SyncItem(
-                        href: s.text(0), contactID: s.optionalText(1), etag: s.optionalText(2), card: s.optionalText(3),
-                        syncedRevision: s.optionalInt64(4).map { Int($0) }))
-            }
-            s.reset()
-            return out
-        }
+        try items("SELECT href, contact_id, etag, card, synced_revision FROM sync_items WHERE account = ? ORDER BY href", [.text(account)])
+    }
+
+    /// The item at `href`, if the account has one there.
+    public func syncItem(account: String, href: String) throws -> SyncItem? {
+        try items(
+            "SELECT href, contact_id, etag, card, synced_revision FROM sync_items WHERE account = ? AND href = ?",
+            [.text(account), .text(href)]
+        ).first
     }
 
     /// The items with something to send: never sent (no tag), their contact changed since
     /// (another revision), or gone from the store.
     public func pendingItems(account: String) throws -> [SyncItem] {
+        try items(
+            """
+            SELECT i.href, i.contact_id, i.etag, i.card, i.synced_revision FROM sync_items i LEFT JOIN contacts c ON c.id = i.contact_id
+            WHERE i.account = ? AND (i.etag IS NULL OR c.id IS NULL OR c.revision <> coalesce(i.synced_revision, -1)) ORDER BY i.href
+            """, [.text(account)])
+    }
+
+    /// The items a query selects (href, contact_id, etag, card, synced_revision, in that order).
+    private func items(_ sql: String, _ args: [SQLValue]) throws -> [SyncItem] {
         try read { db in
-            let s = try db.prepare(
-                """
-                SELECT i.href, i.contact_id, i.etag, i.card, i.synced_revision FROM sync_items i LEFT JOIN contacts c ON c.id = i.contact_id
-                WHERE i.account = ? AND (i.etag IS NULL OR c.id IS NULL OR c.revision <> coalesce(i.synced_revision, -1)) ORDER BY i.href
-                """)
-            try s.bind([.text(account)])
+            let s = try db.prepare(sql)
+            try s.bind(args)
+            defer { s.reset() }
             var out: [SyncItem] = []
             while try s.step() {
                 out.append(
@@ -38,7 +40,6 @@ extension ContactStore {
                         href: s.text(0), contactID: s.optionalText(1), etag: s.optionalText(2), card: s.optionalText(3),
                         syncedRevision: s.optionalInt64(4).map { Int($0) }))
             }
-            s.reset()
             return out
         }
     }
