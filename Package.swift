@@ -15,6 +15,9 @@ let package = Package(
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         // The daemon's allocator: threads that parse while another writes and frees.
         .systemLibrary(name: "CJemalloc", pkgConfig: "jemalloc", providers: [.apt(["libjemalloc-dev"])]),
+        // HTTP for sync: libcurl's blocking interface, one request on the caller's thread (no
+        // event loop spinning while a slow server thinks), TLS with the system's trust store.
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // libvips' thumbnail and save calls are variadic: a few plain C functions wrap them.
         .target(name: "VipsShim", dependencies: ["CVips"]),
 
@@ -43,9 +46,9 @@ let package = Package(
         .target(name: "Thumbnails", dependencies: ["ContactsSupport"]),
         // libvips behind the image helper: the only module that touches it.
         .target(name: "VipsImages", dependencies: ["VipsShim", "Thumbnails", "ContactsSupport"]),
-        // WebDAV and CardDAV over HTTP (FoundationNetworking, FoundationXML): discovery, reports,
-        // writes with preconditions; knows nothing about contacts or the store.
-        .target(name: "CardDAV"),
+        // WebDAV and CardDAV over HTTP (libcurl, FoundationXML): discovery, reports, writes
+        // with preconditions; knows nothing about contacts or the store.
+        .target(name: "CardDAV", dependencies: ["CCurl"]),
         // Two-way sync of the store with an account's cards: the engine, its backends (CardDAV
         // now), the three-way merge's use, the deletion guard, the intent journal.
         .target(name: "ContactsSync", dependencies: ["CardDAV", "ContactsStore", "ContactsCore", "ContactsSupport", "VCard"]),

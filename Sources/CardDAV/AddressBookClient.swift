@@ -80,23 +80,44 @@ public final class AddressBookClient: Sendable {
 
     /// The changes since `token` (nil: everything there is). Throws `.status(403|412)` with
     /// `isInvalidToken` when the server no longer knows the token.
-    public func changes(since token: String?) throws(DAVError) -> RemoteChanges {
-        let answer = try multistatus("REPORT", url, depth: "1", DAVBodies.syncCollection(token: token))
-        var out = RemoteChanges(changed: [], removed: [], token: answer.syncToken, truncated: false)
-        for r in answer.responses {
+    ///
+    /// With `cards`, the cards themselves are asked for too (RFC 6578 allows any property):
+    /// each one the server sends with its data goes to `cards` as the answer is read, from a
+    /// file rather than memory, so a whole first download is one request whatever its size.
+    /// Every change is still in `changed`; those that came without data (a server that does
+    /// not send `address-data` here) are for a multiget. `cards` returns false to stop.
+    public func changes(since token: String?, cards: ((RemoteCard) -> Bool)? = nil) throws(DAVError) -> RemoteChanges {
+        let body = DAVBodies.syncCollection(token: token, withCards: cards != nil)
+        var out = RemoteChanges(changed: [], removed: [], token: nil, truncated: false)
+        func take(_ r: Multistatus.Response) -> Bool {
             if Self.samePath(r.href, url.path) {
                 // The collection itself: 507 says there is more; some servers (iCloud) list it as changed.
                 if r.status == 507 { out.truncated = true }
-                continue
-            }
-            if r.status == 404 {
+            } else if r.status == 404 {
                 out.removed.append(r.href)
-            } else if r.href.hasSuffix("/") {
-                continue
-            } else {
+            } else if !r.href.hasSuffix("/") {
                 out.changed.append((r.href, r.etag))
+                if let cards, let data = r.property("address-data", DAVNamespace.cardDAV)?.text, !data.isEmpty {
+                    return cards(RemoteCard(href: r.href, etag: r.etag, data: Data(data.utf8)))
+                }
             }
+            return true
         }
+        guard cards != nil else {
+            let answer = try multistatus("REPORT", url, depth: "1", body)
+            for r in answer.responses { _ = take(r) }
+            out.token = answer.syncToken
+            return out
+        }
+        let answer = try http.send(
+            HTTPRequest("REPORT", url, headers: ["Depth": "1", "Content-Type": "application/xml; charset=utf-8"], body: body),
+            bodyToFile: true)
+        guard answer.status == 207, let stream = answer.bodyFile?.stream() else {
+            try Self.check(answer, url)
+            throw .malformed("\(URLPolicy.redacted(url)) answered REPORT with \(answer.status), not 207 Multi-Status")
+        }
+        let token = try MultistatusStream.read(stream, each: take)
+        out.token = token
         return out
     }
 
@@ -159,13 +180,16 @@ public final class AddressBookClient: Sendable {
     }
 
     /// The href a new card of this UID gets: the UID itself when it is safe in a path, else a fresh name.
-    public func hrefForNewCard(uid: String) -> String {
+    public func hrefForNewCard(uid: String) -> String { Self.hrefForNewCard(uid: uid, in: url) }
+
+    /// The href a new card of this UID gets in the book at `book`.
+    public static func hrefForNewCard(uid: String, in book: URL) -> String {
         let allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
         var name = uid.lowercased().hasPrefix("urn:uuid:") ? String(uid.dropFirst(9)) : uid
         if name.isEmpty || name.count > 128 || name.unicodeScalars.contains(where: { !allowed.contains($0) }) || name.hasPrefix(".") {
             name = UUID().uuidString.lowercased()
         }
-        return (url.path.hasSuffix("/") ? url.path : url.path + "/") + name + ".vcf"
+        return (book.path.hasSuffix("/") ? book.path : book.path + "/") + name + ".vcf"
     }
 
     /// Whether `error` says the sync token is no longer valid (Radicale 403, Xandikos 412,

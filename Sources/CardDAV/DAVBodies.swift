@@ -17,12 +17,14 @@ enum DAVBodies {
         return Data((header + "<d:propfind\(declarations)><d:prop>\(text)</d:prop></d:propfind>").utf8)
     }
 
-    /// An RFC 6578 sync-collection report from `token` (nil or empty: everything), asking for ETags.
-    static func syncCollection(token: String?) -> Data {
+    /// An RFC 6578 sync-collection report from `token` (nil or empty: everything), asking for
+    /// ETags, and the cards too `withCards`.
+    static func syncCollection(token: String?, withCards: Bool = false) -> Data {
         Data(
             (header
-                + "<d:sync-collection xmlns:d=\"DAV:\"><d:sync-token>\(escape(token ?? ""))</d:sync-token>"
-                + "<d:sync-level>1</d:sync-level><d:prop><d:getetag/></d:prop></d:sync-collection>").utf8)
+                + "<d:sync-collection xmlns:d=\"DAV:\" xmlns:c=\"\(DAVNamespace.cardDAV)\"><d:sync-token>\(escape(token ?? ""))</d:sync-token>"
+                + "<d:sync-level>1</d:sync-level><d:prop><d:getetag/>\(withCards ? "<c:address-data/>" : "")</d:prop></d:sync-collection>")
+                .utf8)
     }
 
     /// An addressbook-multiget (RFC 6352 §8.7) of `hrefs`, asking for ETags and cards.

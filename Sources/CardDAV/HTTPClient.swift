@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// One HTTP request.
 public struct HTTPRequest: Sendable {
     public var method: String
@@ -26,12 +22,15 @@ public struct HTTPResponse: Sendable {
     public var body: Data
     /// Where the answer came from, after any redirects.
     public var url: URL
+    /// A large answer asked for as a file (`send(_:bodyToFile:)`): its body is here, not in `body`.
+    public var bodyFile: BodyFile?
 
-    public init(status: Int, headers: [String: String], body: Data, url: URL) {
+    public init(status: Int, headers: [String: String], body: Data, url: URL, bodyFile: BodyFile? = nil) {
         self.status = status
         self.headers = headers
         self.body = body
         self.url = url
+        self.bodyFile = bodyFile
     }
 
     public func header(_ name: String) -> String? { headers[name.lowercased()] }
@@ -48,30 +47,26 @@ public struct HTTPResponse: Sendable {
     }
 }
 
-/// Sends requests and waits for their answers, one at a time per caller. Redirects are
-/// followed here, not by the URL loading system: at most five, each checked by `URLPolicy`,
-/// and credentials go only to the origin they were given for.
+/// Sends requests and waits for their answers, each on the caller's thread (libcurl's
+/// blocking interface: nothing spins while a slow server thinks). Redirects are followed
+/// here: at most five, each checked by `URLPolicy`, and credentials go only to the origin they
+/// were given for. Connections are kept for the next request to the same server.
 public final class HTTPClient: Sendable {
     public let credentials: Credentials
     public let timeout: TimeInterval
-    private let session: URLSession
-    private let delegate = NoRedirects()
+    /// A file of CA certificates trusted besides the system's (a private CA), when given.
+    public let caFile: String?
     private let origin: String?
+    private let handles = CurlHandles()
 
     /// `origin` is the scheme, host and port the credentials belong to (the account's URL).
-    public init(credentials: Credentials, for url: URL, timeout: TimeInterval = 30) {
+    /// `timeout` is how long an answer may stay silent before the request is given up.
+    public init(credentials: Credentials, for url: URL, timeout: TimeInterval = 30, caFile: String? = nil) {
         self.credentials = credentials
         self.timeout = timeout
+        self.caFile = caFile
         origin = Self.origin(of: url)
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.timeoutIntervalForResource = timeout * 4
-        configuration.httpShouldSetCookies = false
-        configuration.urlCache = nil
-        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
     }
-
-    deinit { session.finishTasksAndInvalidate() }
 
     /// How many requests this client has sent.
     public var requests: Int {
@@ -82,10 +77,13 @@ public final class HTTPClient: Sendable {
     private let counter = NSLock()
     nonisolated(unsafe) private var sent = 0
 
-    public func send(_ request: HTTPRequest) throws(DAVError) -> HTTPResponse {
+    /// Sends `request`, following redirects. With `bodyToFile`, a successful answer's body goes
+    /// to a private temporary file as it arrives (`bodyFile`) instead of memory: for answers as
+    /// large as a whole address book.
+    public func send(_ request: HTTPRequest, bodyToFile: Bool = false) throws(DAVError) -> HTTPResponse {
         var current = request
         for _ in 0...5 {
-            let answer = try once(current)
+            let answer = try once(current, bodyToFile: bodyToFile)
             guard [301, 302, 303, 307, 308].contains(answer.status), let location = answer.header("location"),
                 let next = URL(string: location, relativeTo: current.url)?.absoluteURL
             else { return answer }
@@ -98,109 +96,39 @@ public final class HTTPClient: Sendable {
         throw .status(310, url: URLPolicy.redacted(request.url), message: "too many redirects", retryAfter: nil)
     }
 
-    private func once(_ request: HTTPRequest) throws(DAVError) -> HTTPResponse {
+    private func once(_ request: HTTPRequest, bodyToFile: Bool) throws(DAVError) -> HTTPResponse {
         try URLPolicy.check(request.url)
-        var r = URLRequest(url: request.url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
-        r.httpMethod = request.method
-        r.httpBody = request.body
-        for (k, v) in request.headers { r.setValue(v, forHTTPHeaderField: k) }
-        if Self.origin(of: request.url) == origin, let auth = credentials.header { r.setValue(auth, forHTTPHeaderField: "Authorization") }
-        r.setValue("contactsd", forHTTPHeaderField: "User-Agent")
+        var headers = request.headers
+        headers["User-Agent"] = "contactsd"
+        if Self.origin(of: request.url) == origin, let auth = credentials.header { headers["Authorization"] = auth }
         counter.lock()
         sent += 1
         counter.unlock()
-        let box = AnswerBox()
-        let done = DispatchSemaphore(value: 0)
-        let task = session.dataTask(with: r) { data, response, error in
-            box.set(data, response, error)
-            done.signal()
-        }
-        task.resume()
-        done.wait()
-        var (data, response, error) = box.get()
         let shown = URLPolicy.redacted(request.url)
-        if let refused = delegate.refusal(of: task) {
-            (response, error) = (refused, nil)
-            data = data ?? Data()
+        let file: BodyFile?
+        do {
+            file = bodyToFile ? try BodyFile() : nil
+        } catch {
+            throw .unreachable(url: shown, message: "no temporary file for the answer: \(error)")
         }
-        if let error { throw .unreachable(url: shown, message: Self.describe(error)) }
-        guard let http = response as? HTTPURLResponse else { throw .unreachable(url: shown, message: "no HTTP answer") }
-        var headers: [String: String] = [:]
-        for (k, v) in http.allHeaderFields {
-            if let k = k as? String, let v = v as? String { headers[k.lowercased()] = v }
+        let handle = handles.take()
+        defer { handles.giveBack(handle) }
+        let transfer = CurlTransfer(handle: handle, into: file)
+        let outcome = transfer.perform(
+            method: request.method, url: request.url.absoluteString, headers: headers, body: request.body, timeout: timeout, caFile: caFile)
+        if let failure = transfer.writeFailure { throw .unreachable(url: shown, message: "the answer could not be kept: \(failure)") }
+        if let error = outcome { throw .unreachable(url: shown, message: error) }
+        var answer = HTTPResponse(status: transfer.status, headers: transfer.headers, body: transfer.body, url: request.url, bodyFile: file)
+        if let file, !(200..<300).contains(answer.status) {
+            // An error's body is short and read for its message.
+            answer.body = file.prefix(64 * 1024)
+            answer.bodyFile = nil
         }
-        return HTTPResponse(status: http.statusCode, headers: headers, body: data ?? Data(), url: request.url)
+        return answer
     }
 
     private static func origin(of url: URL) -> String? {
         guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else { return nil }
         return "\(scheme)://\(host):\(url.port ?? (scheme == "https" ? 443 : 80))"
-    }
-
-    private static func describe(_ error: Error) -> String {
-        let e = error as NSError
-        switch e.code {
-        case NSURLErrorTimedOut: return "no answer in time"
-        case NSURLErrorCannotConnectToHost: return "connection refused"
-        case NSURLErrorCannotFindHost: return "unknown host"
-        case NSURLErrorNetworkConnectionLost: return "the connection was lost"
-        case NSURLErrorSecureConnectionFailed, NSURLErrorServerCertificateUntrusted, NSURLErrorServerCertificateHasUnknownRoot:
-            return "the TLS certificate is not trusted"
-        default: return e.localizedDescription
-        }
-    }
-}
-
-/// Hands redirects and authentication challenges back to `HTTPClient`. A 401 is an answer
-/// to report (the credentials went with the request): the URL loading system would ask for
-/// other credentials, so the task is cancelled and the refusal kept for `HTTPClient` to return.
-private final class NoRedirects: NSObject, URLSessionTaskDelegate, @unchecked Sendable {
-    private let lock = NSLock()
-    private var refusals: [Int: HTTPURLResponse] = [:]
-
-    func urlSession(
-        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest,
-        completionHandler: @escaping @Sendable (URLRequest?) -> Void
-    ) {
-        completionHandler(nil)
-    }
-
-    func urlSession(
-        _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
-        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
-    ) {
-        if let refused = challenge.failureResponse as? HTTPURLResponse {
-            lock.lock()
-            refusals[task.taskIdentifier] = refused
-            lock.unlock()
-        }
-        completionHandler(.cancelAuthenticationChallenge, nil)
-    }
-
-    /// The refusal a task was cancelled for, once.
-    func refusal(of task: URLSessionTask) -> HTTPURLResponse? {
-        lock.lock()
-        defer { lock.unlock() }
-        return refusals.removeValue(forKey: task.taskIdentifier)
-    }
-}
-
-/// Carries a task's answer from its completion handler to the waiting caller.
-private final class AnswerBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var data: Data?
-    private var response: URLResponse?
-    private var error: Error?
-
-    func set(_ d: Data?, _ r: URLResponse?, _ e: Error?) {
-        lock.lock()
-        (data, response, error) = (d, r, e)
-        lock.unlock()
-    }
-
-    func get() -> (Data?, URLResponse?, Error?) {
-        lock.lock()
-        defer { lock.unlock() }
-        return (data, response, error)
     }
 }

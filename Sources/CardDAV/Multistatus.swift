@@ -34,24 +34,25 @@ public struct Multistatus: Sendable {
         guard root.name == "multistatus", root.namespace == DAVNamespace.dav else {
             throw .malformed("the server answered <\(root.name)>, not a DAV multistatus")
         }
-        var out = Multistatus(responses: [], syncToken: root.child("sync-token")?.value.nonEmpty)
-        for r in root.all("response") {
-            guard var href = r.child("href")?.value.nonEmpty else { continue }
-            // A whole URL (some servers write them) counts by its path.
-            if href.hasPrefix("http://") || href.hasPrefix("https://"), let u = URL(string: href) { href = u.path }
-            var response = Response(
-                href: href.removingPercentEncoding ?? href, status: r.child("status").flatMap { statusCode($0.value) }, properties: [:],
-                missing: [:])
-            for propstat in r.all("propstat") {
-                let status = propstat.child("status").flatMap { statusCode($0.value) } ?? 200
-                for p in propstat.child("prop")?.children ?? [] {
-                    let name = PropertyName(p.namespace, p.name)
-                    if status == 200 { response.properties[name] = p } else { response.missing[name] = status }
-                }
+        return Multistatus(responses: root.all("response").compactMap(response), syncToken: root.child("sync-token")?.value.nonEmpty)
+    }
+
+    /// Reads one `<response>` element; nil when it names no resource.
+    static func response(_ r: XMLElement) -> Response? {
+        guard var href = r.child("href")?.value.nonEmpty else { return nil }
+        // A whole URL (some servers write them) counts by its path.
+        if href.hasPrefix("http://") || href.hasPrefix("https://"), let u = URL(string: href) { href = u.path }
+        var response = Response(
+            href: href.removingPercentEncoding ?? href, status: r.child("status").flatMap { statusCode($0.value) }, properties: [:],
+            missing: [:])
+        for propstat in r.all("propstat") {
+            let status = propstat.child("status").flatMap { statusCode($0.value) } ?? 200
+            for p in propstat.child("prop")?.children ?? [] {
+                let name = PropertyName(p.namespace, p.name)
+                if status == 200 { response.properties[name] = p } else { response.missing[name] = status }
             }
-            out.responses.append(response)
         }
-        return out
+        return response
     }
 
     /// The code of a status line such as `HTTP/1.1 404 Not Found`.

@@ -63,9 +63,14 @@ public enum DAVNamespace {
     public static let calendarServer = "http://calendarserver.org/ns/"
 }
 
-private final class TreeBuilder: NSObject, XMLParserDelegate {
+/// Builds the tree of a document. With `eachChild`, every child of the root is handed to it
+/// whole as soon as it ends and is not kept (for documents read as a stream); it returns false
+/// to stop the parse.
+final class TreeBuilder: NSObject, XMLParserDelegate {
     var stack: [XMLElement] = []
     var root: XMLElement?
+    var eachChild: ((XMLElement) -> Bool)?
+    private(set) var stopped = false
 
     func parser(
         _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName qName: String?,
@@ -86,6 +91,15 @@ private final class TreeBuilder: NSObject, XMLParserDelegate {
 
     func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
         guard let done = stack.popLast() else { return }
-        if stack.isEmpty { root = done } else { stack[stack.count - 1].children.append(done) }
+        if stack.isEmpty {
+            root = done
+        } else if stack.count == 1, let eachChild {
+            if !eachChild(done) {
+                stopped = true
+                parser.abortParsing()
+            }
+        } else {
+            stack[stack.count - 1].children.append(done)
+        }
     }
 }

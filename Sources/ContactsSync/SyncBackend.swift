@@ -5,9 +5,14 @@ import Foundation
 /// a folder of `.vcf` files is another backend of the same engine.
 public protocol SyncBackend: Sendable {
     /// What changed since `token` (nil: everything). Throws, with `isInvalidToken` saying so,
-    /// when the token is no longer known.
-    func changes(since token: String?) throws(DAVError) -> RemoteChanges
+    /// when the token is no longer known. With `cards`, the changed cards the backend can send
+    /// along go there as they arrive (false stops); the others are fetched.
+    func changes(since token: String?, cards: ((RemoteCard) -> Bool)?) throws(DAVError) -> RemoteChanges
     func isInvalidToken(_ error: DAVError) -> Bool
+    /// The collection's own token, ctag and reports (for a book without sync-collection).
+    func properties() throws(DAVError) -> AddressBookProperties
+    /// Every card's href and entity tag.
+    func listing() throws(DAVError) -> [(href: String, etag: String?)]
     /// The cards at `hrefs`, in one request; missing ones are left out.
     func fetch(_ hrefs: [String]) throws(DAVError) -> [RemoteCard]
     func get(_ href: String) throws(DAVError) -> RemoteCard?

@@ -1,6 +1,7 @@
 import CardDAV
 import ContactsCore
 import ContactsStore
+import ContactsSupport
 import Foundation
 import VCard
 
@@ -9,13 +10,15 @@ import VCard
 extension SyncEngine {
     /// Sends new contacts, edits and deletions made here since the last sync.
     func upload(
-        _ account: SyncAccount, _ backend: some SyncBackend, _ held: HeldDeletions, _ report: inout SyncReport, cancelled: () -> Bool
+        _ account: SyncAccount, _ backend: some SyncBackend, _ held: HeldDeletions, _ report: inout SyncReport, cancelled: () -> Bool,
+        progress: (SyncProgress) -> Void
     ) throws {
         var items = try store.pendingItems(account: account.name)
         guard !items.isEmpty else { return }
         let total = try store.syncItemCount(account: account.name)
         var local = try store.contacts(ids: items.compactMap(\.contactID))
-        var gone = items.filter { item in item.etag != nil && item.contactID.map { local[$0] == nil } ?? true }
+        // Deleted here (a card whose contact was moved away is not a deletion to hold: it was asked for).
+        var gone = items.filter { item in !item.moved && item.etag != nil && item.contactID.map { local[$0] == nil } ?? true }
         if held == .reject && Self.mustHold(gone.count, of: total) {
             // The contacts deleted here come back from the trash, and nothing is deleted there.
             _ = try store.undelete(ids: gone.compactMap(\.contactID), origin: "sync:\(account.name)")
@@ -33,54 +36,90 @@ extension SyncEngine {
                 if item.etag == nil || c.revision != item.syncedRevision {
                     intents.append(SyncIntent(href: item.href, contactID: id, action: item.etag == nil ? "create" : "update"))
                 }
-            } else if item.etag != nil && !hold {
+            } else if item.etag != nil && (!hold || item.moved) {
                 intents.append(SyncIntent(href: item.href, contactID: item.contactID, action: "delete"))
             }
         }
         try store.recordIntents(account: account.name, intents)
+        // What each item needs, in order. The next write is sent while the answer to the one
+        // before is recorded; one at a time, since servers serialise writes to a collection
+        // (two in flight made Radicale 1.7 times slower, measured).
+        var steps: [UploadStep] = []
+        for item in items {
+            if let id = item.contactID, let c = local[id] {
+                guard item.etag == nil || c.revision != item.syncedRevision else { continue }
+                steps.append(.send(c, item, card(c, account)))
+            } else if item.etag != nil {
+                steps.append(hold && !item.moved ? .hold : .delete(item))
+            } else {
+                steps.append(.forget(item))
+            }
+        }
+        let writes = steps
+        let pipeline = OrderedPipeline<Result<WriteResult, DAVError>?>(count: writes.count, window: 1, workers: 1, name: "sync-upload") {
+            i in
+            switch writes[i] {
+            case .send(_, let item, let data): Self.attempt { () throws(DAVError) in try backend.put(item.href, data, etag: item.etag) }
+            case .delete(let item): Self.attempt { () throws(DAVError) in try backend.delete(item.href, etag: item.etag) }
+            case .hold, .forget: nil
+            }
+        }
+        defer { pipeline.cancel() }
         var done: [(item: SyncItem, previousHref: String?)] = []
         defer { try? store.recordUploads(account: account.name, done) }
-        for item in items {
+        for (n, step) in writes.enumerated() {
+            let result = pipeline.next() ?? nil
             if cancelled() { throw SyncStopped() }
+            if n % 100 == 0 && n > 0 { progress(SyncProgress(phase: .upload, done: n, total: writes.count)) }
             if done.count >= 50 {
                 try store.recordUploads(account: account.name, done)
                 done = []
             }
-            if let id = item.contactID, let c = local[id] {
-                guard item.etag == nil || c.revision != item.syncedRevision else { continue }
-                try send(c, item, account, backend, &report, &done)
-            } else if item.etag != nil {
-                if hold {
-                    report.held += 1
-                    continue
-                }
-                try sendDeletion(item, account, backend, &report)
-            } else {
+            switch (step, result) {
+            case (.send(let c, let item, let data), let result?):
+                try handle(result, of: c, item, data, account, backend, &report, &done)
+            case (.delete(let item), let result?):
+                try handleDeletion(result.get(), item, account, backend, &report)
+            case (.hold, _):
+                report.held += 1
+            case (.forget(let item), _):
                 try store.forgetItem(account: account.name, href: item.href)
+            default: break
             }
         }
         try store.recordUploads(account: account.name, done)
         done = []
+        progress(SyncProgress(phase: .upload, done: writes.count, total: writes.count))
     }
 
-    /// Sends one contact: new with `If-None-Match: *`, an edit with `If-Match`. When the server
-    /// has another version (412), that version is downloaded, merged, and the merge sent.
-    func send(
-        _ c: Contact, _ item: SyncItem, _ account: SyncAccount, _ backend: some SyncBackend, _ report: inout SyncReport,
-        _ done: inout [(item: SyncItem, previousHref: String?)]
+    /// The card a contact goes up as: vCard 4.0 for a book that offers it and keeps its
+    /// cards in it, else 3.0 (what every server takes).
+    func card(_ c: Contact, _ account: SyncAccount) -> Data {
+        var text = ""
+        VCardWriter.write(VCard(properties: store.cardProperties(for: c)), version: account.vcard4 ? .v4 : .v3, into: &text)
+        return Data(text.utf8)
+    }
+
+    /// What the server said to a contact sent new (`If-None-Match: *`) or as an edit
+    /// (`If-Match`). When it has another version (412), that version is downloaded, merged,
+    /// and the merge sent once more.
+    func handle(
+        _ first: Result<WriteResult, DAVError>, of c: Contact, _ item: SyncItem, _ data: Data, _ account: SyncAccount,
+        _ backend: some SyncBackend, _ report: inout SyncReport, _ done: inout [(item: SyncItem, previousHref: String?)]
     ) throws {
         var item = item
         var contact = c
+        var data = data
+        var outcome = first
         for attempt in 0..<2 {
-            var text = ""
-            VCardWriter.write(VCard(properties: store.cardProperties(for: contact)), version: .v3, into: &text)
             if attempt > 0 {
                 try store.recordIntent(
                     account: account.name,
                     SyncIntent(href: item.href, contactID: contact.id, action: item.etag == nil ? "create" : "update"))
+                outcome = Self.attempt { () throws(DAVError) in try backend.put(item.href, data, etag: item.etag) }
             }
             let result: WriteResult
-            switch Self.attempt({ () throws(DAVError) in try backend.put(item.href, Data(text.utf8), etag: item.etag) }) {
+            switch outcome {
             case .success(let r): result = r
             case .failure(let e) where e.isTransient: throw e
             case .failure(let e):
@@ -91,9 +130,29 @@ extension SyncEngine {
             }
             switch result {
             case .written(let href, var etag):
+                if href != item.href, let there = try backend.get(href) {
+                    // The server chose another name, and perhaps another UID (Google): both
+                    // are followed, and the card as it keeps it is the base of later merges.
+                    let kept = Self.parse(there.data)?.contact
+                    if let kept, !contact.groups.isEmpty, kept.groups.isEmpty, !account.groupsLocal {
+                        // It dropped the groups: a book without groups keeps them here.
+                        var a = try store.account(named: account.name)
+                        a.groupsLocal = true
+                        try store.updateAccount(a)
+                    }
+                    try store.adoptServerCard(
+                        account: account.name, href: href, previousHref: item.href, etag: there.etag ?? etag,
+                        card: String(decoding: there.data, as: UTF8.self), contactID: contact.id, uid: kept?.uid)
+                    report.uploaded.created += 1
+                    return
+                }
                 if etag == nil { etag = try backend.get(href)?.etag }
                 done.append(
-                    (SyncItem(href: href, contactID: contact.id, etag: etag, card: text, syncedRevision: contact.revision), item.href))
+                    (
+                        SyncItem(
+                            href: href, contactID: contact.id, etag: etag, card: String(decoding: data, as: UTF8.self),
+                            syncedRevision: contact.revision), item.href
+                    ))
                 if item.etag == nil { report.uploaded.created += 1 } else { report.uploaded.updated += 1 }
                 return
             case .preconditionFailed:
@@ -111,6 +170,7 @@ extension SyncEngine {
                 if fresh.syncedRevision == merged.revision { return }
                 contact = merged
                 item = fresh
+                data = card(merged, account)
             }
         }
         report.errors.append(
@@ -118,9 +178,14 @@ extension SyncEngine {
         )
     }
 
-    /// Sends a deletion made here with `If-Match`; a card edited on the server meanwhile comes back instead.
-    func sendDeletion(_ item: SyncItem, _ account: SyncAccount, _ backend: some SyncBackend, _ report: inout SyncReport) throws {
-        switch try backend.delete(item.href, etag: item.etag) {
+    /// What the server said to a deletion made here, sent with `If-Match`: a card edited on
+    /// the server meanwhile comes back instead.
+    func handleDeletion(
+        _ result: WriteResult, _ item: SyncItem, _ account: SyncAccount, _ backend: some SyncBackend, _ report: inout SyncReport
+    )
+        throws
+    {
+        switch result {
         case .written:
             try store.forgetItem(account: account.name, href: item.href)
             report.uploaded.deleted += 1
@@ -136,4 +201,15 @@ extension SyncEngine {
             }
         }
     }
+}
+
+/// What one pending item needs from an upload.
+private enum UploadStep: Sendable {
+    /// A new contact or an edit, with the card it goes up as.
+    case send(Contact, SyncItem, Data)
+    case delete(SyncItem)
+    /// A deletion the guard holds back.
+    case hold
+    /// Never sent and gone here: nothing to tell the server.
+    case forget(SyncItem)
 }

@@ -38,4 +38,17 @@ public struct SyncReport: Sendable, Equatable {
     public var durationMs = 0
 
     public init(account: String) { self.account = account }
+
+    /// Adds what `other` (a part of the same sync) did.
+    mutating func add(_ other: SyncReport) {
+        for (mine, theirs) in [(\Self.downloaded, other.downloaded), (\Self.uploaded, other.uploaded)] {
+            self[keyPath: mine].created += theirs.created
+            self[keyPath: mine].updated += theirs.updated
+            self[keyPath: mine].deleted += theirs.deleted
+        }
+        merged += other.merged
+        conflicts += other.conflicts
+        held += other.held
+        errors += other.errors
+    }
 }

@@ -8,10 +8,20 @@ import Foundation
 /// virtual environment (`scripts/install-deps.sh` makes it), with a storage folder of its own,
 /// started on a free port and stopped by its pid. Each has one address book for the user
 /// `kate` (password `secret`; Xandikos takes any).
+///
+/// For the services that cannot run here, `Tests/fakes/carddav_fake.py` plays them as they
+/// are documented to behave (`google`, `icloud`: its header says how); Google takes the
+/// bearer token `good-token`, and Basic as `kate` for the test's own requests.
 public final class DAVServer: @unchecked Sendable {
     public enum Kind: String, CaseIterable, Sendable {
-        case radicale, xandikos
+        case radicale, xandikos, google, icloud
+
+        /// The servers that run here for real: every sync test runs against both.
+        public static let real: [Kind] = [.radicale, .xandikos]
     }
+
+    /// The bearer token the Google fake takes.
+    public let token = "good-token"
 
     public let kind: Kind
     public let port: Int
@@ -20,14 +30,21 @@ public final class DAVServer: @unchecked Sendable {
     public let password = "secret"
     private let process: Process
 
+    /// Served over TLS with a certificate of a CA made for the test (`caFile`).
+    public let tls: Bool
+    /// The test CA's certificate, when `tls`.
+    public var caFile: String { folder + "/ca.pem" }
+
     /// The server's root.
-    public var root: URL { URL(fileURLWithPath: "/").url(port: port, path: "/") }
+    public var root: URL { URL(fileURLWithPath: "/").url(port: port, path: "/", tls: tls) }
 
     /// The address book's URL.
     public var addressBook: URL {
         switch kind {
-        case .radicale: root.url(port: port, path: "/kate/contacts/")
-        case .xandikos: root.url(port: port, path: "/user/contacts/addressbook/")
+        case .radicale: root.url(port: port, path: "/kate/contacts/", tls: tls)
+        case .xandikos: root.url(port: port, path: "/user/contacts/addressbook/", tls: tls)
+        case .google: root.url(port: port, path: "/home/kate/lists/default/", tls: tls)
+        case .icloud: root.url(port: port, path: "/home/kate/card/", tls: tls)
         }
     }
 
@@ -39,9 +56,14 @@ public final class DAVServer: @unchecked Sendable {
 
     struct Failure: Error, CustomStringConvertible { var description: String }
 
-    public init(_ kind: Kind) throws {
+    /// `fakeOptions` go to the fake server (`--max-card-bytes N`, `--no-sync-collection`);
+    /// `tls` (Radicale only) serves https with a certificate of a CA made for the test.
+    public init(_ kind: Kind, fakeOptions: [String] = [], tls: Bool = false) throws {
         self.kind = kind
-        let program = Self.venv.appendingPathComponent("bin/\(kind.rawValue)").path
+        self.tls = tls
+        let fake = kind == .google || kind == .icloud
+        let python = Self.venv.appendingPathComponent("bin/python3").path
+        let program = fake ? python : Self.venv.appendingPathComponent("bin/\(kind.rawValue)").path
         guard FileManager.default.isExecutableFile(atPath: program) else {
             throw Failure(description: "\(program) is missing: run scripts/install-deps.sh (it installs Radicale and Xandikos)")
         }
@@ -57,8 +79,23 @@ public final class DAVServer: @unchecked Sendable {
                 "--server-hosts", "127.0.0.1:\(port)", "--storage-filesystem-folder", folder + "/collections", "--auth-type", "htpasswd",
                 "--auth-htpasswd-filename", folder + "/users", "--auth-htpasswd-encryption", "plain", "--logging-level", "warning",
             ]
+            if tls {
+                try makeCertificates()
+                process.arguments? += [
+                    "--server-ssl", "--server-certificate", folder + "/server.pem", "--server-key", folder + "/server.key",
+                ]
+                // The book is made on disk: no client here trusts the test CA before the server is up.
+                let book = folder + "/collections/collection-root/kate/contacts"
+                try FileManager.default.createDirectory(atPath: book, withIntermediateDirectories: true)
+                try #"{"tag": "VADDRESSBOOK", "D:displayname": "Contacts"}"#.write(
+                    toFile: book + "/.Radicale.props", atomically: true, encoding: .utf8)
+            }
         case .xandikos:
             process.arguments = ["--defaults", "-d", folder + "/data", "-l", "127.0.0.1", "-p", String(port)]
+        case .google, .icloud:
+            let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("fakes/carddav_fake.py").path
+            process.arguments = [script, kind.rawValue, String(port)] + fakeOptions
         }
         FileManager.default.createFile(atPath: folder + "/server.log", contents: nil)
         let log = FileHandle(forWritingAtPath: folder + "/server.log")
@@ -67,7 +104,7 @@ public final class DAVServer: @unchecked Sendable {
         try process.run()
         do {
             try waitUntilListening()
-            if kind == .radicale { try makeAddressBook() }
+            if kind == .radicale && !tls { try makeAddressBook() }
         } catch {
             stop()
             throw error
@@ -138,8 +175,35 @@ public final class DAVServer: @unchecked Sendable {
             let r = try request(
                 "PUT", addressBook, headers: ["Content-Type": "text/vcard; charset=utf-8"], body: Data(cards.map(\.text).joined().utf8))
             guard r.status < 300 else { throw Failure(description: "PUT of the whole book answered \(r.status)") }
-        case .xandikos:
+        case .xandikos, .google, .icloud:
             for c in cards { try put("\(c.uid).vcf", c.text) }
+        }
+    }
+
+    /// A CA and a certificate it signed for 127.0.0.1, made with openssl.
+    private func makeCertificates() throws {
+        try "subjectAltName=IP:127.0.0.1\n".write(toFile: folder + "/ext", atomically: true, encoding: .utf8)
+        for args in [
+            [
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.pem", "-days", "2", "-subj",
+                "/CN=contactsd test CA",
+            ],
+            ["req", "-newkey", "rsa:2048", "-nodes", "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=127.0.0.1"],
+            [
+                "x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-out", "server.pem", "-days",
+                "2",
+                "-extfile", "ext",
+            ],
+        ] {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+            p.arguments = args
+            p.currentDirectoryURL = URL(fileURLWithPath: folder)
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = FileHandle.nullDevice
+            try p.run()
+            p.waitUntilExit()
+            guard p.terminationStatus == 0 else { throw Failure(description: "openssl \(args[0]) failed") }
         }
     }
 
@@ -147,6 +211,11 @@ public final class DAVServer: @unchecked Sendable {
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
             guard process.isRunning else { throw Failure(description: "\(kind.rawValue) stopped at start: \(log)") }
+            if tls {
+                if Self.accepts(port) { return }
+                usleep(100_000)
+                continue
+            }
             if let r = try? request("PROPFIND", root, headers: ["Depth": "0", "Content-Type": "application/xml"]), r.status < 500 {
                 return
             }
@@ -164,6 +233,20 @@ public final class DAVServer: @unchecked Sendable {
             """
         let r = try request("MKCOL", addressBook, headers: ["Content-Type": "application/xml"], body: Data(body.utf8))
         guard r.status == 201 else { throw Failure(description: "MKCOL of the address book answered \(r.status)") }
+    }
+
+    /// Whether something listens on the loopback port.
+    private static func accepts(_ port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        addr.sin_port = UInt16(port).bigEndian
+        return withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
     }
 
     private static func freePort() throws -> Int {
@@ -184,10 +267,10 @@ public final class DAVServer: @unchecked Sendable {
 }
 
 extension URL {
-    /// `http://127.0.0.1:PORT` and `path`.
-    fileprivate func url(port: Int, path: String) -> URL {
+    /// `http://127.0.0.1:PORT` (https with `tls`) and `path`.
+    fileprivate func url(port: Int, path: String, tls: Bool = false) -> URL {
         var c = URLComponents()
-        c.scheme = "http"
+        c.scheme = tls ? "https" : "http"
         c.host = "127.0.0.1"
         c.port = port
         c.path = path

@@ -149,6 +149,14 @@ enum Migrations {
             PRIMARY KEY (account, href)
         );
         """,
+        // 9: a card whose contact was moved to another account or to this machine alone is
+        // deleted from its server by the next sync, as asked (not held by the mass-deletion
+        // guard); an account keeps what its last sync reported (held deletions, conflicts,
+        // refused cards) for sync.status.
+        """
+        ALTER TABLE sync_items ADD COLUMN moved INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE accounts ADD COLUMN last_report TEXT;
+        """,
     ]
 
     static var latestVersion: Int { all.count }

@@ -39,6 +39,10 @@ extension ContactStore {
             try searchIndex.loadIfNeeded(db)
             var members: Set<Int64>?
             if let groupRowid { members = Set(try Self.memberRowids(db, groupRowid: groupRowid)) }
+            if let scope = q.account {
+                let inScope = Set(try Self.rowids(db, in: scope))
+                members = members.map { $0.intersection(inScope) } ?? inScope
+            }
             let first = q.sort.first ?? ContactQuery.Sort(.name)
             let order: SearchIndex.Order =
                 switch first.field {
@@ -88,6 +92,26 @@ extension ContactStore {
         return rowids.compactMap { byRowid[$0] }
     }
 
+    /// The rowids of the contacts in `scope`.
+    static func rowids(_ db: Database, in scope: AccountScope) throws -> [Int64] {
+        let s: Statement
+        switch scope {
+        case .account(let name):
+            guard try db.scalarInt("SELECT count(*) FROM accounts WHERE name = ?", [.text(name)]) > 0 else {
+                throw StoreError.notFound(kind: "account", id: name)
+            }
+            s = try db.prepare("SELECT c.rowid FROM contacts c JOIN sync_items i ON i.contact_id = c.id WHERE i.account = ?")
+            try s.bind([.text(name)])
+        case .local:
+            s = try db.prepare(
+                "SELECT rowid FROM contacts WHERE id NOT IN (SELECT contact_id FROM sync_items WHERE contact_id IS NOT NULL)")
+        }
+        defer { s.reset() }
+        var out: [Int64] = []
+        while try s.step() { out.append(s.int64(0)) }
+        return out
+    }
+
     static func listWithSQL(_ db: Database, _ q: ContactQuery, groupRowid: Int64?, withCard: Bool) throws -> QueryResult {
         var conditions: [String] = []
         var args: [SQLValue] = []
@@ -95,6 +119,13 @@ extension ContactStore {
         if let groupRowid {
             conditions.append("c.rowid IN (SELECT contact_rowid FROM memberships WHERE group_rowid = ?)")
             args.append(.int(groupRowid))
+        }
+        switch q.account {
+        case .account(let name):
+            conditions.append("c.id IN (SELECT contact_id FROM sync_items WHERE account = ?)")
+            args.append(.text(name))
+        case .local: conditions.append("c.id NOT IN (SELECT contact_id FROM sync_items WHERE contact_id IS NOT NULL)")
+        case nil: break
         }
         let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
         let total = Int(try db.scalarInt("SELECT count(*) FROM contacts c" + whereClause, args))

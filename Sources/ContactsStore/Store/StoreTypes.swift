@@ -76,17 +76,31 @@ public struct ContactQuery: Sendable {
     public var favoritesOnly = false
     /// A group id or name.
     public var group: String?
+    /// Only the contacts of one sync account, or only those of this machine alone.
+    public var account: AccountScope?
     public var sort: [Sort] = [Sort(.name)]
     public var limit: Int?
     public var offset = 0
 
-    public init(text: String? = nil, favoritesOnly: Bool = false, group: String? = nil, limit: Int? = nil, offset: Int = 0) {
+    public init(
+        text: String? = nil, favoritesOnly: Bool = false, group: String? = nil, account: AccountScope? = nil, limit: Int? = nil,
+        offset: Int = 0
+    ) {
         self.text = text
         self.favoritesOnly = favoritesOnly
         self.group = group
+        self.account = account
         self.limit = limit
         self.offset = offset
     }
+}
+
+/// Which contacts a query takes by where they sync.
+public enum AccountScope: Sendable, Equatable {
+    /// The contacts of the account of that name.
+    case account(String)
+    /// The contacts no account has.
+    case local
 }
 
 /// One page of a query, with the count before paging.

@@ -22,7 +22,7 @@ extension ContactStore {
     public func accounts() throws -> [SyncAccount] {
         try read { db in
             let s = try db.prepare(
-                "SELECT name, url, book_url, display_name, username, settings, sync_token, last_success, last_error FROM accounts ORDER BY name"
+                "SELECT name, url, book_url, display_name, username, settings, sync_token, last_success, last_error, last_report FROM accounts ORDER BY name"
             )
             var out: [SyncAccount] = []
             while try s.step() {
@@ -33,10 +33,15 @@ extension ContactStore {
                     a.tokenCommand = o["tokenCommand"]?.arrayValue?.compactMap(\.stringValue)
                     a.interval = o["interval"]?.intValue ?? 900
                     a.readOnly = o["readOnly"]?.boolValue ?? false
+                    a.groupsLocal = o["groupsLocal"]?.boolValue ?? false
+                    a.caFile = o["caFile"]?.stringValue
+                    a.offers4 = o["offers4"]?.boolValue ?? false
+                    a.vcard4 = o["vcard4"]?.boolValue ?? false
                 }
                 a.syncToken = s.optionalText(6)
                 a.lastSuccess = s.optionalInt64(7)
                 a.lastError = s.optionalText(8)
+                a.lastReport = s.optionalText(9)
                 out.append(a)
             }
             s.reset()
@@ -88,8 +93,19 @@ extension ContactStore {
         }
     }
 
+    /// Keeps what an account's last sync reported.
+    public func recordReport(account: String, _ report: String) throws {
+        try write(origin: "sync:\(account)") { db, _ in
+            try db.prepare("UPDATE accounts SET last_report = ? WHERE name = ?").run([.text(report), .text(account)])
+        }
+    }
+
     static func settings(_ a: SyncAccount) -> String {
         var o: [(String, JSONValue)] = [("interval", .int(a.interval)), ("readOnly", .bool(a.readOnly))]
+        if a.groupsLocal { o.append(("groupsLocal", true)) }
+        if let ca = a.caFile { o.append(("caFile", .string(ca))) }
+        if a.offers4 { o.append(("offers4", true)) }
+        if a.vcard4 { o.append(("vcard4", true)) }
         if let p = a.passwordCommand { o.append(("passwordCommand", .array(p.map(JSONValue.string)))) }
         if let t = a.tokenCommand { o.append(("tokenCommand", .array(t.map(JSONValue.string)))) }
         return JSONWriter.string(.object(JSONObject(o.map { JSONObject.Member($0.0, $0.1) })))

@@ -6,13 +6,14 @@ import ContactsSupport
 /// stopped at any point (a crash, a kill) leaves nothing half known.
 extension ContactStore {
     public func syncItems(account: String) throws -> [SyncItem] {
-        try items("SELECT href, contact_id, etag, card, synced_revision FROM sync_items WHERE account = ? ORDER BY href", [.text(account)])
+        try items(
+            "SELECT href, contact_id, etag, card, synced_revision, moved FROM sync_items WHERE account = ? ORDER BY href", [.text(account)])
     }
 
     /// The item at `href`, if the account has one there.
     public func syncItem(account: String, href: String) throws -> SyncItem? {
         try items(
-            "SELECT href, contact_id, etag, card, synced_revision FROM sync_items WHERE account = ? AND href = ?",
+            "SELECT href, contact_id, etag, card, synced_revision, moved FROM sync_items WHERE account = ? AND href = ?",
             [.text(account), .text(href)]
         ).first
     }
@@ -22,12 +23,12 @@ extension ContactStore {
     public func pendingItems(account: String) throws -> [SyncItem] {
         try items(
             """
-            SELECT i.href, i.contact_id, i.etag, i.card, i.synced_revision FROM sync_items i LEFT JOIN contacts c ON c.id = i.contact_id
+            SELECT i.href, i.contact_id, i.etag, i.card, i.synced_revision, i.moved FROM sync_items i LEFT JOIN contacts c ON c.id = i.contact_id
             WHERE i.account = ? AND (i.etag IS NULL OR c.id IS NULL OR c.revision <> coalesce(i.synced_revision, -1)) ORDER BY i.href
             """, [.text(account)])
     }
 
-    /// The items a query selects (href, contact_id, etag, card, synced_revision, in that order).
+    /// The items a query selects (href, contact_id, etag, card, synced_revision, moved, in that order).
     private func items(_ sql: String, _ args: [SQLValue]) throws -> [SyncItem] {
         try read { db in
             let s = try db.prepare(sql)
@@ -38,7 +39,7 @@ extension ContactStore {
                 out.append(
                     SyncItem(
                         href: s.text(0), contactID: s.optionalText(1), etag: s.optionalText(2), card: s.optionalText(3),
-                        syncedRevision: s.optionalInt64(4).map { Int($0) }))
+                        syncedRevision: s.optionalInt64(4).map { Int($0) }, moved: s.int64(5) != 0))
             }
             return out
         }
@@ -187,6 +188,30 @@ extension ContactStore {
         }
     }
 
+    /// Records a new card the server stored under a name (and UID) of its own choosing, as
+    /// Google does: the item moves to `href` with the card as the server keeps it (the base of
+    /// later merges), and the contact takes the server's UID, so that the two stay one.
+    public func adoptServerCard(
+        account: String, href: String, previousHref: String, etag: String?, card: String, contactID: String, uid: String?
+    )
+        throws
+    {
+        try write(origin: "sync:\(account)") { db, log in
+            guard var c = try Self.fetch(db, id: contactID, withCard: true) else { return }
+            if let uid, !uid.isEmpty, uid != c.uid, try Self.fetch(db, uid: uid) == nil {
+                let previous = c
+                c.uid = uid
+                try Self.rewrite(db, &c, previous: previous, log: &log)
+            }
+            try db.prepare("DELETE FROM sync_items WHERE account = ? AND href = ?").run([.text(account), .text(previousHref)])
+            try db.prepare("DELETE FROM sync_intents WHERE account = ? AND href IN (?, ?)").run([
+                .text(account), .text(previousHref), .text(href),
+            ])
+            try Self.saveItem(
+                db, account: account, SyncItem(href: href, contactID: c.id, etag: etag, card: card, syncedRevision: c.revision))
+        }
+    }
+
     /// Forgets the item at `href` (its card is gone from the server and its contact from here).
     public func forgetItem(account: String, href: String) throws {
         try write(origin: "sync:\(account)") { db, _ in
@@ -208,6 +233,60 @@ extension ContactStore {
                 added += 1
             }
             return added
+        }
+    }
+
+    /// Moves contacts to `account` (nil: to this machine alone). A card they had on another
+    /// account's server is deleted there by that account's next sync; on the new account
+    /// they are uploaded as new cards at the href `name` gives. Returns how many moved
+    /// (contacts already there are not counted).
+    public func moveContacts(ids: [String], to account: String?, href name: (Contact) -> String) throws -> Int {
+        try write(origin: "rpc") { db, _ in
+            if let account, try db.scalarInt("SELECT count(*) FROM accounts WHERE name = ?", [.text(account)]) == 0 {
+                throw StoreError.notFound(kind: "account", id: account)
+            }
+            var moved = 0
+            for id in ids {
+                guard let c = try Self.fetch(db, id: id) else { throw StoreError.notFound(kind: "contact", id: id) }
+                let s = try db.prepare("SELECT account, href, etag FROM sync_items WHERE contact_id = ?")
+                try s.bind([.text(id)])
+                var current: (account: String, href: String, sent: Bool)?
+                if try s.step() { current = (s.text(0), s.text(1), s.optionalText(2) != nil) }
+                s.reset()
+                if current?.account == account { continue }
+                if let current {
+                    if current.sent {
+                        try db.prepare("UPDATE sync_items SET contact_id = NULL, moved = 1 WHERE account = ? AND href = ?").run([
+                            .text(current.account), .text(current.href),
+                        ])
+                    } else {
+                        // Never sent: nothing there to delete.
+                        try db.prepare("DELETE FROM sync_items WHERE account = ? AND href = ?").run([
+                            .text(current.account), .text(current.href),
+                        ])
+                    }
+                }
+                if let account {
+                    try Self.saveItem(
+                        db, account: account, SyncItem(href: name(c), contactID: id, etag: nil, card: nil, syncedRevision: nil))
+                }
+                moved += 1
+            }
+            return moved
+        }
+    }
+
+    /// The account each of `ids` belongs to; contacts of this machine alone are left out.
+    public func accountNames(of ids: [String]) throws -> [String: String] {
+        try read { db in
+            var out: [String: String] = [:]
+            let s = try db.prepare("SELECT account FROM sync_items WHERE contact_id = ?")
+            for id in ids {
+                try s.bind([.text(id)])
+                if try s.step() { out[id] = s.text(0) }
+                s.reset()
+            }
+            return out
         }
     }
 
@@ -262,11 +341,11 @@ extension ContactStore {
     static func saveItem(_ db: Database, account: String, _ item: SyncItem) throws {
         try db.prepare(
             """
-            INSERT OR REPLACE INTO sync_items (account, href, contact_id, etag, card, synced_revision) VALUES (?, ?, ?, ?, ?, ?)
+            INSERT OR REPLACE INTO sync_items (account, href, contact_id, etag, card, synced_revision, moved) VALUES (?, ?, ?, ?, ?, ?, ?)
             """
         ).run([
             .text(account), .text(item.href), item.contactID.map { .text($0) } ?? .null, item.etag.map { .text($0) } ?? .null,
-            item.card.map { .text($0) } ?? .null, item.syncedRevision.map { .int(Int64($0)) } ?? .null,
+            item.card.map { .text($0) } ?? .null, item.syncedRevision.map { .int(Int64($0)) } ?? .null, .int(item.moved ? 1 : 0),
         ])
     }
 }

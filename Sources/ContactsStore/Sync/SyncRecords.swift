@@ -15,9 +15,20 @@ public struct SyncAccount: Sendable, Equatable {
     /// Seconds between syncs.
     public var interval: Int
     public var readOnly: Bool
+    /// The book offers vCard 4.0 (`supported-address-data`)...
+    public var offers4 = false
+    /// ...and the cards in it are 4.0: cards go up as 4.0.
+    public var vcard4 = false
+    /// A file of CA certificates trusted for this server as well as the system's (a private CA).
+    public var caFile: String?
+    /// The book keeps no groups (Google drops CATEGORIES): the contacts' groups stay here and
+    /// what the server sends never takes them away.
+    public var groupsLocal = false
     public var syncToken: String?
     public var lastSuccess: Int64?
     public var lastError: String?
+    /// What the last sync that ended reported, as JSON (written by the daemon).
+    public var lastReport: String?
 
     public init(
         name: String, url: String, addressBookURL: String, displayName: String? = nil, username: String? = nil,
@@ -45,13 +56,17 @@ public struct SyncItem: Sendable, Equatable {
     public var card: String?
     /// The contact's revision when it was last synced; a later one is a local edit.
     public var syncedRevision: Int?
+    /// Its contact was moved to another account or to this machine alone: the card is to be
+    /// deleted from the server, as asked.
+    public var moved = false
 
-    public init(href: String, contactID: String?, etag: String?, card: String?, syncedRevision: Int?) {
+    public init(href: String, contactID: String?, etag: String?, card: String?, syncedRevision: Int?, moved: Bool = false) {
         self.href = href
         self.contactID = contactID
         self.etag = etag
         self.card = card
         self.syncedRevision = syncedRevision
+        self.moved = moved
     }
 }
 

@@ -1,0 +1,99 @@
+import CardDAV
+import ContactsCore
+import ContactsStore
+import Foundation
+
+/// Downloaded cards on their way into the store: gathered as they arrive (from a streamed
+/// answer or a multiget) and stored `batch` at a time, each batch in one transaction, so an
+/// interrupted download keeps what it stored.
+final class CardIntake {
+    private let engine: SyncEngine
+    private let account: SyncAccount
+    private let cancelled: () -> Bool
+    private let progress: (SyncProgress) -> Void
+    /// How many cards the download brings, once that is known.
+    var expected: Int?
+    private var pending: [RemoteCard] = []
+    private var items: [String: SyncItem]?
+    /// The hrefs of the cards taken so far (stored, or reported when they could not be).
+    private(set) var seen: Set<String> = []
+    /// How many of the cards taken were vCard 4.0, and how many another version.
+    private(set) var version4 = 0
+    private(set) var otherVersions = 0
+    /// What storing them did.
+    private(set) var report: SyncReport
+    private var failure: Error?
+
+    init(engine: SyncEngine, account: SyncAccount, cancelled: @escaping () -> Bool, progress: @escaping (SyncProgress) -> Void) {
+        self.engine = engine
+        self.account = account
+        self.cancelled = cancelled
+        self.progress = progress
+        report = SyncReport(account: account.name)
+    }
+
+    /// What the store knew of the account's cards before this sync.
+    func known() throws -> [String: SyncItem] {
+        if let items { return items }
+        let read = Dictionary(try engine.store.syncItems(account: account.name).map { ($0.href, $0) }) { a, _ in a }
+        items = read
+        return read
+    }
+
+    /// Takes one card; false once taking must stop (the sync is stopping, or storing failed:
+    /// `check` says why).
+    func take(_ card: RemoteCard) -> Bool {
+        guard failure == nil else { return false }
+        do {
+            if cancelled() { throw SyncStopped() }
+            if seen.contains(card.href) {
+                // Named twice in one sync (a paged answer): the first is stored before the second is merged.
+                try flush()
+                items?[card.href] = try engine.store.syncItem(account: account.name, href: card.href)
+            }
+            seen.insert(card.href)
+            if Self.isVersion4(card.data) { version4 += 1 } else { otherVersions += 1 }
+            // A card as it was stored (this client's own write, named back) is not stored again.
+            if let etag = card.etag, try known()[card.href]?.etag == etag { return true }
+            pending.append(card)
+            if pending.count >= engine.batch { try flush() }
+            return true
+        } catch {
+            failure = error
+            return false
+        }
+    }
+
+    /// Whether a card says `VERSION:4.0` (near its start, where every producer puts it).
+    static func isVersion4(_ data: Data) -> Bool {
+        let head = String(decoding: data.prefix(256), as: UTF8.self).uppercased()
+        return head.contains("\nVERSION:4.0") || head.contains("\rVERSION:4.0")
+    }
+
+    /// Throws what stopped `take`.
+    func check() throws {
+        if let failure { throw failure }
+    }
+
+    /// Stores the cards taken and not stored yet.
+    func flush() throws {
+        guard !pending.isEmpty else { return }
+        let cards = pending
+        pending = []
+        defer { progress(SyncProgress(phase: .download, done: seen.count, total: expected)) }
+        let items = try known()
+        var local = try engine.store.contacts(ids: cards.compactMap { items[$0.href]?.contactID })
+        var plain: [ContactStore.Download] = []
+        for card in cards {
+            if let d = try engine.prepare(card, item: items[card.href], local: &local, account, &report) { plain.append(d) }
+        }
+        for (d, result) in zip(plain, try engine.store.applyDownloads(account: account.name, plain)) {
+            switch result {
+            case .success:
+                if items[d.href]?.contactID == nil { report.downloaded.created += 1 } else { report.downloaded.updated += 1 }
+            case .failure(let e):
+                report.errors.append(SyncReport.CardError(href: d.href, status: nil, message: "not stored: \(e)"))
+            }
+        }
+    }
+}
