@@ -35,11 +35,11 @@ _contactsctl() {
                 ((i++))
                 continue
                 ;;
-            " list|--group"|" list|-g"|" list|--limit"|" list|-n"|" list|--socket")
+            " list|--group"|" list|-g"|" list|--account"|" list|--limit"|" list|-n"|" list|--socket")
                 ((i++))
                 continue
                 ;;
-            " search|--group"|" search|-g"|" search|--limit"|" search|-n"|" search|--socket")
+            " search|--group"|" search|-g"|" search|--account"|" search|--limit"|" search|-n"|" search|--socket")
                 ((i++))
                 continue
                 ;;
@@ -47,7 +47,7 @@ _contactsctl() {
                 ((i++))
                 continue
                 ;;
-            " add|--phone"|" add|-p"|" add|--email"|" add|-e"|" add|--address"|" add|-a"|" add|--organization"|" add|-o"|" add|--title"|" add|--nickname"|" add|--birthday"|" add|--note"|" add|--url"|" add|--group"|" add|-g"|" add|--socket")
+            " add|--phone"|" add|-p"|" add|--email"|" add|-e"|" add|--address"|" add|-a"|" add|--organization"|" add|-o"|" add|--title"|" add|--nickname"|" add|--birthday"|" add|--note"|" add|--url"|" add|--group"|" add|-g"|" add|--account"|" add|--socket")
                 ((i++))
                 continue
                 ;;
@@ -56,6 +56,10 @@ _contactsctl() {
                 continue
                 ;;
             " rm|--socket")
+                ((i++))
+                continue
+                ;;
+            " move|--to"|" move|--socket")
                 ((i++))
                 continue
                 ;;
@@ -95,7 +99,7 @@ _contactsctl() {
                 ((i++))
                 continue
                 ;;
-            " account add|--user"|" account add|--password-command"|" account add|--token-command"|" account add|--address-book"|" account add|--interval"|" account add|--socket")
+            " account add|--user"|" account add|--password-command"|" account add|--token-command"|" account add|--address-book"|" account add|--ca-file"|" account add|--interval"|" account add|--socket")
                 ((i++))
                 continue
                 ;;
@@ -183,7 +187,7 @@ _contactsctl() {
                 ((i++))
                 continue
                 ;;
-            " export|--format"|" export|--output"|" export|-o"|" export|--query"|" export|-q"|" export|--group"|" export|-g"|" export|--socket")
+            " export|--format"|" export|--output"|" export|-o"|" export|--query"|" export|-q"|" export|--group"|" export|-g"|" export|--account"|" export|--socket")
                 ((i++))
                 continue
                 ;;
@@ -219,7 +223,7 @@ _contactsctl() {
         esac
         if ((nargs == 0)); then
             case "$cmdpath $w" in
-                " list"|" search"|" show"|" add"|" edit"|" rm"|" history"|" revert"|" changes"|" undo"|" trash"|" trash empty"|" undelete"|" purge"|" account"|" account add"|" account list"|" account rm"|" sync"|" sync status"|" sync confirm"|" sync reject"|" fav"|" unfav"|" group"|" group list"|" group add"|" group rm"|" group rename"|" group members"|" group assign"|" group unassign"|" photo"|" photo set"|" photo get"|" photo rm"|" import"|" export"|" backup"|" restore"|" status"|" watch"|" query-email"|" completions"|" call")
+                " list"|" search"|" show"|" add"|" edit"|" rm"|" move"|" history"|" revert"|" changes"|" undo"|" trash"|" trash empty"|" undelete"|" purge"|" account"|" account add"|" account list"|" account rm"|" sync"|" sync status"|" sync confirm"|" sync reject"|" fav"|" unfav"|" group"|" group list"|" group add"|" group rm"|" group rename"|" group members"|" group assign"|" group unassign"|" photo"|" photo set"|" photo get"|" photo rm"|" import"|" export"|" backup"|" restore"|" status"|" watch"|" query-email"|" completions"|" call")
                 cmdpath="$cmdpath $w"
                 continue
                 ;;
@@ -236,6 +240,10 @@ _contactsctl() {
         _contactsctl_live groups
         return
         ;;
+    " list|--account")
+        _contactsctl_live accounts
+        return
+        ;;
     " list|--limit"|" list|-n")
         :
         return
@@ -246,6 +254,10 @@ _contactsctl() {
         ;;
     " search|--group"|" search|-g")
         _contactsctl_live groups
+        return
+        ;;
+    " search|--account")
+        _contactsctl_live accounts
         return
         ;;
     " search|--limit"|" search|-n")
@@ -298,6 +310,10 @@ _contactsctl() {
         ;;
     " add|--group"|" add|-g")
         _contactsctl_live groups
+        return
+        ;;
+    " add|--account")
+        _contactsctl_live accounts
         return
         ;;
     " add|--socket")
@@ -360,6 +376,14 @@ _contactsctl() {
         _contactsctl_files ''
         return
         ;;
+    " move|--to")
+        _contactsctl_live accounts
+        return
+        ;;
+    " move|--socket")
+        _contactsctl_files ''
+        return
+        ;;
     " history|--socket")
         _contactsctl_files ''
         return
@@ -410,6 +434,10 @@ _contactsctl() {
         ;;
     " account add|--address-book")
         :
+        return
+        ;;
+    " account add|--ca-file")
+        _contactsctl_files 'pem|crt'
         return
         ;;
     " account add|--interval")
@@ -528,6 +556,10 @@ _contactsctl() {
         _contactsctl_live groups
         return
         ;;
+    " export|--account")
+        _contactsctl_live accounts
+        return
+        ;;
     " export|--socket")
         _contactsctl_files ''
         return
@@ -568,12 +600,13 @@ _contactsctl() {
     if [[ $cur == -* ]]; then
         case "$cmdpath" in
     "") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
-    " list") COMPREPLY=($(compgen -W '--favorites -f --group -g --limit -n --json --socket --no-color --help -h' -- "$cur")) ;;
-    " search") COMPREPLY=($(compgen -W '--favorites -f --group -g --limit -n --json --socket --no-color --help -h' -- "$cur")) ;;
+    " list") COMPREPLY=($(compgen -W '--favorites -f --group -g --account --limit -n --json --socket --no-color --help -h' -- "$cur")) ;;
+    " search") COMPREPLY=($(compgen -W '--favorites -f --group -g --account --limit -n --json --socket --no-color --help -h' -- "$cur")) ;;
     " show") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
-    " add") COMPREPLY=($(compgen -W '--phone -p --email -e --address -a --organization -o --title --nickname --birthday --note --url --group -g --favorite --json --socket --no-color --help -h' -- "$cur")) ;;
+    " add") COMPREPLY=($(compgen -W '--phone -p --email -e --address -a --organization -o --title --nickname --birthday --note --url --group -g --favorite --account --json --socket --no-color --help -h' -- "$cur")) ;;
     " edit") COMPREPLY=($(compgen -W '--name --phone -p --email -e --address -a --organization -o --title --nickname --birthday --note --url --group -g --clear --json --socket --no-color --help -h' -- "$cur")) ;;
     " rm") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
+    " move") COMPREPLY=($(compgen -W '--to --json --socket --no-color --help -h' -- "$cur")) ;;
     " history") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " revert") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " changes") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
@@ -583,7 +616,7 @@ _contactsctl() {
     " undelete") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " purge") COMPREPLY=($(compgen -W '--yes -y --json --socket --no-color --help -h' -- "$cur")) ;;
     " account") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
-    " account add") COMPREPLY=($(compgen -W '--user --password-command --token-command --address-book --interval --read-only --adopt-local --json --socket --no-color --help -h' -- "$cur")) ;;
+    " account add") COMPREPLY=($(compgen -W '--user --password-command --token-command --address-book --ca-file --interval --read-only --adopt-local --json --socket --no-color --help -h' -- "$cur")) ;;
     " account list") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " account rm") COMPREPLY=($(compgen -W '--delete-contacts --json --socket --no-color --help -h' -- "$cur")) ;;
     " sync") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
@@ -605,7 +638,7 @@ _contactsctl() {
     " photo get") COMPREPLY=($(compgen -W '--size -s --crop --output -o --json --socket --no-color --help -h' -- "$cur")) ;;
     " photo rm") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " import") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
-    " export") COMPREPLY=($(compgen -W '--format --output -o --query -q --group -g --favorites -f --json --socket --no-color --help -h' -- "$cur")) ;;
+    " export") COMPREPLY=($(compgen -W '--format --output -o --query -q --group -g --favorites -f --account --json --socket --no-color --help -h' -- "$cur")) ;;
     " backup") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " restore") COMPREPLY=($(compgen -W '--yes -y --json --socket --no-color --help -h' -- "$cur")) ;;
     " status") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
@@ -617,7 +650,7 @@ _contactsctl() {
         return
     fi
     case "$cmdpath" in
-    "") COMPREPLY=($(compgen -W 'list search show add edit rm history revert changes undo trash undelete purge account sync fav unfav group photo import export backup restore status watch query-email completions call' -- "$cur")) ;;
+    "") COMPREPLY=($(compgen -W 'list search show add edit rm move history revert changes undo trash undelete purge account sync fav unfav group photo import export backup restore status watch query-email completions call' -- "$cur")) ;;
     " search")
         case $nargs in
         0) : ;;
@@ -639,6 +672,11 @@ _contactsctl() {
         esac
         ;;
     " rm")
+        case $nargs in
+        *) _contactsctl_live contacts ;;
+        esac
+        ;;
+    " move")
         case $nargs in
         *) _contactsctl_live contacts ;;
         esac

@@ -16,22 +16,25 @@ function __contactsctl_state
             case '|--socket'
                 set skip 1
                 continue
-            case ' list|--group' ' list|-g' ' list|--limit' ' list|-n' ' list|--socket'
+            case ' list|--group' ' list|-g' ' list|--account' ' list|--limit' ' list|-n' ' list|--socket'
                 set skip 1
                 continue
-            case ' search|--group' ' search|-g' ' search|--limit' ' search|-n' ' search|--socket'
+            case ' search|--group' ' search|-g' ' search|--account' ' search|--limit' ' search|-n' ' search|--socket'
                 set skip 1
                 continue
             case ' show|--socket'
                 set skip 1
                 continue
-            case ' add|--phone' ' add|-p' ' add|--email' ' add|-e' ' add|--address' ' add|-a' ' add|--organization' ' add|-o' ' add|--title' ' add|--nickname' ' add|--birthday' ' add|--note' ' add|--url' ' add|--group' ' add|-g' ' add|--socket'
+            case ' add|--phone' ' add|-p' ' add|--email' ' add|-e' ' add|--address' ' add|-a' ' add|--organization' ' add|-o' ' add|--title' ' add|--nickname' ' add|--birthday' ' add|--note' ' add|--url' ' add|--group' ' add|-g' ' add|--account' ' add|--socket'
                 set skip 1
                 continue
             case ' edit|--name' ' edit|--phone' ' edit|-p' ' edit|--email' ' edit|-e' ' edit|--address' ' edit|-a' ' edit|--organization' ' edit|-o' ' edit|--title' ' edit|--nickname' ' edit|--birthday' ' edit|--note' ' edit|--url' ' edit|--group' ' edit|-g' ' edit|--clear' ' edit|--socket'
                 set skip 1
                 continue
             case ' rm|--socket'
+                set skip 1
+                continue
+            case ' move|--to' ' move|--socket'
                 set skip 1
                 continue
             case ' history|--socket'
@@ -61,7 +64,7 @@ function __contactsctl_state
             case ' account|--socket'
                 set skip 1
                 continue
-            case ' account add|--user' ' account add|--password-command' ' account add|--token-command' ' account add|--address-book' ' account add|--interval' ' account add|--socket'
+            case ' account add|--user' ' account add|--password-command' ' account add|--token-command' ' account add|--address-book' ' account add|--ca-file' ' account add|--interval' ' account add|--socket'
                 set skip 1
                 continue
             case ' account list|--socket'
@@ -127,7 +130,7 @@ function __contactsctl_state
             case ' import|--socket'
                 set skip 1
                 continue
-            case ' export|--format' ' export|--output' ' export|-o' ' export|--query' ' export|-q' ' export|--group' ' export|-g' ' export|--socket'
+            case ' export|--format' ' export|--output' ' export|-o' ' export|--query' ' export|-q' ' export|--group' ' export|-g' ' export|--account' ' export|--socket'
                 set skip 1
                 continue
             case ' backup|--socket'
@@ -157,7 +160,7 @@ function __contactsctl_state
         end
         if test $nargs = 0
             switch "$cmdpath $t"
-                case ' list' ' search' ' show' ' add' ' edit' ' rm' ' history' ' revert' ' changes' ' undo' ' trash' ' trash empty' ' undelete' ' purge' ' account' ' account add' ' account list' ' account rm' ' sync' ' sync status' ' sync confirm' ' sync reject' ' fav' ' unfav' ' group' ' group list' ' group add' ' group rm' ' group rename' ' group members' ' group assign' ' group unassign' ' photo' ' photo set' ' photo get' ' photo rm' ' import' ' export' ' backup' ' restore' ' status' ' watch' ' query-email' ' completions' ' call'
+                case ' list' ' search' ' show' ' add' ' edit' ' rm' ' move' ' history' ' revert' ' changes' ' undo' ' trash' ' trash empty' ' undelete' ' purge' ' account' ' account add' ' account list' ' account rm' ' sync' ' sync status' ' sync confirm' ' sync reject' ' fav' ' unfav' ' group' ' group list' ' group add' ' group rm' ' group rename' ' group members' ' group assign' ' group unassign' ' photo' ' photo set' ' photo get' ' photo rm' ' import' ' export' ' backup' ' restore' ' status' ' watch' ' query-email' ' completions' ' call'
                 set cmdpath "$cmdpath $t"
                 continue
             end
@@ -187,6 +190,7 @@ complete -c contactsctl -n "__contactsctl_at ''" -a show -d 'Show everything abo
 complete -c contactsctl -n "__contactsctl_at ''" -a add -d 'Add a contact.'
 complete -c contactsctl -n "__contactsctl_at ''" -a edit -d 'Change a contact; the fields given replace the old ones.'
 complete -c contactsctl -n "__contactsctl_at ''" -a rm -d 'Delete contacts.'
+complete -c contactsctl -n "__contactsctl_at ''" -a move -d 'Move contacts to a sync account, or to this machine alone ('\''local'\'').'
 complete -c contactsctl -n "__contactsctl_at ''" -a history -d 'List a contact'\''s changes: revision, when, by what and which fields.'
 complete -c contactsctl -n "__contactsctl_at ''" -a revert -d 'Make a contact what it was at REVISION again (as a new revision).'
 complete -c contactsctl -n "__contactsctl_at ''" -a changes -d 'List recent operations, the latest first: id, when, by what, what.'
@@ -215,6 +219,7 @@ complete -c contactsctl -n "__contactsctl_at ''" -l no-color -d 'never colour th
 complete -c contactsctl -n "__contactsctl_at ''" -l help -s h -d 'show help'
 complete -c contactsctl -n "__contactsctl_at ' list'" -l favorites -s f -d 'only favorites'
 complete -c contactsctl -n "__contactsctl_at ' list'" -l group -s g -r -x -a '(contactsctl __complete groups (commandline -ct) 2>/dev/null)' -d 'only members of GROUP'
+complete -c contactsctl -n "__contactsctl_at ' list'" -l account -r -x -a '(contactsctl __complete accounts (commandline -ct) 2>/dev/null)' -d 'only the contacts of this sync account ('\''local'\'': of no account)'
 complete -c contactsctl -n "__contactsctl_at ' list'" -l limit -s n -r -d 'at most N contacts'
 complete -c contactsctl -n "__contactsctl_at ' list'" -l json -d 'print machine-readable JSON'
 complete -c contactsctl -n "__contactsctl_at ' list'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
@@ -222,6 +227,7 @@ complete -c contactsctl -n "__contactsctl_at ' list'" -l no-color -d 'never colo
 complete -c contactsctl -n "__contactsctl_at ' list'" -l help -s h -d 'show help'
 complete -c contactsctl -n "__contactsctl_at ' search'" -l favorites -s f -d 'only favorites'
 complete -c contactsctl -n "__contactsctl_at ' search'" -l group -s g -r -x -a '(contactsctl __complete groups (commandline -ct) 2>/dev/null)' -d 'only members of GROUP'
+complete -c contactsctl -n "__contactsctl_at ' search'" -l account -r -x -a '(contactsctl __complete accounts (commandline -ct) 2>/dev/null)' -d 'only the contacts of this sync account ('\''local'\'': of no account)'
 complete -c contactsctl -n "__contactsctl_at ' search'" -l limit -s n -r -d 'at most N contacts'
 complete -c contactsctl -n "__contactsctl_at ' search'" -l json -d 'print machine-readable JSON'
 complete -c contactsctl -n "__contactsctl_at ' search'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
@@ -243,6 +249,7 @@ complete -c contactsctl -n "__contactsctl_at ' add'" -l note -r -d 'a note'
 complete -c contactsctl -n "__contactsctl_at ' add'" -l url -r -d 'a web address'
 complete -c contactsctl -n "__contactsctl_at ' add'" -l group -s g -r -x -a '(contactsctl __complete groups (commandline -ct) 2>/dev/null)' -d 'a group to be in (created if new)'
 complete -c contactsctl -n "__contactsctl_at ' add'" -l favorite -d 'mark as a favorite'
+complete -c contactsctl -n "__contactsctl_at ' add'" -l account -r -x -a '(contactsctl __complete accounts (commandline -ct) 2>/dev/null)' -d 'the sync account it goes to ('\''local'\'': none; default: defaultAccount)'
 complete -c contactsctl -n "__contactsctl_at ' add'" -l json -d 'print machine-readable JSON'
 complete -c contactsctl -n "__contactsctl_at ' add'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
 complete -c contactsctl -n "__contactsctl_at ' add'" -l no-color -d 'never colour the output'
@@ -269,6 +276,12 @@ complete -c contactsctl -n "__contactsctl_at ' rm'" -l socket -r -F -d 'the daem
 complete -c contactsctl -n "__contactsctl_at ' rm'" -l no-color -d 'never colour the output'
 complete -c contactsctl -n "__contactsctl_at ' rm'" -l help -s h -d 'show help'
 complete -c contactsctl -n "__contactsctl_arg ' rm' '*'" -x -a '(contactsctl __complete contacts (commandline -ct) 2>/dev/null)'
+complete -c contactsctl -n "__contactsctl_at ' move'" -l to -r -x -a '(contactsctl __complete accounts (commandline -ct) 2>/dev/null)' -d 'the account to move them to, or '\''local'\'''
+complete -c contactsctl -n "__contactsctl_at ' move'" -l json -d 'print machine-readable JSON'
+complete -c contactsctl -n "__contactsctl_at ' move'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
+complete -c contactsctl -n "__contactsctl_at ' move'" -l no-color -d 'never colour the output'
+complete -c contactsctl -n "__contactsctl_at ' move'" -l help -s h -d 'show help'
+complete -c contactsctl -n "__contactsctl_arg ' move' '*'" -x -a '(contactsctl __complete contacts (commandline -ct) 2>/dev/null)'
 complete -c contactsctl -n "__contactsctl_at ' history'" -l json -d 'print machine-readable JSON'
 complete -c contactsctl -n "__contactsctl_at ' history'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
 complete -c contactsctl -n "__contactsctl_at ' history'" -l no-color -d 'never colour the output'
@@ -320,6 +333,7 @@ complete -c contactsctl -n "__contactsctl_at ' account add'" -l user -r -d 'the 
 complete -c contactsctl -n "__contactsctl_at ' account add'" -l password-command -r -d 'a command that prints the password (secret-tool, pass)'
 complete -c contactsctl -n "__contactsctl_at ' account add'" -l token-command -r -d 'a command that prints a bearer token (OAuth 2)'
 complete -c contactsctl -n "__contactsctl_at ' account add'" -l address-book -r -d 'which book, when the server has several'
+complete -c contactsctl -n "__contactsctl_at ' account add'" -l ca-file -r -x -a '(__fish_complete_suffix .pem .crt)' -d 'CA certificates (PEM) to trust for this server'
 complete -c contactsctl -n "__contactsctl_at ' account add'" -l interval -r -d 'seconds between syncs (default 900)'
 complete -c contactsctl -n "__contactsctl_at ' account add'" -l read-only -d 'only download'
 complete -c contactsctl -n "__contactsctl_at ' account add'" -l adopt-local -d 'move this machine'\''s contacts into the account'
@@ -450,6 +464,7 @@ complete -c contactsctl -n "__contactsctl_at ' export'" -l output -s o -r -F -d 
 complete -c contactsctl -n "__contactsctl_at ' export'" -l query -s q -r -d 'only contacts matching TEXT'
 complete -c contactsctl -n "__contactsctl_at ' export'" -l group -s g -r -x -a '(contactsctl __complete groups (commandline -ct) 2>/dev/null)' -d 'only members of GROUP'
 complete -c contactsctl -n "__contactsctl_at ' export'" -l favorites -s f -d 'only favorites'
+complete -c contactsctl -n "__contactsctl_at ' export'" -l account -r -x -a '(contactsctl __complete accounts (commandline -ct) 2>/dev/null)' -d 'only the contacts of this sync account ('\''local'\'': of no account)'
 complete -c contactsctl -n "__contactsctl_at ' export'" -l json -d 'print machine-readable JSON'
 complete -c contactsctl -n "__contactsctl_at ' export'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
 complete -c contactsctl -n "__contactsctl_at ' export'" -l no-color -d 'never colour the output'

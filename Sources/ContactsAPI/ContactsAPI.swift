@@ -33,6 +33,8 @@ public enum ContactsAPI {
         public static let accountsAdd = "accounts.add"
         public static let accountsList = "accounts.list"
         public static let accountsRemove = "accounts.remove"
+        public static let accountsUpdate = "accounts.update"
+        public static let contactsMove = "contacts.move"
         public static let syncRun = "sync.run"
         public static let syncStatus = "sync.status"
         public static let syncConfirmDeletions = "sync.confirmDeletions"
@@ -56,6 +58,7 @@ public enum ContactsAPI {
         public static let importProgress = "import.progress"
         public static let syncFinished = "sync.finished"
         public static let syncHeld = "sync.held"
+        public static let syncProgress = "sync.progress"
     }
 }
 

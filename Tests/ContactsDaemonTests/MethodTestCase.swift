@@ -13,6 +13,7 @@ class MethodTestCase: XCTestCase {
     var dir = ""
     var store: ContactStore!
     var engine: RPCEngine!
+    var sync: SyncService!
     private var nextID = 0
 
     override func setUpWithError() throws {
@@ -21,13 +22,15 @@ class MethodTestCase: XCTestCase {
         store = try ContactStore(path: dir + "/contacts.sqlite3")
         let settings = Settings(socketPath: dir + "/s.sock", dataDirectory: dir)
         let photos = PhotoService(store: store, cacheDirectory: dir + "/cache", settings: settings)
-        engine = Daemon.engine(store: store, importer: Importer(store: store), photos: photos)
+        sync = SyncService(store: store)
+        engine = Daemon.engine(store: store, importer: Importer(store: store), photos: photos, sync: sync)
     }
 
     override func tearDown() {
         store?.close()
         store = nil
         engine = nil
+        sync = nil
         try? FileManager.default.removeItem(atPath: dir)
     }
 

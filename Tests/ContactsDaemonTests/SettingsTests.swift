@@ -35,7 +35,7 @@ final class SettingsTests: XCTestCase {
     }
 
     func testTheFileIsReadTheCommandLineWinsAndDefaultsFillTheRest() throws {
-        try #"{"maxPhotoBytes": 41943040, "logLevel": "warning", "maxConnections": 4}"#.write(
+        try #"{"maxPhotoBytes": 41943040, "logLevel": "warning", "maxConnections": 4, "defaultAccount": "cloud"}"#.write(
             toFile: dir + "/config/contactsd/config.json", atomically: true, encoding: .utf8)
         let s = try Settings.resolve(try options(["--max-connections", "9"]), paths: paths)
         XCTAssertEqual(s.maxPhotoBytes, 41_943_040, "a limit above the default is taken as given")
@@ -43,6 +43,7 @@ final class SettingsTests: XCTestCase {
         XCTAssertEqual(s.maxConnections, 9)
         XCTAssertEqual(s.maxPhotoPixels, 100_000_000)
         XCTAssertEqual([s.historyDays, s.historyMaxBytes], [30, 256 << 20])
+        XCTAssertEqual(s.defaultAccount, "cloud")
         XCTAssertEqual(s.socketPath, dir + "/run/contactsd.sock")
     }
 
@@ -51,6 +52,7 @@ final class SettingsTests: XCTestCase {
         for (text, expected) in [
             (#"{"maxPhotoBytes": 12}"#, "'maxPhotoBytes'"), (#"{"historyDays": -1}"#, "'historyDays'"),
             (#"{"historyMaxBytes": 10}"#, "'historyMaxBytes'"), (#"{"logLevel": 3}"#, "'logLevel'"), ("[1]", "must hold a JSON object"),
+            (#"{"defaultAccount": ""}"#, "'defaultAccount'"),
             ("{", "is not valid JSON"), (#"{"colour": "blue"}"#, "'colour'"),
         ] {
             try text.write(toFile: file, atomically: true, encoding: .utf8)

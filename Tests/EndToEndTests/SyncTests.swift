@@ -51,6 +51,39 @@ final class SyncTests: DaemonTestCase {
         XCTAssertEqual(kate?["title"], "Producer")
         let status = try daemon.ctl("--json", "sync", "status")
         XCTAssertTrue(status.stdout.contains("\"lastError\":null"), status.stdout)
+        XCTAssertTrue(status.stdout.contains("\"pendingUploads\":0"), status.stdout)
+        // Contacts by where they sync, and moved between here and the account.
+        XCTAssertEqual(try daemon.ctl("add", "Anna Haro", "--email", "anna@example.com").status, 0)
+        XCTAssertEqual(try daemon.ctl("list", "--account", "local").stdout.contains("Kate Bell"), false)
+        XCTAssertTrue(try daemon.ctl("list", "--account", "local").stdout.contains("Anna Haro"))
+        XCTAssertTrue(try daemon.ctl("search", "a", "--account", "home").stdout.contains("Kate Bell"))
+        XCTAssertFalse(try daemon.ctl("list", "--account", "home").stdout.contains("Anna Haro"))
+        XCTAssertEqual(try daemon.ctl("list", "--account", "nowhere").status, 1, "an unknown account is an error")
+        let moved = try daemon.ctl("move", "anna", "--to", "home")
+        XCTAssertTrue(moved.stdout.contains("Moved 1 contact to home"), moved.stdout + moved.stderr)
+        // The sync that sends it is heard by subscribers as it goes.
+        let subscriber = try daemon.client()
+        _ = try subscriber.call("events.subscribe")
+        XCTAssertTrue(try daemon.ctl("sync", "home").stdout.contains("out 1 new"))
+        var heard: [String] = []
+        while !heard.contains("sync.finished") {
+            let m = try subscriber.readMessage()
+            if let method = m["method"]?.stringValue, method.hasPrefix("sync.") {
+                heard.append(method)
+                if method == "sync.progress" { XCTAssertEqual(m["params"]?["account"], "home") }
+            }
+        }
+        XCTAssertTrue(heard.contains("sync.progress"), "\(heard)")
+        let annaCards = try server.request(
+            "PROPFIND", server.addressBook, headers: ["Depth": "1", "Content-Type": "application/xml"],
+            body: Data("<?xml version=\"1.0\"?><propfind xmlns=\"DAV:\"><prop><getetag/></prop></propfind>".utf8))
+        XCTAssertEqual(String(decoding: annaCards.body, as: UTF8.self).components(separatedBy: ".vcf</").count - 1, 2, "Anna is there")
+        XCTAssertTrue(try daemon.ctl("list", "--account", "home").stdout.contains("Anna Haro"))
+        // Moved to this machine alone: gone from the server, still here.
+        XCTAssertEqual(try daemon.ctl("move", "kate", "--to", "local").status, 0)
+        XCTAssertTrue(try daemon.ctl("sync", "home").stdout.contains("out 0 new, 0 changed, 1 deleted"))
+        XCTAssertEqual(try server.request("GET", server.addressBook.appendingPathComponent("kate.vcf")).status, 404)
+        XCTAssertTrue(try daemon.ctl("list", "--account", "local").stdout.contains("Kate Bell"))
         // A wrong password is refused before anything is stored, and never shown.
         let refused = try daemon.ctl(
             "account", "add", "other", server.root.absoluteString, "--user", "kate", "--password-command", "echo hunter2")

@@ -3,6 +3,8 @@ public enum CommandTree {
     static let contactArg = ArgumentSpec("ID", help: "a contact's id, or a unique name or part of one", completion: .contacts)
     static let groupFilter = OptionSpec("group", short: "g", value: "GROUP", help: "only members of GROUP", completion: .groups)
     static let favoritesFilter = OptionSpec("favorites", short: "f", help: "only favorites")
+    static let accountFilter = OptionSpec(
+        "account", value: "NAME", help: "only the contacts of this sync account ('local': of no account)", completion: .accounts)
 
     static let fieldOptions: [OptionSpec] = [
         OptionSpec("phone", short: "p", value: "PHONE", repeats: true, help: "a phone number, as LABEL:NUMBER or NUMBER"),
@@ -23,19 +25,26 @@ public enum CommandTree {
             CommandSpec(
                 "list", summary: "List contacts in name order.",
                 options: [
-                    favoritesFilter, groupFilter,
+                    favoritesFilter, groupFilter, accountFilter,
                     OptionSpec("limit", short: "n", value: "N", help: "at most N contacts"),
                 ],
                 run: ContactCommands.list),
             CommandSpec(
                 "search", summary: "Find contacts by name, email, phone or organization.",
                 arguments: [ArgumentSpec("TEXT", help: "what to look for (case, accents and phone formatting are ignored)")],
-                options: [favoritesFilter, groupFilter, OptionSpec("limit", short: "n", value: "N", help: "at most N contacts")],
+                options: [
+                    favoritesFilter, groupFilter, accountFilter, OptionSpec("limit", short: "n", value: "N", help: "at most N contacts"),
+                ],
                 run: ContactCommands.search),
             CommandSpec("show", summary: "Show everything about one contact.", arguments: [contactArg], run: ContactCommands.show),
             CommandSpec(
                 "add", summary: "Add a contact.", arguments: [ArgumentSpec("NAME", help: "the full name")],
-                options: fieldOptions + [OptionSpec("favorite", help: "mark as a favorite")], run: ContactCommands.add),
+                options: fieldOptions + [
+                    OptionSpec("favorite", help: "mark as a favorite"),
+                    OptionSpec(
+                        "account", value: "NAME", help: "the sync account it goes to ('local': none; default: defaultAccount)",
+                        completion: .accounts),
+                ], run: ContactCommands.add),
             CommandSpec(
                 "edit", summary: "Change a contact; the fields given replace the old ones.", arguments: [contactArg],
                 options: [OptionSpec("name", value: "NAME", help: "the new full name")] + fieldOptions
@@ -52,6 +61,13 @@ public enum CommandTree {
                 "rm", summary: "Delete contacts.",
                 arguments: [ArgumentSpec("ID", variadic: true, help: "contacts to delete", completion: .contacts)],
                 run: ContactCommands.remove),
+            CommandSpec(
+                "move", summary: "Move contacts to a sync account, or to this machine alone ('local').",
+                arguments: [ArgumentSpec("ID", variadic: true, help: "contacts to move", completion: .contacts)],
+                options: [
+                    OptionSpec("to", value: "ACCOUNT", help: "the account to move them to, or 'local'", completion: .accounts)
+                ],
+                run: SyncCommands.move),
             CommandSpec(
                 "history", summary: "List a contact's changes: revision, when, by what and which fields.", arguments: [contactArg],
                 run: HistoryCommands.history),
@@ -97,6 +113,9 @@ public enum CommandTree {
                             OptionSpec("password-command", value: "CMD", help: "a command that prints the password (secret-tool, pass)"),
                             OptionSpec("token-command", value: "CMD", help: "a command that prints a bearer token (OAuth 2)"),
                             OptionSpec("address-book", value: "NAME", help: "which book, when the server has several"),
+                            OptionSpec(
+                                "ca-file", value: "FILE", help: "CA certificates (PEM) to trust for this server",
+                                completion: .files(extensions: ["pem", "crt"])),
                             OptionSpec("interval", value: "SECONDS", help: "seconds between syncs (default 900)"),
                             OptionSpec("read-only", help: "only download"),
                             OptionSpec("adopt-local", help: "move this machine's contacts into the account"),
@@ -196,7 +215,7 @@ public enum CommandTree {
                         "output", short: "o", value: "FILE", help: "write to FILE instead of standard output",
                         completion: .files(extensions: [])),
                     OptionSpec("query", short: "q", value: "TEXT", help: "only contacts matching TEXT"),
-                    groupFilter, favoritesFilter,
+                    groupFilter, favoritesFilter, accountFilter,
                 ],
                 run: TransferCommands.export),
             CommandSpec(

@@ -18,6 +18,7 @@ enum ContactCommands {
         if let text { params["text"] = .string(text) }
         if inv.flag("favorites") { params["favoritesOnly"] = true }
         if let g = inv.value("group") { params["group"] = .string(g) }
+        if let a = inv.value("account") { params["account"] = SyncCommands.accountParam(a) }
         if let n = inv.value("limit") {
             guard let limit = Int(n), limit >= 0 else {
                 throw UsageError(message: "--limit must be a whole number, not '\(n)'", command: "contactsctl")
@@ -68,7 +69,9 @@ enum ContactCommands {
         var contact: JSONObject = ["name": .string(inv.arguments[0])]
         try fill(&contact, from: inv)
         if inv.flag("favorite") { contact["favorite"] = true }
-        let created = try inv.call(ContactsAPI.Method.contactsCreate, ["contact": .object(contact)])
+        var params: JSONObject = ["contact": .object(contact)]
+        if let a = inv.value("account") { params["account"] = SyncCommands.accountParam(a) }
+        let created = try inv.call(ContactsAPI.Method.contactsCreate, params)
         report(created, verb: "Added", inv: inv)
         return 0
     }

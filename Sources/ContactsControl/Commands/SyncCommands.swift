@@ -1,5 +1,6 @@
 import ContactsAPI
 import Foundation
+import Glibc
 import JSONCore
 
 /// Accounts and syncs: `account add|list|rm`, `sync [NAME]`, `sync status`.
@@ -10,6 +11,9 @@ enum SyncCommands {
         if let command = inv.value("password-command") { params["passwordCommand"] = .array(try words(command).map(JSONValue.string)) }
         if let command = inv.value("token-command") { params["tokenCommand"] = .array(try words(command).map(JSONValue.string)) }
         if let book = inv.value("address-book") { params["addressBook"] = .string(book) }
+        if let ca = inv.value("ca-file") {
+            params["caFile"] = .string(ca.hasPrefix("/") ? ca : FileManager.default.currentDirectoryPath + "/" + ca)
+        }
         if let interval = inv.value("interval") {
             guard let seconds = Int(interval) else {
                 throw CommandFailure("--interval takes a number of seconds, not '\(interval)'", status: 64)
@@ -64,10 +68,41 @@ enum SyncCommands {
         return 0
     }
 
+    /// An account as the API names it: 'local' (this machine alone) is null.
+    static func accountParam(_ name: String) -> JSONValue { name == "local" ? .null : .string(name) }
+
+    static func move(_ inv: inout Invocation) throws -> Int32 {
+        guard let target = inv.value("to") else {
+            throw CommandFailure("move needs --to ACCOUNT (or --to local, for this machine alone)", status: 64)
+        }
+        var ids: [JSONValue] = []
+        for ref in inv.arguments { ids.append(try ContactResolver.resolve(ref, in: inv)["id"] ?? .null) }
+        let result = try inv.call(ContactsAPI.Method.contactsMove, ["ids": .array(ids), "account": accountParam(target)])
+        if inv.json {
+            inv.output.json(result)
+        } else {
+            let n = result["moved"]?.intValue ?? 0
+            let place = target == "local" ? "this machine alone" : inv.output.bold(target)
+            inv.output.line("Moved \(n) contact\(n == 1 ? "" : "s") to \(place)\(n < ids.count ? " (the others were there already)" : "")")
+        }
+        return 0
+    }
+
     static func run(_ inv: inout Invocation) throws -> Int32 {
         var params: JSONObject = [:]
         if let name = inv.arguments.first { params["account"] = .string(name) }
-        return try printReports(try inv.call(ContactsAPI.Method.syncRun, params), &inv)
+        let bar = ProgressBar(label: inv.arguments.first ?? "sync", enabled: isatty(2) != 0 && !inv.json)
+        let client = try inv.client()
+        client.onNotification = { n in
+            guard n["method"]?.stringValue == ContactsAPI.Notification.syncProgress, let p = n["params"] else { return }
+            let phase = p["phase"]?.stringValue == "upload" ? "up" : "down"
+            bar.update(
+                done: p["done"]?.intValue ?? 0, total: p["total"]?.intValue ?? 0,
+                label: "\(p["account"]?.stringValue ?? "") \(phase)")
+        }
+        let result = try inv.call(ContactsAPI.Method.syncRun, params)
+        bar.finish()
+        return try printReports(result, &inv)
     }
 
     static func confirm(_ inv: inout Invocation) throws -> Int32 {
@@ -121,10 +156,19 @@ enum SyncCommands {
             return 0
         }
         for a in result["accounts"]?.arrayValue ?? [] {
+            let name = a["name"]?.stringValue ?? ""
             let last = a["lastSuccess"]?.stringValue ?? "never"
-            inv.output.line(
-                "\(inv.output.bold(a["name"]?.stringValue ?? "")): last success \(last), \(a["contacts"]?.intValue ?? 0) contacts")
+            inv.output.line("\(inv.output.bold(name)): last success \(last), \(a["contacts"]?.intValue ?? 0) contacts")
             if let error = a["lastError"]?.stringValue { inv.output.line("  last error: \(error)") }
+            if let next = a["nextAttempt"]?.stringValue { inv.output.line("  next sync: \(next)") }
+            if let pending = a["pendingUploads"]?.intValue, pending > 0 { inv.output.line("  waiting to go up: \(pending)") }
+            if let held = a["heldDeletions"]?.intValue, held > 0 {
+                inv.output.line("  \(held) deletions held back: 'contactsctl sync confirm \(name)' or 'contactsctl sync reject \(name)'")
+            }
+            for c in a["conflicts"]?.arrayValue ?? [] {
+                let fields = (c["fields"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ", ")
+                inv.output.line("  conflict resolved in \(c["id"]?.stringValue ?? ""): \(fields) (see 'contactsctl history')")
+            }
         }
         return 0
     }

@@ -66,6 +66,7 @@ enum TransferCommands {
         var query: JSONObject = [:]
         if let text = inv.value("query") { query["text"] = .string(text) }
         if let g = inv.value("group") { query["group"] = .string(g) }
+        if let a = inv.value("account") { query["account"] = SyncCommands.accountParam(a) }
         if inv.flag("favorites") { query["favoritesOnly"] = true }
         if !query.isEmpty { params["query"] = .object(query) }
         let result = try inv.call(ContactsAPI.Method.contactsExport, params)
@@ -138,12 +139,19 @@ final class ProgressBar {
         self.enabled = enabled
     }
 
-    func update(done: Int, total: Int) {
-        guard enabled, total > 0 else { return }
-        let width = 30
-        let filled = min(width, done * width / total)
-        let bar = String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
-        let line = "\r\(label) [\(bar)] \(done * 100 / total)% (\(done)/\(total))"
+    /// Redraws the bar; with no total yet (an answer still being read), the count alone.
+    func update(done: Int, total: Int, label: String? = nil) {
+        guard enabled else { return }
+        let name = label ?? self.label
+        let line: String
+        if total > 0 {
+            let width = 30
+            let filled = min(width, done * width / total)
+            let bar = String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
+            line = "\r\u{1B}[K\(name) [\(bar)] \(done * 100 / total)% (\(done)/\(total))"
+        } else {
+            line = "\r\u{1B}[K\(name) \(done)"
+        }
         _ = line.withCString { write(2, $0, strlen($0)) }
         drawn = true
     }

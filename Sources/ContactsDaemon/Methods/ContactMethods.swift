@@ -11,12 +11,18 @@ enum ContactMethods {
     static let conflict = RPCError(.conflict, "The contact changed since the given revision")
     static let invalidData = RPCError(.invalidData, "A field value cannot be accepted")
 
-    static func all(store: ContactStore) -> [RPCMethod] {
+    static func all(store: ContactStore, sync: SyncService) -> [RPCMethod] {
         [
             RPCMethod(
-                ContactsAPI.Method.contactsCreate, summary: "Creates a contact. Groups it names are created as needed.",
-                params: [RPCParam("contact", "The new contact.", schema: Schemas.ref("ContactInput"), required: true)],
-                result: "contact", resultSchema: contact, errors: [invalidData, RPCError(.conflict, "A contact with that uid exists")]
+                ContactsAPI.Method.contactsCreate,
+                summary:
+                    "Creates a contact. Groups it names are created as needed. It goes to the sync account named (null: this machine alone), else to defaultAccount of config.json when that account exists.",
+                params: [
+                    RPCParam("contact", "The new contact.", schema: Schemas.ref("ContactInput"), required: true),
+                    RPCParam("account", "The sync account it goes to; null for this machine alone.", schema: ["type": ["string", "null"]]),
+                ],
+                result: "contact", resultSchema: contact,
+                errors: [invalidData, RPCError(.conflict, "A contact with that uid exists"), RPCError(.notFound, "No such account")]
             ) { call in
                 let input = try call.params.objectValue("contact")
                 let draft: Contact
@@ -25,7 +31,16 @@ enum ContactMethods {
                 } catch {
                     throw ErrorMapping.rpcError(error)
                 }
-                return try store.create(draft).json
+                var account = sync.defaultAccount.flatMap { (try? store.account(named: $0))?.name }
+                if let given = call.params.object["account"] {
+                    guard given.isNull || given.stringValue != nil else {
+                        throw RPCError.invalidParams("'account' must be an account's name or null, not \(given.typeName)", field: "account")
+                    }
+                    account = try given.stringValue.map { try store.account(named: $0).name }
+                }
+                let created = try store.create(draft)
+                if let account { _ = try sync.move(ids: [created.id], to: account) }
+                return created.json
             },
             RPCMethod(
                 ContactsAPI.Method.contactsGet, summary: "Returns one contact.",
@@ -72,6 +87,9 @@ enum ContactMethods {
                     RPCParam("favoritesOnly", "Only favorites.", schema: Schemas.boolean),
                     RPCParam("group", "Only members of this group (name or id).", schema: Schemas.string),
                     RPCParam(
+                        "account", "Only the contacts of this sync account; null: only those no account has.",
+                        schema: ["type": ["string", "null"]]),
+                    RPCParam(
                         "sort", "Sort keys, first wins; default name ascending.",
                         schema: ["type": "array", "items": Schemas.ref("SortKey")]),
                     RPCParam("limit", "At most this many contacts.", schema: ["type": "integer", "minimum": 0]),
@@ -82,7 +100,7 @@ enum ContactMethods {
                     "type": "object", "required": ["total", "contacts"],
                     "properties": ["total": Schemas.integer, "contacts": ["type": "array", "items": contact]],
                 ],
-                errors: [RPCError(.notFound, "No group with that name")]
+                errors: [RPCError(.notFound, "No group or account with that name")]
             ) { call in
                 let q = try parseQuery(call.params)
                 let r = try store.query(q)
@@ -110,6 +128,12 @@ enum ContactMethods {
         q.text = try p.optionalString("text")
         q.favoritesOnly = try p.optionalBool("favoritesOnly") ?? false
         q.group = try p.optionalString("group")
+        if let a = p.object["account"] {
+            guard a.isNull || a.stringValue != nil else {
+                throw RPCError.invalidParams("'account' must be an account's name or null, not \(a.typeName)", field: "account")
+            }
+            q.account = a.stringValue.map(AccountScope.account) ?? .local
+        }
         q.limit = try p.optionalInt("limit", in: 0...Int(Int32.max))
         q.offset = try p.optionalInt("offset", in: 0...Int(Int32.max)) ?? 0
         if let sort = p["sort"] {

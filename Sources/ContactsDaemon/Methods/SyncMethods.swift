@@ -3,6 +3,8 @@ import ContactsAPI
 import ContactsStore
 import ContactsSupport
 import ContactsSync
+import Foundation
+import Glibc
 import JSONCore
 import JSONRPC
 
@@ -21,6 +23,9 @@ enum SyncMethods {
                     RPCParam("passwordCommand", "A command (argv) that prints the password.", schema: Schemas.stringArray),
                     RPCParam("tokenCommand", "A command (argv) that prints a bearer token (OAuth 2).", schema: Schemas.stringArray),
                     RPCParam("addressBook", "Which book, by display name or href, when there are several.", schema: Schemas.string),
+                    RPCParam(
+                        "caFile", "An absolute path to CA certificates (PEM) to trust for this server, as well as the system's.",
+                        schema: Schemas.string),
                     RPCParam("interval", "Seconds between syncs (default 900).", schema: ["type": "integer", "minimum": 60]),
                     RPCParam("readOnly", "Only download.", schema: Schemas.boolean),
                     RPCParam("adoptLocal", "Move this machine's contacts into the account.", schema: Schemas.boolean),
@@ -30,31 +35,39 @@ enum SyncMethods {
             ) { call in
                 let p = call.params
                 let name = try p.string("name").trimmingWhitespace()
-                guard !name.isEmpty, name.count <= 64, !name.contains("/") else {
-                    throw RPCError(.invalidParams, "Invalid params: name must be 1 to 64 characters, without '/'", data: ["field": "name"])
+                guard !name.isEmpty, name.count <= 64, !name.contains("/"), name != "local" else {
+                    throw RPCError(
+                        .invalidParams,
+                        "Invalid params: name must be 1 to 64 characters, without '/', and not 'local' (which means this machine)",
+                        data: ["field": "name"])
                 }
                 let url = try p.string("url")
                 let passwordCommand = p.has("passwordCommand") ? try p.stringArray("passwordCommand") : nil
                 let tokenCommand = p.has("tokenCommand") ? try p.stringArray("tokenCommand") : nil
                 let username = try p.optionalString("username")
-                let book = try remote(url: url, account: name) {
+                let caFile = try p.optionalString("caFile").map { try checkCAFile($0, field: "caFile") }
+                let (book, properties) = try remote(url: url, account: name) {
                     let credentials = try SyncService.credentials(
                         username: username, passwordCommand: passwordCommand, tokenCommand: tokenCommand, account: name)
-                    return try SyncService.discover(url, wanted: try p.optionalString("addressBook"), credentials: credentials)
+                    return try SyncService.discover(
+                        url, wanted: try p.optionalString("addressBook"), credentials: credentials, caFile: caFile)
                 }
                 var a = SyncAccount(
                     name: name, url: url, addressBookURL: book.url.absoluteString, displayName: book.displayName, username: username,
                     passwordCommand: passwordCommand, tokenCommand: tokenCommand,
                     interval: try p.optionalInt("interval", in: 60...604_800) ?? 900,
                     readOnly: try p.optionalBool("readOnly") ?? false)
+                a.caFile = caFile
+                a.offers4 = properties.versions.contains("4.0")
                 try store.addAccount(a)
                 if try p.optionalBool("adoptLocal") ?? false {
-                    let client = AddressBookClient(url: book.url, http: HTTPClient(credentials: .none, for: book.url))
-                    _ = try store.addToAccount(name, ids: try store.localContactIDs()) { client.hrefForNewCard(uid: $0.uid) }
+                    _ = try store.addToAccount(name, ids: try store.localContactIDs()) {
+                        AddressBookClient.hrefForNewCard(uid: $0.uid, in: book.url)
+                    }
                 }
                 a = try store.account(named: name)
                 sync.accountsChanged()
-                return try json(a, store: store)
+                return try json(a, store: store, sync: nil)
             },
             RPCMethod(
                 ContactsAPI.Method.accountsList, summary: "The sync accounts.", params: [], result: "accounts",
@@ -62,7 +75,84 @@ enum SyncMethods {
                     "type": "object", "required": ["accounts"], "properties": ["accounts": ["type": "array", "items": accountSchema]],
                 ]
             ) { _ in
-                ["accounts": .array(try store.accounts().map { try json($0, store: store) })]
+                ["accounts": .array(try store.accounts().map { try json($0, store: store, sync: nil) })]
+            },
+            RPCMethod(
+                ContactsAPI.Method.accountsUpdate,
+                summary:
+                    "Changes how an account signs in or how often it syncs. New credentials are tried on the server first; if they fail, nothing changes.",
+                params: [
+                    RPCParam("name", "The account.", schema: Schemas.string, required: true),
+                    RPCParam(
+                        "changes", "What to change: username, passwordCommand, tokenCommand, caFile, interval, readOnly.",
+                        schema: [
+                            "type": "object", "additionalProperties": false,
+                            "properties": [
+                                "username": ["type": ["string", "null"]],
+                                "passwordCommand": ["type": ["array", "null"], "items": Schemas.string],
+                                "tokenCommand": ["type": ["array", "null"], "items": Schemas.string],
+                                "caFile": ["type": ["string", "null"]],
+                                "interval": ["type": "integer", "minimum": 60], "readOnly": Schemas.boolean,
+                            ],
+                        ], required: true),
+                ],
+                result: "account", resultSchema: accountSchema,
+                errors: [RPCError(.notFound, "No such account"), RPCError(.remoteFailed, "The new credentials do not work")]
+            ) { call in
+                let name = try call.params.string("name")
+                guard let changes = call.params["changes"]?.objectValue else {
+                    throw RPCError.invalidParams("'changes' must be an object", field: "changes")
+                }
+                var a = try store.account(named: name)
+                let c = RPCParams(changes)
+                let known: Set<String> = ["username", "passwordCommand", "tokenCommand", "caFile", "interval", "readOnly"]
+                if let unknown = changes.keys.first(where: { !known.contains($0) }) {
+                    throw RPCError.invalidParams(
+                        "'\(unknown)' cannot be changed (a different server or book is another account: remove this one and add that)",
+                        field: "changes.\(unknown)")
+                }
+                if changes["username"] != nil { a.username = try c.optionalString("username") }
+                if changes["passwordCommand"] != nil {
+                    a.passwordCommand = c.has("passwordCommand") ? try c.stringArray("passwordCommand") : nil
+                }
+                if changes["tokenCommand"] != nil { a.tokenCommand = c.has("tokenCommand") ? try c.stringArray("tokenCommand") : nil }
+                if changes["caFile"] != nil {
+                    a.caFile = try c.optionalString("caFile").map { try checkCAFile($0, field: "changes.caFile") }
+                }
+                if let i = try c.optionalInt("interval", in: 60...604_800) { a.interval = i }
+                if let r = try c.optionalBool("readOnly") { a.readOnly = r }
+                if ["username", "passwordCommand", "tokenCommand", "caFile"].contains(where: { changes[$0] != nil }) {
+                    _ = try remote(url: a.addressBookURL, account: name) {
+                        let credentials = try SyncService.credentials(
+                            username: a.username, passwordCommand: a.passwordCommand, tokenCommand: a.tokenCommand, account: name)
+                        return try SyncService.discover(a.addressBookURL, wanted: nil, credentials: credentials, caFile: a.caFile)
+                    }
+                }
+                try store.updateAccount(a)
+                sync.accountsChanged()
+                return try json(try store.account(named: name), store: store, sync: sync)
+            },
+            RPCMethod(
+                ContactsAPI.Method.contactsMove,
+                summary:
+                    "Moves contacts to a sync account, or to this machine alone (account null): the next syncs upload them there and delete them from the account they leave.",
+                params: [
+                    RPCParam("ids", "The contacts' ids.", schema: Schemas.stringArray, required: true),
+                    RPCParam(
+                        "account", "The account to move them to; null for this machine alone.", schema: ["type": ["string", "null"]],
+                        required: true),
+                ],
+                result: "moved",
+                resultSchema: ["type": "object", "required": ["moved"], "properties": ["moved": Schemas.integer]],
+                errors: [RPCError(.notFound, "No such contact or account")]
+            ) { call in
+                let ids = try call.params.stringArray("ids")
+                guard let target = call.params.object["account"], target.isNull || target.stringValue != nil else {
+                    throw RPCError.invalidParams(
+                        "'account' is required: an account's name, or null for this machine alone", field: "account")
+                }
+                let moved = try sync.move(ids: ids, to: target.stringValue)
+                return ["moved": .int(moved)]
             },
             RPCMethod(
                 ContactsAPI.Method.accountsRemove,
@@ -92,12 +182,21 @@ enum SyncMethods {
                 resultSchema: ["type": "object"],
                 errors: [RPCError(.notFound, "No such account"), RPCError(.remoteFailed, "The server could not be used")]
             ) { call in
+                // The caller hears how far each sync has come (a progress bar).
+                let tell: (String) -> (SyncProgress) -> Void = { name in
+                    { p in _ = call.session?.sendNotification(method: ContactsAPI.Notification.syncProgress, params: json(p, account: name))
+                    }
+                }
                 if let name = try call.params.optionalString("account") {
-                    return json(try remote(url: try store.account(named: name).addressBookURL, account: name) { try sync.sync(name) })
+                    return json(
+                        try remote(url: try store.account(named: name).addressBookURL, account: name) {
+                            try sync.sync(name, progress: tell(name))
+                        })
                 }
                 var reports: [JSONValue] = []
                 for a in try store.accounts() {
-                    reports.append(json(try remote(url: a.addressBookURL, account: a.name) { try sync.sync(a.name) }))
+                    reports.append(
+                        json(try remote(url: a.addressBookURL, account: a.name) { try sync.sync(a.name, progress: tell(a.name)) }))
                 }
                 return ["reports": .array(reports)]
             },
@@ -110,16 +209,17 @@ enum SyncMethods {
             ),
             RPCMethod(
                 ContactsAPI.Method.syncStatus,
-                summary: "How each account's syncs went: the last success, the last error, its contacts.",
+                summary:
+                    "How each account's syncs went: the last success, the last error, the next attempt, what waits to go up, the deletions held back and the conflicts the last sync resolved.",
                 params: [RPCParam("account", "The account; all when absent.", schema: Schemas.string)],
                 result: "status",
                 resultSchema: [
-                    "type": "object", "required": ["accounts"], "properties": ["accounts": ["type": "array", "items": accountSchema]],
+                    "type": "object", "required": ["accounts"], "properties": ["accounts": ["type": "array", "items": statusSchema]],
                 ]
             ) { call in
                 let wanted = try call.params.optionalString("account")
                 let accounts = try wanted.map { [try store.account(named: $0)] } ?? store.accounts()
-                return ["accounts": .array(try accounts.map { try json($0, store: store) })]
+                return ["accounts": .array(try accounts.map { try json($0, store: store, sync: sync) })]
             },
         ]
     }
@@ -139,6 +239,23 @@ enum SyncMethods {
         }
     }
 
+    /// A CA file named by a client: an absolute path to a regular file this user can read.
+    static func checkCAFile(_ path: String, field: String) throws -> String {
+        var st = stat()
+        guard path.hasPrefix("/"), stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, access(path, R_OK) == 0 else {
+            throw RPCError.invalidParams("'\(field)' must be the absolute path of a readable file of CA certificates", field: field)
+        }
+        return path
+    }
+
+    /// Where an account's address book is.
+    static func bookURL(of a: SyncAccount) throws -> URL {
+        guard let url = URL(string: a.addressBookURL) else {
+            throw RPCError(.internalError, "account '\(a.name)' has no usable address-book URL")
+        }
+        return url
+    }
+
     /// Runs `body`, turning what the server did into -32007 with the account, URL and status.
     static func remote<T>(url: String, account: String, _ body: () throws -> T) throws -> T {
         do {
@@ -152,15 +269,30 @@ enum SyncMethods {
         }
     }
 
-    static func json(_ a: SyncAccount, store: ContactStore) throws -> JSONValue {
+    /// An Account; with `sync`, its AccountStatus too (what waits, what the last sync found, when the next is due).
+    static func json(_ a: SyncAccount, store: ContactStore, sync: SyncService?) throws -> JSONValue {
         let contacts = try store.syncItems(account: a.name).filter { $0.contactID != nil }.count
-        return [
+        var o: JSONObject = [
             "name": .string(a.name), "url": .string(a.url), "addressBookUrl": .string(a.addressBookURL),
             "displayName": a.displayName.map(JSONValue.string) ?? .null, "username": a.username.map(JSONValue.string) ?? .null,
             "interval": .int(a.interval), "readOnly": .bool(a.readOnly), "contacts": .int(contacts),
+            "groups": .string(a.groupsLocal ? "local" : "book"), "caFile": a.caFile.map(JSONValue.string) ?? .null,
+            "vcardVersion": .string(a.vcard4 ? "4.0" : "3.0"),
             "lastSuccess": a.lastSuccess.map { .string(Timestamp.format($0)) } ?? .null,
             "lastError": a.lastError.map(JSONValue.string) ?? .null,
         ]
+        guard let sync else { return .object(o) }
+        let report = a.lastReport.flatMap { try? JSONParser.parse($0) }
+        o["pendingUploads"] = .int(try store.pendingItems(account: a.name).count)
+        o["heldDeletions"] = .int(report?["held"]?.intValue ?? 0)
+        o["conflicts"] = report?["conflicts"] ?? .array([])
+        o["lastReport"] = report ?? .null
+        o["nextAttempt"] = sync.nextAttempt(a.name).map { .string(Timestamp.format(Int64($0.timeIntervalSince1970 * 1000))) } ?? .null
+        return .object(o)
+    }
+
+    static func json(_ p: SyncProgress, account: String) -> JSONValue {
+        ["account": .string(account), "phase": .string(p.phase.rawValue), "done": .int(p.done), "total": p.total.map { .int($0) } ?? .null]
     }
 
     static func json(_ r: SyncReport) -> JSONValue {
@@ -182,7 +314,21 @@ enum SyncMethods {
         "properties": [
             "name": Schemas.string, "url": Schemas.string, "addressBookUrl": Schemas.string, "displayName": ["type": ["string", "null"]],
             "username": ["type": ["string", "null"]], "interval": Schemas.integer, "readOnly": Schemas.boolean, "contacts": Schemas.integer,
+            "groups": ["enum": ["book", "local"]], "caFile": ["type": ["string", "null"]], "vcardVersion": ["enum": ["3.0", "4.0"]],
             "lastSuccess": ["type": ["string", "null"]], "lastError": ["type": ["string", "null"]],
         ],
     ]
+
+    static let statusSchema: JSONValue = {
+        guard case .object(var o) = accountSchema, case .object(var properties)? = o["properties"] else { return accountSchema }
+        properties["pendingUploads"] = Schemas.integer
+        properties["heldDeletions"] = Schemas.integer
+        properties["conflicts"] = ["type": "array", "items": ["type": "object"]]
+        properties["lastReport"] = ["type": ["object", "null"]]
+        properties["nextAttempt"] = ["type": ["string", "null"]]
+        o["properties"] = .object(properties)
+        o["required"] = .array(
+            (accountSchema["required"]?.arrayValue ?? []) + ["pendingUploads", "heldDeletions", "conflicts"].map(JSONValue.string))
+        return .object(o)
+    }()
 }

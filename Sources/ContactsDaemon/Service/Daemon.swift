@@ -118,8 +118,15 @@ public final class Daemon: @unchecked Sendable {
         let photos = PhotoService(store: store, cacheDirectory: paths.cacheHome + "/contactsd", settings: settings)
         self.photos = photos
         let sync = SyncService(store: store)
+        sync.defaultAccount = settings.defaultAccount
+        if let d = settings.defaultAccount, (try? store.account(named: d)) == nil {
+            log.warning("defaultAccount '\(d)' is not an account: new contacts stay on this machine until it is added")
+        }
         sync.isStopping = { [weak self] in self?.stopping.load(ordering: .relaxed) ?? true }
         sync.onFinished = { [weak self] name, result in self?.syncFinished(name, result) }
+        sync.onProgress = { [weak self] name, p in
+            self?.bus.publish(method: ContactsAPI.Notification.syncProgress, params: SyncMethods.json(p, account: name))
+        }
         self.sync = sync
         let engine = Self.engine(store: store, importer: importer, photos: photos, sync: sync, more: daemonMethods(store: store))
 
@@ -193,15 +200,16 @@ public final class Daemon: @unchecked Sendable {
     static func engine(
         store: ContactStore, importer: Importer, photos: PhotoService, sync: SyncService? = nil, more: [RPCMethod] = []
     ) -> RPCEngine {
-        RPCEngine(
+        let sync = sync ?? SyncService(store: store)
+        return RPCEngine(
             info: RPCServiceInfo(
                 title: "contactsd", version: ContactsAPI.version,
                 description: "The personal contacts service: one contact store served over JSON-RPC 2.0 on a Unix socket.",
                 schemas: Schemas.components),
-            methods: ContactMethods.all(store: store) + PhotoMethods.all(photos: photos)
+            methods: ContactMethods.all(store: store, sync: sync) + PhotoMethods.all(photos: photos)
                 + ImportExportMethods.all(store: store, importer: importer) + GroupMethods.all(store: store)
                 + TrashMethods.all(store: store) + HistoryMethods.all(store: store)
-                + SyncMethods.all(store: store, sync: sync ?? SyncService(store: store)) + more,
+                + SyncMethods.all(store: store, sync: sync) + more,
             mapError: ErrorMapping.rpcError)
     }
 
@@ -291,6 +299,7 @@ public final class Daemon: @unchecked Sendable {
             server?.config = serverConfiguration(fresh)
             photos?.apply(fresh)
             store?.keepsHistory = fresh.historyDays > 0
+            sync?.defaultAccount = fresh.defaultAccount
             if fresh.socketPath != old.socketPath || fresh.dataDirectory != old.dataDirectory {
                 log.warning("the socket and data directory change only when contactsd restarts")
             }

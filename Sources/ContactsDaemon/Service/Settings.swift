@@ -21,6 +21,8 @@ public struct Settings: Sendable, Equatable {
     /// How long the history keeps a change (0 keeps none), and how large it may grow.
     public var historyDays = 30
     public var historyMaxBytes = 256 << 20
+    /// The sync account new contacts go to (`contacts.create` without an `account`).
+    public var defaultAccount: String?
 
     static let lineLimitRange = 1024...(1 << 40)
     static let connectionRange = 1...65536
@@ -44,7 +46,7 @@ public struct Settings: Sendable, Equatable {
 
     public static let knownKeys = [
         "socket", "dataDir", "inbox", "logLevel", "maxLineBytes", "maxConnections", "thumbnailSizes", "maxPhotoBytes", "maxPhotoPixels",
-        "historyDays", "historyMaxBytes",
+        "historyDays", "historyMaxBytes", "defaultAccount",
     ]
 
     /// The settings for these options, reading the configuration file if there is one.
@@ -106,6 +108,7 @@ public struct Settings: Sendable, Equatable {
             case "maxPhotoPixels": maxPhotoPixels = try number(Self.photoPixelsRange)
             case "historyDays": historyDays = try number(Self.historyDaysRange)
             case "historyMaxBytes": historyMaxBytes = try number(Self.historyBytesRange)
+            case "defaultAccount": defaultAccount = try text()
             default:
                 throw fail("is not a setting (known: \(Self.knownKeys.joined(separator: ", ")))")
             }

@@ -3,6 +3,7 @@ import ContactsStore
 import ContactsSupport
 import ContactsSync
 import Foundation
+import JSONCore
 
 /// The daemon's side of sync: signs in for an account (running its password or token
 /// command), finds its address book, runs one sync of an account at a time, and keeps every
@@ -14,10 +15,18 @@ final class SyncService: @unchecked Sendable {
     let engine: SyncEngine
     /// Told of every sync that ends: its account, and its report or error.
     var onFinished: (@Sendable (String, Result<SyncReport, Error>) -> Void)?
+    /// Told how far each sync has come, every hundred cards.
+    var onProgress: (@Sendable (String, SyncProgress) -> Void)?
     /// Whether the daemon is stopping: a sync stops at its next batch.
     var isStopping: @Sendable () -> Bool = { false }
     /// Seconds from a local change to the sync that sends it.
     var changeDelay = 2.0
+    /// The account new contacts go to (`defaultAccount` in config.json), when there is one.
+    var defaultAccount: String? {
+        get { lock.withLock { configuredDefault } }
+        set { lock.withLock { configuredDefault = newValue } }
+    }
+    private var configuredDefault: String?
 
     private let lock = NSLock()
     private var accountLocks: [String: NSLock] = [:]
@@ -42,21 +51,25 @@ final class SyncService: @unchecked Sendable {
     }
 
     /// Finds the address book behind `typed` and checks that it answers with these credentials.
-    static func discover(_ typed: String, wanted: String?, credentials: Credentials) throws -> FoundAddressBook {
+    static func discover(_ typed: String, wanted: String?, credentials: Credentials, caFile: String? = nil) throws -> (
+        book: FoundAddressBook, properties: AddressBookProperties
+    ) {
         let start = try Discovery.startURL(typed)
-        let http = HTTPClient(credentials: credentials, for: start)
+        let http = HTTPClient(credentials: credentials, for: start, caFile: caFile)
         let books = try Discovery.addressBooks(from: start, http: http)
         guard let book = Discovery.pick(books, wanted: wanted) else {
             throw DAVError.malformed(
                 "no address book named '\(wanted ?? "")' at \(URLPolicy.redacted(start)); there are: \(books.map { $0.displayName ?? $0.url.path })"
             )
         }
-        _ = try AddressBookClient(url: book.url, http: http).properties()
-        return book
+        return (book, try AddressBookClient(url: book.url, http: http).properties())
     }
 
     /// One sync of `name` now; waits for one of the same account under way to end first.
-    func sync(_ name: String, held: SyncEngine.HeldDeletions = .hold) throws -> SyncReport {
+    /// `progress` hears how far it has come, besides `onProgress`.
+    func sync(_ name: String, held: SyncEngine.HeldDeletions = .hold, progress: @escaping (SyncProgress) -> Void = { _ in }) throws
+        -> SyncReport
+    {
         let accountLock = lock.withLock {
             if let l = accountLocks[name] { return l }
             let l = NSLock()
@@ -71,11 +84,18 @@ final class SyncService: @unchecked Sendable {
         }
         let credentials = try Self.credentials(
             username: account.username, passwordCommand: account.passwordCommand, tokenCommand: account.tokenCommand, account: name)
-        let book = AddressBookClient(url: url, http: HTTPClient(credentials: credentials, for: url))
-        let result = Result { try engine.sync(account, with: book, held: held, cancelled: isStopping) }
+        let book = AddressBookClient(url: url, http: HTTPClient(credentials: credentials, for: url, caFile: account.caFile))
+        let told = onProgress
+        let result = Result {
+            try engine.sync(account, with: book, held: held, cancelled: isStopping) { p in
+                progress(p)
+                told?(name, p)
+            }
+        }
         lock.withLock {
             if case .success = result { failures[name] = nil } else { failures[name, default: 0] += 1 }
         }
+        if case .success(let report) = result { try? store.recordReport(account: name, JSONWriter.string(SyncMethods.json(report))) }
         onFinished?(name, result)
         return try result.get()
     }
@@ -107,6 +127,26 @@ final class SyncService: @unchecked Sendable {
         }
         for name in names where lock.withLock({ pending[name] == nil }) { schedule(name, after: 1) }
     }
+
+    /// Moves contacts to `account` (nil: this machine alone), each at the href a new card of
+    /// its UID gets there. Returns how many moved.
+    func move(ids: [String], to account: String?) throws -> Int {
+        let book = try account.map { n -> URL in
+            let a = try store.account(named: n)
+            guard let url = URL(string: a.addressBookURL) else {
+                throw DAVError.refusedURL("account '\(n)' has no usable address-book URL")
+            }
+            return url
+        }
+        let moved = try store.moveContacts(ids: ids, to: account) { c in
+            book.map { AddressBookClient.hrefForNewCard(uid: c.uid, in: $0) } ?? ""
+        }
+        if moved > 0 { localChange(origin: "rpc") }
+        return moved
+    }
+
+    /// When the next unattended sync of `name` is due.
+    func nextAttempt(_ name: String) -> Date? { lock.withLock { pending[name]?.at } }
 
     func stop() {
         lock.withLock {
