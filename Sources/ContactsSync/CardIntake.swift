@@ -20,6 +20,8 @@ final class CardIntake {
     /// How many of the cards taken were vCard 4.0, and how many another version.
     private(set) var version4 = 0
     private(set) var otherVersions = 0
+    /// The group cards among them, stored once the people are (`flushGroups`).
+    private(set) var groupCards: [GroupCardDownload] = []
     /// What storing them did.
     private(set) var report: SyncReport
     private var failure: Error?
@@ -56,7 +58,7 @@ final class CardIntake {
             // A card as it was stored (this client's own write, named back) is not stored again.
             if let etag = card.etag, try known()[card.href]?.etag == etag { return true }
             pending.append(card)
-            if pending.count >= engine.batch { try flush() }
+            if pending.count >= engine.storeBatch { try flush() }
             return true
         } catch {
             failure = error
@@ -68,6 +70,13 @@ final class CardIntake {
     static func isVersion4(_ data: Data) -> Bool {
         let head = String(decoding: data.prefix(256), as: UTF8.self).uppercased()
         return head.contains("\nVERSION:4.0") || head.contains("\rVERSION:4.0")
+    }
+
+    /// Stores the group cards taken, after every person is stored (so that their members are).
+    func flushGroups() throws {
+        try flush()
+        try engine.store.applyGroupCards(account: account.name, groupCards)
+        groupCards = []
     }
 
     /// Throws what stopped `take`.
@@ -85,7 +94,11 @@ final class CardIntake {
         var local = try engine.store.contacts(ids: cards.compactMap { items[$0.href]?.contactID })
         var plain: [ContactStore.Download] = []
         for card in cards {
-            if let d = try engine.prepare(card, item: items[card.href], local: &local, account, &report) { plain.append(d) }
+            if let g = SyncEngine.groupCard(card) {
+                groupCards.append(g)
+            } else if let d = try engine.prepare(card, item: items[card.href], local: &local, account, &report) {
+                plain.append(d)
+            }
         }
         for (d, result) in zip(plain, try engine.store.applyDownloads(account: account.name, plain)) {
             switch result {

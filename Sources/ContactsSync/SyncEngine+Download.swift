@@ -82,6 +82,7 @@ extension SyncEngine {
             for card in try backend.fetch(Array(wanted[start..<min(wanted.count, start + batch)])) { _ = intake.take(card) }
             try intake.flush()
         }
+        try intake.flushGroups()
         report.add(intake.report)
         // A book that offers vCard 4.0 and holds its cards in it gets 4.0 from here.
         if account.offers4 && intake.version4 + intake.otherVersions > 0 {
@@ -194,6 +195,11 @@ extension SyncEngine {
         var deletions: [String] = []
         for href in removed {
             guard let item = items[href] else { continue }
+            if item.groupID != nil {
+                // A group card: its group goes here; not a contact, not counted by the guard.
+                try store.applyRemoteGroupDeletion(account: account.name, href: href)
+                continue
+            }
             if let id = item.contactID, let mine = local[id], mine.revision != item.syncedRevision {
                 // Edited here: it stays, and is sent again as new.
                 try store.recordUpload(
@@ -202,7 +208,7 @@ extension SyncEngine {
             }
             deletions.append(href)
         }
-        if Self.mustHold(deletions.count, of: items.count) {
+        if Self.mustHold(deletions.count, of: items.values.filter { $0.groupID == nil }.count) {
             switch held {
             case .hold:
                 report.held += deletions.count

@@ -93,11 +93,44 @@ extension SyncEngine {
     }
 
     /// The card a contact goes up as: vCard 4.0 for a book that offers it and keeps its
-    /// cards in it, else 3.0 (what every server takes).
-    func card(_ c: Contact, _ account: SyncAccount) -> Data {
+    /// cards in it, else 3.0 (what every server takes). With `photo`, that JPEG stands in for
+    /// the stored photo (a smaller one, for a server that refused the card's size).
+    func card(_ c: Contact, _ account: SyncAccount, photo: [UInt8]? = nil) -> Data {
+        var properties = store.cardProperties(for: c)
+        if let photo {
+            var smaller = c
+            smaller.photo = .stored(hash: "smaller", mimeType: "image/jpeg", width: nil, height: nil)
+            properties = VCardMapping.attachPhotos(VCardMapping.properties(for: smaller)) { _ in photo }
+        }
         var text = ""
-        VCardWriter.write(VCard(properties: store.cardProperties(for: c)), version: account.vcard4 ? .v4 : .v3, into: &text)
+        VCardWriter.write(VCard(properties: properties), version: account.vcard4 ? .v4 : .v3, into: &text)
         return Data(text.utf8)
+    }
+
+    /// A card the server refused for its size (413, `max-resource-size`) sent again with a
+    /// smaller photo, 640 then 320 pixels on its longer side; the photo here stays as it is.
+    /// Nil when the contact has no stored photo to make smaller.
+    func sendSmaller(
+        _ c: Contact, _ item: SyncItem, _ account: SyncAccount, _ backend: some SyncBackend, _ data: inout Data
+    ) -> Result<WriteResult, DAVError>? {
+        guard let shrink = smallerPhoto, case .stored? = c.photo else { return nil }
+        var outcome: Result<WriteResult, DAVError>?
+        for side in [640, 320] {
+            guard let jpeg = shrink(c, side) else { break }
+            let smaller = card(c, account, photo: jpeg)
+            outcome = Self.attempt { () throws(DAVError) in try backend.put(item.href, smaller, etag: item.etag) }
+            if case .success = outcome {
+                data = smaller
+                break
+            }
+            guard case .failure(let e)? = outcome, Self.isTooLarge(e) else { break }
+        }
+        return outcome
+    }
+
+    static func isTooLarge(_ e: DAVError) -> Bool {
+        guard case .status(let code, _, let message, _) = e else { return false }
+        return code == 413 || message.contains("max-resource-size")
     }
 
     /// What the server said to a contact sent new (`If-None-Match: *`) or as an edit
@@ -117,6 +150,9 @@ extension SyncEngine {
                     account: account.name,
                     SyncIntent(href: item.href, contactID: contact.id, action: item.etag == nil ? "create" : "update"))
                 outcome = Self.attempt { () throws(DAVError) in try backend.put(item.href, data, etag: item.etag) }
+            }
+            if case .failure(let e) = outcome, Self.isTooLarge(e), let smaller = sendSmaller(contact, item, account, backend, &data) {
+                outcome = smaller
             }
             let result: WriteResult
             switch outcome {

@@ -14,6 +14,8 @@ public final class SyncEngine: Sendable {
     let store: ContactStore
     /// Cards per multiget.
     let batch: Int
+    /// Cards stored per transaction, when they come with the changes.
+    let storeBatch: Int
     /// A sync deletes at most this many contacts on either side without confirmation...
     static let deletionFloor = 10
     /// ...or this share of the account's, whichever is more.
@@ -30,9 +32,16 @@ public final class SyncEngine: Sendable {
         case reject
     }
 
-    public init(store: ContactStore, batch: Int = 100) {
+    /// Makes a JPEG of a contact's photo no larger than the side given (in pixels), for a
+    /// server that refuses a card's size; nil when it cannot.
+    public typealias PhotoShrinker = @Sendable (_ contact: Contact, _ side: Int) -> [UInt8]?
+    let smallerPhoto: PhotoShrinker?
+
+    public init(store: ContactStore, batch: Int = 100, storeBatch: Int = 500, smallerPhoto: PhotoShrinker? = nil) {
         self.store = store
         self.batch = batch
+        self.storeBatch = storeBatch
+        self.smallerPhoto = smallerPhoto
     }
 
     /// Syncs `account` with `backend`. Throws when the server cannot be used at all (it could
@@ -49,7 +58,9 @@ public final class SyncEngine: Sendable {
             let token = try download(account, backend, held, &report, cancelled: cancelled, progress: progress)
             // What the download learnt of the book (its vCard version, its groups) counts for the upload.
             if !account.readOnly {
-                try upload(try store.account(named: account.name), backend, held, &report, cancelled: cancelled, progress: progress)
+                let current = try store.account(named: account.name)
+                try upload(current, backend, held, &report, cancelled: cancelled, progress: progress)
+                try uploadGroupCards(current, backend, &report)
             }
             try store.recordSync(account: account.name, token: token, error: nil)
         } catch let e as DAVError {

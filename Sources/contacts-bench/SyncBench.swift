@@ -145,6 +145,16 @@ enum SyncBench {
         // New contacts up into an empty book of their own, 1,000 of them (a hundredth of the
         // corpus when it is smaller: Radicale takes about a fifth of a second for each):
         // contactsd, then vdirsyncer (as many new files in an empty vdir of its own).
+        // BENCH_SYNC_DOWNLOAD_ONLY=1 stops here (the uploads and the photo book take minutes).
+        guard ProcessInfo.processInfo.environment["BENCH_SYNC_DOWNLOAD_ONLY"] != "1" else {
+            out.rows.append(
+                (
+                    "sync: first download of \(count) cards: contactsd / vdirsyncer (each run)",
+                    [tFirsts, tPeerFirsts].map { $0.map { String(format: "%.2f", $0) }.joined(separator: ", ") }.joined(separator: " / ")
+                ))
+            out.rows.append(("sync: Radicale alone for contactsd's one request", String(format: "%.2f s", tStreamed)))
+            return out
+        }
         let uploads = min(1000, max(10, corpus.count / 100))
         guard let uploadURL = URL(string: "http://127.0.0.1:\(port)/bench/upload/"),
             let peerURL = URL(string: "http://127.0.0.1:\(port)/bench/upload-peer/")
@@ -219,6 +229,7 @@ enum SyncBench {
         out.figures["syncUploadSeconds"] = tUpload
         if let tPeerFirst { out.figures["vdirsyncerFirstDownloadSeconds"] = tPeerFirst }
         if let tPeerUpload { out.figures["vdirsyncerUploadSeconds"] = tPeerUpload }
+        out.rows += try daemonMemory(count: count, server: http, root: root, scratch: dir)
         return out
     }
 

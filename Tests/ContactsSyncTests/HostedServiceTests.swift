@@ -124,4 +124,55 @@ final class HostedServiceTests: XCTestCase {
         _ = try server.request("DELETE", server.addressBook.appendingPathComponent("p1.vcf"))
         XCTAssertEqual(try sync().downloaded.deleted, 1, "a card gone from the listing is gone")
     }
+
+    func testICloudGroupCardsAreGroupsHereBothWays() throws {
+        let server = try DAVServer(.icloud)
+        defer { server.stop() }
+        try server.put("p1.vcf", card("p1", "Person One"))
+        try server.put("p2.vcf", card("p2", "Person Two"))
+        let band = "X-ADDRESSBOOKSERVER-KIND:group\r\nX-ADDRESSBOOKSERVER-MEMBER:urn:uuid:p1\r\nX-APPLE-EXTRA:kept\r\n"
+        try server.put("band.vcf", card("band", "Band", band))
+        let (store, book, sync) = try setUp(server, .basic(user: server.user, password: server.password))
+        defer { store.close() }
+        let first = try sync()
+        XCTAssertEqual(first.downloaded.created, 2, "\(first)")
+        XCTAssertEqual(first.uploaded, SyncReport.Counts(), "what came from the server does not go back: \(first)")
+        func members(_ group: String) throws -> [String] {
+            try store.query(ContactQuery(group: group)).contacts.map(\.name)
+        }
+        XCTAssertEqual(try members("Band"), ["Person One"])
+        XCTAssertEqual(try sync().uploaded, SyncReport.Counts())
+        // A member added here goes into the card, whose other properties stay.
+        let two = try XCTUnwrap(try store.query(ContactQuery(text: "Person Two")).contacts.first)
+        _ = try store.addMembers("Band", contactIDs: [two.id])
+        XCTAssertEqual(try sync().errors, [])
+        let there = String(decoding: try XCTUnwrap(try book.get(book.hrefForNewCard(uid: "band"))).data, as: UTF8.self)
+        XCTAssertTrue(
+            there.contains("X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:p2") && there.contains("X-ADDRESSBOOKSERVER-MEMBER:urn:uuid:p1"), there)
+        XCTAssertTrue(there.contains("X-APPLE-EXTRA:kept"), there)
+        // Renamed and a member taken out on the phone: so here.
+        let phone = card("band", "The Band", "X-ADDRESSBOOKSERVER-KIND:group\r\nX-ADDRESSBOOKSERVER-MEMBER:urn:uuid:p2\r\n")
+        try server.put("band.vcf", phone)
+        _ = try sync()
+        XCTAssertEqual(try members("The Band"), ["Person Two"])
+        XCTAssertThrowsError(try store.group("Band"))
+        // A group made here becomes a card of the same kind.
+        _ = try store.addMembers(try store.createGroup(name: "Choir").id, contactIDs: [two.id])
+        XCTAssertEqual(try sync().uploaded.created, 1)
+        let listing = try book.listing()
+        var choir = ""
+        for item in listing {
+            let text = String(decoding: try XCTUnwrap(try book.get(item.href)).data, as: UTF8.self)
+            if text.contains("FN:Choir") { choir = text }
+        }
+        XCTAssertTrue(choir.contains("X-ADDRESSBOOKSERVER-KIND:group") && choir.contains("urn:uuid:p2"), choir)
+        // Deleted here: deleted there. Deleted there: deleted here; the people stay.
+        try store.deleteGroup("Choir")
+        XCTAssertEqual(try sync().uploaded.deleted, 1)
+        XCTAssertEqual(try book.listing().count, 3)
+        _ = try server.request("DELETE", server.addressBook.appendingPathComponent("band.vcf"))
+        _ = try sync()
+        XCTAssertThrowsError(try store.group("The Band"))
+        XCTAssertEqual(try store.query(ContactQuery()).total, 2)
+    }
 }

@@ -229,7 +229,7 @@ final class SyncEngineTests: XCTestCase {
     func testAFirstSyncStoppedHalfwayGoesOnWhereItStopped() throws {
         try eachServer { s in
             for i in 1...7 { try s.server.put("p\(i).vcf", s.card("p\(i)", "Person \(i)")) }
-            let engine = SyncEngine(store: s.store, batch: 2)
+            let engine = SyncEngine(store: s.store, batch: 2, storeBatch: 2)
             XCTAssertThrowsError(
                 try engine.sync(try s.store.account(named: "dav"), with: s.book) { (try? s.store.query(ContactQuery()).total) ?? 0 >= 2 }
             ) { e in XCTAssertTrue(e is SyncStopped, "\(e)") }
@@ -248,7 +248,7 @@ final class SyncEngineTests: XCTestCase {
     func testContactsMovedAwayAreDeletedThereWithoutBeingHeldAndProgressIsTold() throws {
         try eachServer { s in
             for i in 1...20 { try s.server.put("p\(i).vcf", s.card("p\(i)", "Person \(i)")) }
-            let engine = SyncEngine(store: s.store, batch: 5)
+            let engine = SyncEngine(store: s.store, batch: 5, storeBatch: 5)
             var told: [SyncProgress] = []
             try engine.sync(try s.store.account(named: "dav"), with: s.book, progress: { told.append($0) })
             XCTAssertEqual(told.filter { $0.phase == .download }.map(\.done), [5, 10, 15, 20], "\(s.server.kind): every batch")

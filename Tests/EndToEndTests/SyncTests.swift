@@ -1,6 +1,8 @@
+import ContactsSupport
 import Foundation
 import JSONCore
 import TestSupport
+import VipsImages
 import XCTest
 
 /// The real contactsd and contactsctl with a real Radicale: an account added from the
@@ -90,6 +92,38 @@ final class SyncTests: DaemonTestCase {
         XCTAssertEqual(refused.status, 1)
         XCTAssertTrue(refused.stderr.contains("401"), refused.stderr)
         XCTAssertFalse(refused.stderr.contains("hunter2") || daemon.log.contains("hunter2"))
+    }
+}
+
+/// A card over the server's size limit goes up with a smaller photo; the photo here stays.
+final class SyncPhotoTests: DaemonTestCase {
+    func testACardTooLargeForTheServerGoesUpWithASmallerPhoto() throws {
+        let server = try DAVServer(.icloud, fakeOptions: ["--max-card-bytes", "120000"])
+        defer { server.stop() }
+        let added = try daemon.ctl(
+            "account", "add", "cloud", server.root.absoluteString, "--user", "kate", "--password-command", "printf secret")
+        XCTAssertEqual(added.status, 0, added.stderr)
+        XCTAssertEqual(try daemon.ctl("add", "Kate Bell", "--account", "cloud").status, 0)
+        let jpeg = try Images.synthesize(width: 2400, height: 1800, format: .jpeg)
+        XCTAssertGreaterThan(jpeg.count, 120_000, "the photo alone is over the limit")
+        let file = daemon.home + "/kate.jpg"
+        _ = FileManager.default.createFile(atPath: file, contents: Data(jpeg))
+        XCTAssertEqual(try daemon.ctl("photo", "set", "kate", file).status, 0)
+        let sync = try daemon.ctl("sync", "cloud")
+        XCTAssertEqual(sync.status, 0, "nothing refused: " + sync.stdout + sync.stderr)
+        let kate = try XCTUnwrap(try daemon.client().call("contacts.query", ["text": "kate"])["contacts"]?.arrayValue?.first)
+        XCTAssertEqual(kate["photo"]?["hash"]?.stringValue, "sha256:" + SHA256.hex(jpeg), "the photo here is the one set")
+        XCTAssertEqual(kate["photo"]?["width"], 2400)
+        let listing = try server.request(
+            "PROPFIND", server.addressBook, headers: ["Depth": "1", "Content-Type": "application/xml"],
+            body: Data("<?xml version=\"1.0\"?><propfind xmlns=\"DAV:\"><prop><getetag/></prop></propfind>".utf8))
+        let href = try XCTUnwrap(
+            String(decoding: listing.body, as: UTF8.self).components(separatedBy: "<d:href>").dropFirst().map {
+                String($0.prefix { $0 != "<" })
+            }.first { $0.hasSuffix(".vcf") })
+        let card = String(decoding: try server.request("GET", server.root.appendingPathComponent(href)).body, as: UTF8.self)
+        XCTAssertTrue(card.contains("PHOTO"), "the card went up with a photo, smaller than the one here: \(card.prefix(300))")
+        XCTAssertLessThan(card.utf8.count, 120_000)
     }
 }
 

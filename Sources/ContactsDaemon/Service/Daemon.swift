@@ -117,7 +117,7 @@ public final class Daemon: @unchecked Sendable {
         let importer = Importer(store: store, log: log) { [weak self] in self?.stopping.load(ordering: .relaxed) ?? true }
         let photos = PhotoService(store: store, cacheDirectory: paths.cacheHome + "/contactsd", settings: settings)
         self.photos = photos
-        let sync = SyncService(store: store)
+        let sync = SyncService(store: store, smallerPhoto: photos.smallerJPEG)
         sync.defaultAccount = settings.defaultAccount
         if let d = settings.defaultAccount, (try? store.account(named: d)) == nil {
             log.warning("defaultAccount '\(d)' is not an account: new contacts stay on this machine until it is added")

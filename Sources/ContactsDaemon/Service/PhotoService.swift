@@ -102,6 +102,15 @@ final class PhotoService: @unchecked Sendable {
         }
     }
 
+    /// A JPEG of a contact's photo no larger than `side` on its longer side (its thumbnail of
+    /// that size, made by the imaging helper like any other); nil when there is none.
+    @Sendable func smallerJPEG(_ contact: Contact, side: Int) -> [UInt8]? {
+        guard let t = try? thumbnail(id: contact.id, size: side, crop: false),
+            let data = FileManager.default.contents(atPath: t.path)
+        else { return nil }
+        return [UInt8](data)
+    }
+
     static func rpcError(_ error: ImageError) -> RPCError {
         switch error {
         case .tooLarge(let m): RPCError(.tooLarge, "Photo too large: \(m)")

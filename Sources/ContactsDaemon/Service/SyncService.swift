@@ -35,9 +35,10 @@ final class SyncService: @unchecked Sendable {
     private var started = false
     private let queue = DispatchQueue(label: "sync", qos: .utility)
 
-    init(store: ContactStore) {
+    /// `smallerPhoto` makes the smaller JPEG a server that refuses a card's size is sent.
+    init(store: ContactStore, smallerPhoto: SyncEngine.PhotoShrinker? = nil) {
         self.store = store
-        engine = SyncEngine(store: store)
+        engine = SyncEngine(store: store, smallerPhoto: smallerPhoto)
     }
 
     /// The credentials an account signs in with now.

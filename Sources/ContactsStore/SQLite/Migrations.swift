@@ -157,6 +157,12 @@ enum Migrations {
         ALTER TABLE sync_items ADD COLUMN moved INTEGER NOT NULL DEFAULT 0;
         ALTER TABLE accounts ADD COLUMN last_report TEXT;
         """,
+        // 10: an item may be one of the book's group cards (KIND:group, Apple's
+        // X-ADDRESSBOOKSERVER-KIND), linked to the group it is here.
+        """
+        ALTER TABLE sync_items ADD COLUMN group_id TEXT;
+        CREATE INDEX sync_items_groups ON sync_items(account) WHERE group_id IS NOT NULL;
+        """,
     ]
 
     static var latestVersion: Int { all.count }

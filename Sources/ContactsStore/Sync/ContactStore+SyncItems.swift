@@ -7,15 +7,23 @@ import ContactsSupport
 extension ContactStore {
     public func syncItems(account: String) throws -> [SyncItem] {
         try items(
-            "SELECT href, contact_id, etag, card, synced_revision, moved FROM sync_items WHERE account = ? ORDER BY href", [.text(account)])
+            "SELECT href, contact_id, etag, card, synced_revision, moved, group_id FROM sync_items WHERE account = ? ORDER BY href",
+            [.text(account)])
     }
 
     /// The item at `href`, if the account has one there.
     public func syncItem(account: String, href: String) throws -> SyncItem? {
         try items(
-            "SELECT href, contact_id, etag, card, synced_revision, moved FROM sync_items WHERE account = ? AND href = ?",
+            "SELECT href, contact_id, etag, card, synced_revision, moved, group_id FROM sync_items WHERE account = ? AND href = ?",
             [.text(account), .text(href)]
         ).first
+    }
+
+    /// The account's group cards.
+    public func groupItems(account: String) throws -> [SyncItem] {
+        try items(
+            "SELECT href, contact_id, etag, card, synced_revision, moved, group_id FROM sync_items WHERE account = ? AND group_id IS NOT NULL",
+            [.text(account)])
     }
 
     /// The items with something to send: never sent (no tag), their contact changed since
@@ -23,12 +31,13 @@ extension ContactStore {
     public func pendingItems(account: String) throws -> [SyncItem] {
         try items(
             """
-            SELECT i.href, i.contact_id, i.etag, i.card, i.synced_revision, i.moved FROM sync_items i LEFT JOIN contacts c ON c.id = i.contact_id
-            WHERE i.account = ? AND (i.etag IS NULL OR c.id IS NULL OR c.revision <> coalesce(i.synced_revision, -1)) ORDER BY i.href
+            SELECT i.href, i.contact_id, i.etag, i.card, i.synced_revision, i.moved, i.group_id FROM sync_items i LEFT JOIN contacts c ON c.id = i.contact_id
+            WHERE i.account = ? AND i.group_id IS NULL AND (i.etag IS NULL OR c.id IS NULL OR c.revision <> coalesce(i.synced_revision, -1))
+            ORDER BY i.href
             """, [.text(account)])
     }
 
-    /// The items a query selects (href, contact_id, etag, card, synced_revision, moved, in that order).
+    /// The items a query selects (href, contact_id, etag, card, synced_revision, moved, group_id, in that order).
     private func items(_ sql: String, _ args: [SQLValue]) throws -> [SyncItem] {
         try read { db in
             let s = try db.prepare(sql)
@@ -39,7 +48,7 @@ extension ContactStore {
                 out.append(
                     SyncItem(
                         href: s.text(0), contactID: s.optionalText(1), etag: s.optionalText(2), card: s.optionalText(3),
-                        syncedRevision: s.optionalInt64(4).map { Int($0) }, moved: s.int64(5) != 0))
+                        syncedRevision: s.optionalInt64(4).map { Int($0) }, moved: s.int64(5) != 0, groupID: s.optionalText(6)))
             }
             return out
         }
@@ -341,11 +350,13 @@ extension ContactStore {
     static func saveItem(_ db: Database, account: String, _ item: SyncItem) throws {
         try db.prepare(
             """
-            INSERT OR REPLACE INTO sync_items (account, href, contact_id, etag, card, synced_revision, moved) VALUES (?, ?, ?, ?, ?, ?, ?)
+            INSERT OR REPLACE INTO sync_items (account, href, contact_id, etag, card, synced_revision, moved, group_id)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """
         ).run([
             .text(account), .text(item.href), item.contactID.map { .text($0) } ?? .null, item.etag.map { .text($0) } ?? .null,
             item.card.map { .text($0) } ?? .null, item.syncedRevision.map { .int(Int64($0)) } ?? .null, .int(item.moved ? 1 : 0),
+            item.groupID.map { .text($0) } ?? .null,
         ])
     }
 }

@@ -59,14 +59,19 @@ public struct SyncItem: Sendable, Equatable {
     /// Its contact was moved to another account or to this machine alone: the card is to be
     /// deleted from the server, as asked.
     public var moved = false
+    /// One of the book's group cards: the group it is here.
+    public var groupID: String?
 
-    public init(href: String, contactID: String?, etag: String?, card: String?, syncedRevision: Int?, moved: Bool = false) {
+    public init(
+        href: String, contactID: String?, etag: String?, card: String?, syncedRevision: Int?, moved: Bool = false, groupID: String? = nil
+    ) {
         self.href = href
         self.contactID = contactID
         self.etag = etag
         self.card = card
         self.syncedRevision = syncedRevision
         self.moved = moved
+        self.groupID = groupID
     }
 }
 
