@@ -48,7 +48,9 @@ let package = Package(
         .target(name: "VipsImages", dependencies: ["VipsShim", "Thumbnails", "ContactsSupport"]),
         // WebDAV and CardDAV over HTTP (libcurl, FoundationXML): discovery, reports, writes
         // with preconditions; knows nothing about contacts or the store.
-        .target(name: "CardDAV", dependencies: ["CCurl"]),
+        .target(name: "CardDAV", dependencies: ["CCurl", "ResolvShim"]),
+        // DNS service records (RFC 6764 discovery) through the C library's resolver.
+        .target(name: "ResolvShim", linkerSettings: [.linkedLibrary("resolv")]),
         // Two-way sync of the store with an account's cards: the engine, its backends (CardDAV
         // now), the three-way merge's use, the deletion guard, the intent journal.
         .target(name: "ContactsSync", dependencies: ["CardDAV", "ContactsStore", "ContactsCore", "ContactsSupport", "VCard"]),

@@ -11,9 +11,9 @@ public struct FoundAddressBook: Sendable, Equatable {
 /// URL, or else `/.well-known/carddav`, it asks for `current-user-principal`, then the
 /// principal's `addressbook-home-set`, then the books in that home.
 public enum Discovery {
-    /// The URL to start from: `kate@example.com` and `example.com` become
-    /// `https://example.com/`; a URL is taken as it is.
-    public static func startURL(_ typed: String) throws(DAVError) -> URL {
+    /// The URL to start from: for `kate@example.com` and `example.com`, where the domain's
+    /// `_carddavs._tcp` SRV record points, else `https://example.com/`; a URL is taken as it is.
+    public static func startURL(_ typed: String, locator: ServiceLocator = .system) throws(DAVError) -> URL {
         let t = typed.trimmingCharacters(in: .whitespaces)
         if t.contains("://") {
             guard let u = URL(string: t) else { throw .refusedURL("'\(t)' is not a URL") }
@@ -24,7 +24,7 @@ public enum Discovery {
         guard !host.isEmpty, let u = URL(string: "https://\(host)/") else {
             throw .refusedURL("'\(t)' is not a URL, host or email address")
         }
-        return u
+        return locator.carddavURL(for: host) ?? u
     }
 
     /// The address books at or behind `url`.

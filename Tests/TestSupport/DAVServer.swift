@@ -249,7 +249,8 @@ public final class DAVServer: @unchecked Sendable {
         }
     }
 
-    private static func freePort() throws -> Int {
+    /// A port free on 127.0.0.1 now.
+    public static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "no socket") }
         defer { close(fd) }
