@@ -12,4 +12,7 @@ static inline CURLcode ccurl_set_pointer(CURL *h, CURLoption o, const void *v) {
 static inline CURLcode ccurl_set_function(CURL *h, CURLoption o, ccurl_data_fn f) { return curl_easy_setopt(h, o, f); }
 static inline CURLcode ccurl_get_long(CURL *h, CURLINFO i, long *v) { return curl_easy_getinfo(h, i, v); }
 
+typedef int (*ccurl_progress_fn)(void *context, curl_off_t down_total, curl_off_t down_now, curl_off_t up_total, curl_off_t up_now);
+static inline CURLcode ccurl_set_progress(CURL *h, ccurl_progress_fn f) { return curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, f); }
+
 #endif

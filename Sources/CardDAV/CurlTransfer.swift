@@ -10,6 +10,11 @@ final class CurlTransfer {
     private(set) var headers: [String: String] = [:]
     private(set) var body = Data()
     private(set) var writeFailure: String?
+    /// When bytes last went either way, and how many had: silence longer than `silence` ends it.
+    private var lastActivity = Date()
+    private var lastCount: Int64 = -1
+    private var silence: TimeInterval = 30
+    private(set) var fellSilent = false
 
     init(handle: UnsafeMutableRawPointer, into file: BodyFile?) {
         self.handle = handle
@@ -26,6 +31,8 @@ final class CurlTransfer {
         defer { curl_slist_free_all(list) }
         let context = Unmanaged.passUnretained(self).toOpaque()
         let seconds = max(1, Int(timeout.rounded(.up)))
+        silence = max(1, timeout)
+        lastActivity = Date()
         let code: CURLcode = url.withCString { u in
             method.withCString { m in
                 (caFile ?? "").withCString { ca in
@@ -42,9 +49,10 @@ final class CurlTransfer {
                         _ = ccurl_set_long(h, CURLOPT_NOSIGNAL, 1)
                         _ = ccurl_set_long(h, CURLOPT_FOLLOWLOCATION, 0)
                         _ = ccurl_set_long(h, CURLOPT_CONNECTTIMEOUT, seconds)
-                        // Silence (under a byte a second) for `timeout` gives the request up.
-                        _ = ccurl_set_long(h, CURLOPT_LOW_SPEED_LIMIT, 1)
-                        _ = ccurl_set_long(h, CURLOPT_LOW_SPEED_TIME, seconds)
+                        // Silence (no byte either way) for `timeout` gives the request up.
+                        _ = ccurl_set_long(h, CURLOPT_NOPROGRESS, 0)
+                        _ = ccurl_set_progress(h, curlProgress)
+                        _ = ccurl_set_pointer(h, CURLOPT_XFERINFODATA, context)
                         _ = ccurl_set_long(h, CURLOPT_TCP_KEEPALIVE, 1)
                         if caFile != nil { _ = ccurl_set_pointer(h, CURLOPT_CAINFO, ca) }
                         _ = ccurl_set_function(h, CURLOPT_WRITEFUNCTION, curlWrite)
@@ -59,6 +67,7 @@ final class CurlTransfer {
         var code64 = 0
         _ = ccurl_get_long(h, CURLINFO_RESPONSE_CODE, &code64)
         status = code64
+        if fellSilent { return "no answer in time" }
         guard code == CURLE_OK else { return Self.describe(code) }
         return nil
     }
@@ -77,6 +86,21 @@ final class CurlTransfer {
             }
         } else {
             body.append(contentsOf: chunk)
+        }
+        return true
+    }
+
+    /// Whether the request may go on: false once neither side has sent a byte for `silence`.
+    fileprivate func stillAlive(_ bytes: Int64) -> Bool {
+        let now = Date()
+        if bytes != lastCount {
+            lastCount = bytes
+            lastActivity = now
+            return true
+        }
+        if now.timeIntervalSince(lastActivity) > silence {
+            fellSilent = true
+            return false
         }
         return true
     }
@@ -110,6 +134,11 @@ private let curlWrite: ccurl_data_fn = { data, size, count, context in
     guard let data, let context else { return 0 }
     let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
     return transfer.take(UnsafeRawBufferPointer(start: data, count: size * count)) ? size * count : 0
+}
+
+private let curlProgress: ccurl_progress_fn = { context, downTotal, downNow, upTotal, upNow in
+    guard let context else { return 1 }
+    return Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue().stillAlive(Int64(downNow) + Int64(upNow)) ? 0 : 1
 }
 
 private let curlHeader: ccurl_data_fn = { data, size, count, context in

@@ -28,6 +28,8 @@ enum SyncBench {
         server.executableURL = URL(fileURLWithPath: venv + "/bin/radicale")
         server.arguments = [
             "--server-hosts", "127.0.0.1:\(port)", "--storage-filesystem-folder", dir + "/radicale", "--auth-type", "none",
+            // The book with a photo on every card is one PUT of more than Radicale's default 100 MB.
+            "--server-max-content-length", "1000000000",
             "--logging-level", "warning",
         ]
         server.standardOutput = FileHandle.nullDevice
@@ -135,15 +137,21 @@ enum SyncBench {
         guard let store else { return out }
         let tFirst = tFirsts.min() ?? 0
         let tPeerFirst = tPeerFirsts.min()
+        // A sync with nothing changed, and its one request alone, three times each in turn (the
+        // server's answer time varies by a few hundred milliseconds): the best of each.
         let engine = SyncEngine(store: store)
-        t = now()
-        let idle = try engine.sync(try store.account(named: "bench"), with: book)
-        let tIdle = now() - t
-        // The one request such a sync sends, alone.
+        var idle = SyncReport(account: "bench")
+        var tIdle = Double.infinity
+        var tRequest = Double.infinity
         let token = try store.account(named: "bench").syncToken
-        t = now()
-        _ = try book.changes(since: token)
-        let tRequest = now() - t
+        for _ in 0..<3 {
+            t = now()
+            idle = try engine.sync(try store.account(named: "bench"), with: book)
+            tIdle = min(tIdle, now() - t)
+            t = now()
+            _ = try book.changes(since: token)
+            tRequest = min(tRequest, now() - t)
+        }
         var tPeerUpload: Double?
 
         // New contacts up into an empty book of their own, 1,000 of them (a hundredth of the

@@ -58,6 +58,12 @@ final class HostedServiceTests: XCTestCase {
         XCTAssertEqual("UID:" + (try store.contact(id: kate.id).uid), String(theirUID), "the contact takes the server's UID")
         XCTAssertEqual(try store.account(named: "dav").groupsLocal, true, "the book drops groups: they stay here")
         XCTAssertEqual(try sync().uploaded, SyncReport.Counts(), "nothing to send again")
+        // A group here is nothing the book keeps: nothing goes up for it.
+        _ = try store.addMembers(try store.createGroup(name: "Family").id, contactIDs: [kate.id])
+        let grouped = try sync()
+        XCTAssertEqual(grouped.uploaded, SyncReport.Counts(), "\(grouped)")
+        XCTAssertEqual(grouped.requests, 1)
+        XCTAssertEqual(try store.contact(id: kate.id).groups.sorted(), ["Family", "Friends"])
         // Another device edits it there (no groups in what it sends): the groups stay here.
         let edited = String(decoding: there.data, as: UTF8.self).replacingOccurrences(
             of: "END:VCARD", with: "NOTE:from the phone\r\nEND:VCARD")
@@ -71,7 +77,7 @@ final class HostedServiceTests: XCTestCase {
         let merged = try store.contact(id: kate.id)
         XCTAssertEqual(merged.note, "from the phone")
         XCTAssertEqual(merged.title, "Producer")
-        XCTAssertEqual(merged.groups, ["Friends"])
+        XCTAssertEqual(merged.groups.sorted(), ["Family", "Friends"])
         XCTAssertTrue(String(decoding: try XCTUnwrap(try book.get(item.href)).data, as: UTF8.self).contains("TITLE:Producer"))
         XCTAssertEqual(try store.query(ContactQuery()).total, 2, "no second copy of anyone")
         // A token that does not sign in is refused plainly.

@@ -48,6 +48,26 @@ final class SyncFaultTests: XCTestCase {
         }
     }
 
+    func testAServerThatFallsSilentIsGivenUpAndTheNextSyncGoesOn() throws {
+        try eachServer { server, proxy, store, _, _ in
+            try server.put("kate.vcf", "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:kate\r\nFN:Kate Bell\r\nEND:VCARD\r\n")
+            let book = proxy.url(server.addressBook)
+            let impatient = AddressBookClient(
+                url: book, http: HTTPClient(credentials: .basic(user: server.user, password: server.password), for: book, timeout: 1))
+            let engine = SyncEngine(store: store)
+            proxy.inject(.slow(method: "REPORT", seconds: 4))
+            let started = Date()
+            XCTAssertThrowsError(try engine.sync(try store.account(named: "dav"), with: impatient), "\(server.kind)") { e in
+                XCTAssertTrue((e as? DAVError)?.isTransient ?? false, "\(e)")
+                XCTAssertTrue("\(e)".contains("no answer in time"), "\(e)")
+            }
+            XCTAssertLessThan(Date().timeIntervalSince(started), 3.5, "given up after its timeout, not the server's silence")
+            XCTAssertEqual(try store.query(ContactQuery()).total, 0)
+            XCTAssertNil(try store.account(named: "dav").syncToken)
+            XCTAssertEqual(try engine.sync(try store.account(named: "dav"), with: impatient).downloaded.created, 1, "\(server.kind)")
+        }
+    }
+
     func testA503SaysWhenToComeBackAndChangesNothing() throws {
         try eachServer { server, proxy, store, engine, book in
             try server.put("kate.vcf", "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:kate\r\nFN:Kate Bell\r\nEND:VCARD\r\n")

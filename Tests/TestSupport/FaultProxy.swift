@@ -2,14 +2,17 @@ import Foundation
 
 /// An HTTP proxy on 127.0.0.1 between a client and a real server, that can misbehave on
 /// purpose: lose the answer to a request the server did carry out (the connection closes
-/// before the answer comes back), or answer 503 with `Retry-After` without passing the
-/// request on. Everything else passes through as it is, one request per connection.
+/// before the answer comes back), answer 503 with `Retry-After` without passing the request
+/// on, or hold an answer back in silence. Everything else passes through as it is, one request per connection.
 public final class FaultProxy: @unchecked Sendable {
     public enum Fault: Sendable {
         /// The next request with this method reaches the server; its answer is lost.
         case loseAnswer(method: String)
         /// The next request with this method is answered 503 with this `Retry-After`.
         case unavailable(method: String, retryAfter: String)
+        /// The next request with this method reaches the server; its answer starts coming back
+        /// only after this many seconds of silence.
+        case slow(method: String, seconds: Double)
     }
 
     public let port: Int
@@ -80,7 +83,7 @@ public final class FaultProxy: @unchecked Sendable {
             guard
                 let i = faults.firstIndex(where: {
                     switch $0 {
-                    case .loseAnswer(let m), .unavailable(let m, _): m == method
+                    case .loseAnswer(let m), .unavailable(let m, _), .slow(let m, _): m == method
                     }
                 })
             else { return nil }
@@ -111,6 +114,7 @@ public final class FaultProxy: @unchecked Sendable {
             answer.append(contentsOf: buffer[0..<n])
         }
         if case .loseAnswer? = fault { return }
+        if case .slow(_, let seconds)? = fault { usleep(UInt32(seconds * 1_000_000)) }
         Self.send(client, answer)
     }
 
