@@ -68,8 +68,7 @@ final class CardIntake {
 
     /// Whether a card says `VERSION:4.0` (near its start, where every producer puts it).
     static func isVersion4(_ data: Data) -> Bool {
-        let head = String(decoding: data.prefix(256), as: UTF8.self).uppercased()
-        return head.contains("\nVERSION:4.0") || head.contains("\rVERSION:4.0")
+        String(decoding: data.prefix(256), as: UTF8.self).uppercased().contains("VERSION:4.0")
     }
 
     /// Stores the group cards taken, after every person is stored (so that their members are).

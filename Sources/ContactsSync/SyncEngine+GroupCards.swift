@@ -11,7 +11,7 @@ extension SyncEngine {
     /// A downloaded card that is a group card, read as one; nil for any other card.
     static func groupCard(_ card: RemoteCard) -> GroupCardDownload? {
         // Most cards are people: a look at the bytes spares them a second parse.
-        guard String(decoding: card.data, as: UTF8.self).uppercased().contains("KIND:GROUP"),
+        guard mentionsGroupKind(card.data),
             let parsed = VCardParser.parse([UInt8](card.data)).cards.first, isGroupCard(parsed)
         else { return nil }
         let name = parsed.first("FN")?.text.trimmingCharacters(in: .whitespaces) ?? ""
@@ -19,6 +19,24 @@ extension SyncEngine {
         return GroupCardDownload(
             href: card.href, etag: card.etag, card: String(decoding: card.data, as: UTF8.self), name: name.isEmpty ? "Unnamed group" : name,
             memberUIDs: members)
+    }
+
+    /// Whether the bytes hold `KIND:group` in any case (`X-ADDRESSBOOKSERVER-KIND:group` too),
+    /// read without making a string of a card that may carry a photo.
+    static func mentionsGroupKind(_ data: Data) -> Bool {
+        let needle = Array("kind:group".utf8)
+        return data.withUnsafeBytes { raw -> Bool in
+            guard raw.count >= needle.count else { return false }
+            var i = 0
+            while i <= raw.count - needle.count {
+                var j = 0
+                // Letters compare in lower case; ':' is the same either way.
+                while j < needle.count && raw[i + j] | 0x20 == needle[j] { j += 1 }
+                if j == needle.count { return true }
+                i += 1
+            }
+            return false
+        }
     }
 
     /// Sends what changed here in the groups the book keeps as cards: a renamed group or one
