@@ -74,7 +74,9 @@ final class CardIntake {
     /// Stores the group cards taken, after every person is stored (so that their members are).
     func flushGroups() throws {
         try flush()
-        try engine.store.applyGroupCards(account: account.name, groupCards)
+        for (href, reason) in try engine.store.applyGroupCards(account: account.name, groupCards) {
+            report.errors.append(SyncReport.CardError(href: href, status: nil, message: reason))
+        }
         groupCards = []
     }
 

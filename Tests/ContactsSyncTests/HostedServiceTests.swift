@@ -138,11 +138,16 @@ final class HostedServiceTests: XCTestCase {
         try server.put("p2.vcf", card("p2", "Person Two"))
         let band = "X-ADDRESSBOOKSERVER-KIND:group\r\nX-ADDRESSBOOKSERVER-MEMBER:urn:uuid:p1\r\nX-APPLE-EXTRA:kept\r\n"
         try server.put("band.vcf", card("band", "Band", band))
+        // A group card whose name no group may have is reported; the rest syncs.
+        try server.put("odd.vcf", card("odd", String(repeating: "x", count: 300), "X-ADDRESSBOOKSERVER-KIND:group\r\n"))
         let (store, book, sync) = try setUp(server, .basic(user: server.user, password: server.password))
         defer { store.close() }
         let first = try sync()
         XCTAssertEqual(first.downloaded.created, 2, "\(first)")
+        XCTAssertEqual(first.errors.map(\.href), [book.hrefForNewCard(uid: "odd")], "\(first)")
+        _ = try server.request("DELETE", server.addressBook.appendingPathComponent("odd.vcf"))
         XCTAssertEqual(first.uploaded, SyncReport.Counts(), "what came from the server does not go back: \(first)")
+        XCTAssertEqual(try sync().errors, [], "the odd card, gone there, is gone from the report")
         func members(_ group: String) throws -> [String] {
             try store.query(ContactQuery(group: group)).contacts.map(\.name)
         }

@@ -36,13 +36,22 @@ extension ContactStore {
     /// Stores group cards from the server. Each is a group here (the one its item links, else
     /// the group of that name, else a new one) with the card's name; the account's contacts
     /// in it are exactly those the card names (members that are not the account's stay).
-    /// A membership the server changed is not a local edit: it is not sent back.
-    public func applyGroupCards(account: String, _ cards: [GroupCardDownload]) throws {
-        guard !cards.isEmpty else { return }
-        try write(origin: "sync:\(account)") { db, log in
+    /// A membership the server changed is not a local edit: it is not sent back. Returns the
+    /// cards left out, with why (a name no group may have), for the sync to report.
+    @discardableResult
+    public func applyGroupCards(account: String, _ cards: [GroupCardDownload]) throws -> [(href: String, reason: String)] {
+        guard !cards.isEmpty else { return [] }
+        return try write(origin: "sync:\(account)") { db, log in
             let inAccount = try Self.accountContacts(db, account: account)
+            var refused: [(href: String, reason: String)] = []
             for card in cards {
-                let name = try Self.validGroupName(card.name)
+                let name: String
+                do {
+                    name = try Self.validGroupName(card.name)
+                } catch {
+                    refused.append((card.href, "group card '\(card.name.prefix(40))': \(error)"))
+                    continue
+                }
                 var group: (id: String, rowid: Int64)?
                 if let linked = try db.scalarText(
                     "SELECT group_id FROM sync_items WHERE account = ? AND href = ?", [.text(account), .text(card.href)]),
@@ -97,6 +106,7 @@ extension ContactStore {
                     db, account: account,
                     SyncItem(href: card.href, contactID: nil, etag: card.etag, card: card.card, syncedRevision: nil, groupID: groupID))
             }
+            return refused
         }
     }
 
