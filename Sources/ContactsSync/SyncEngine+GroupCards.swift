@@ -104,8 +104,8 @@ extension SyncEngine {
         }
         let memberName =
             parsed.has("X-ADDRESSBOOKSERVER-MEMBER") || parsed.has("X-ADDRESSBOOKSERVER-KIND") ? "X-ADDRESSBOOKSERVER-MEMBER" : "MEMBER"
-        let had = Set((parsed.all("MEMBER") + parsed.all("X-ADDRESSBOOKSERVER-MEMBER")).map { Self.bare($0.text) })
-        if parsed.first("FN")?.text == name && had == Set(members.map(Self.bare)) { return nil }
+        let had = Set((parsed.all("MEMBER") + parsed.all("X-ADDRESSBOOKSERVER-MEMBER")).map { ContactStore.bareUID($0.text) })
+        if parsed.first("FN")?.text == name && had == Set(members.map(ContactStore.bareUID)) { return nil }
         var props = parsed.properties.filter { !["FN", "MEMBER", "X-ADDRESSBOOKSERVER-MEMBER", "VERSION"].contains($0.name.uppercased()) }
         props.insert(VCardProperty(name: "FN", value: .raw(name)), at: 0)
         props += memberValues.map { VCardProperty(name: memberName, value: .raw($0)) }
@@ -113,10 +113,5 @@ extension SyncEngine {
         var text = ""
         VCardWriter.write(VCard(properties: props), version: version, into: &text)
         return text
-    }
-
-    private static func bare(_ uid: String) -> String {
-        let u = uid.trimmingCharacters(in: .whitespaces).lowercased()
-        return u.hasPrefix("urn:uuid:") ? String(u.dropFirst(9)) : u
     }
 }

@@ -248,14 +248,6 @@ enum SyncMethods {
         return path
     }
 
-    /// Where an account's address book is.
-    static func bookURL(of a: SyncAccount) throws -> URL {
-        guard let url = URL(string: a.addressBookURL) else {
-            throw RPCError(.internalError, "account '\(a.name)' has no usable address-book URL")
-        }
-        return url
-    }
-
     /// Runs `body`, turning what the server did into -32007 with the account, URL and status.
     static func remote<T>(url: String, account: String, _ body: () throws -> T) throws -> T {
         do {
@@ -271,7 +263,7 @@ enum SyncMethods {
 
     /// An Account; with `sync`, its AccountStatus too (what waits, what the last sync found, when the next is due).
     static func json(_ a: SyncAccount, store: ContactStore, sync: SyncService?) throws -> JSONValue {
-        let contacts = try store.syncItems(account: a.name).filter { $0.contactID != nil }.count
+        let contacts = try store.contactCount(account: a.name)
         var o: JSONObject = [
             "name": .string(a.name), "url": .string(a.url), "addressBookUrl": .string(a.addressBookURL),
             "displayName": a.displayName.map(JSONValue.string) ?? .null, "username": a.username.map(JSONValue.string) ?? .null,

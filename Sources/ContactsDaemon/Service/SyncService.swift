@@ -80,9 +80,7 @@ final class SyncService: @unchecked Sendable {
         accountLock.lock()
         defer { accountLock.unlock() }
         let account = try store.account(named: name)
-        guard let url = URL(string: account.addressBookURL) else {
-            throw DAVError.refusedURL("account '\(name)' has no usable address-book URL")
-        }
+        let url = try Self.bookURL(account)
         let credentials = try Self.credentials(
             username: account.username, passwordCommand: account.passwordCommand, tokenCommand: account.tokenCommand, account: name)
         let book = AddressBookClient(url: url, http: HTTPClient(credentials: credentials, for: url, caFile: account.caFile))
@@ -132,18 +130,20 @@ final class SyncService: @unchecked Sendable {
     /// Moves contacts to `account` (nil: this machine alone), each at the href a new card of
     /// its UID gets there. Returns how many moved.
     func move(ids: [String], to account: String?) throws -> Int {
-        let book = try account.map { n -> URL in
-            let a = try store.account(named: n)
-            guard let url = URL(string: a.addressBookURL) else {
-                throw DAVError.refusedURL("account '\(n)' has no usable address-book URL")
-            }
-            return url
-        }
+        let book = try account.map { try Self.bookURL(try store.account(named: $0)) }
         let moved = try store.moveContacts(ids: ids, to: account) { c in
             book.map { AddressBookClient.hrefForNewCard(uid: c.uid, in: $0) } ?? ""
         }
         if moved > 0 { localChange(origin: "rpc") }
         return moved
+    }
+
+    /// Where an account's address book is.
+    static func bookURL(_ a: SyncAccount) throws -> URL {
+        guard let url = URL(string: a.addressBookURL) else {
+            throw DAVError.refusedURL("account '\(a.name)' has no usable address-book URL")
+        }
+        return url
     }
 
     /// When the next unattended sync of `name` is due.

@@ -130,20 +130,25 @@ extension ContactStore {
             for id in contactIDs {
                 let rowid = try db.scalarInt("SELECT rowid FROM contacts WHERE id = ?", [.text(id)])
                 guard rowid != 0 else { throw StoreError.notFound(kind: "contact", id: id) }
-                let member = try Self.isMember(db, groupRowid: groupRowid, contactRowid: rowid)
-                guard member != add else { continue }
-                try History.groupsBefore(db, rowid: rowid, log: &log)
-                let sql =
-                    add
-                    ? "INSERT INTO memberships (group_rowid, contact_rowid) VALUES (?, ?)"
-                    : "DELETE FROM memberships WHERE group_rowid = ? AND contact_rowid = ?"
-                try db.prepare(sql).run([.int(groupRowid), .int(rowid)])
-                changed.append(rowid)
+                if try Self.setMember(db, groupRowid: groupRowid, contactRowid: rowid, add, log: &log) { changed.append(rowid) }
             }
             try Self.touch(db, contactRowids: changed, recorded: true, log: &log)
             if !changed.isEmpty { log.groups.append(GroupChange(id: g.id, kind: .updated, name: g.name)) }
             return try Self.fetchGroup(db, g.id)
         }
+    }
+
+    /// Puts a contact in a group, or takes it out, its groups kept in its history first;
+    /// whether that changed anything. The caller touches the contacts it changed.
+    static func setMember(_ db: Database, groupRowid: Int64, contactRowid: Int64, _ member: Bool, log: inout ChangeLog) throws -> Bool {
+        guard try isMember(db, groupRowid: groupRowid, contactRowid: contactRowid) != member else { return false }
+        try History.groupsBefore(db, rowid: contactRowid, log: &log)
+        let sql =
+            member
+            ? "INSERT INTO memberships (group_rowid, contact_rowid) VALUES (?, ?)"
+            : "DELETE FROM memberships WHERE group_rowid = ? AND contact_rowid = ?"
+        try db.prepare(sql).run([.int(groupRowid), .int(contactRowid)])
+        return true
     }
 
     static func memberRowids(_ db: Database, groupRowid: Int64) throws -> [Int64] {

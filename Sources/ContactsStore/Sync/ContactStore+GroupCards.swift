@@ -79,15 +79,8 @@ extension ContactStore {
                 }
                 let wanted = Set(card.memberUIDs.map(Self.bareUID))
                 var changed: [Int64] = []
-                for (rowid, uid) in inAccount {
-                    let should = wanted.contains(Self.bareUID(uid))
-                    guard try Self.isMember(db, groupRowid: groupRowid, contactRowid: rowid) != should else { continue }
-                    try History.groupsBefore(db, rowid: rowid, log: &log)
-                    let sql =
-                        should
-                        ? "INSERT INTO memberships (group_rowid, contact_rowid) VALUES (?, ?)"
-                        : "DELETE FROM memberships WHERE group_rowid = ? AND contact_rowid = ?"
-                    try db.prepare(sql).run([.int(groupRowid), .int(rowid)])
+                for (rowid, uid) in inAccount
+                where try Self.setMember(db, groupRowid: groupRowid, contactRowid: rowid, wanted.contains(Self.bareUID(uid)), log: &log) {
                     changed.append(rowid)
                 }
                 try Self.touch(db, contactRowids: changed, recorded: true, log: &log)
@@ -170,7 +163,7 @@ extension ContactStore {
     }
 
     /// A UID as group cards compare it: without `urn:uuid:`, in lower case.
-    static func bareUID(_ uid: String) -> String {
+    public static func bareUID(_ uid: String) -> String {
         let u = uid.trimmingWhitespace().lowercased()
         return u.hasPrefix("urn:uuid:") ? String(u.dropFirst(9)) : u
     }

@@ -55,6 +55,13 @@ extension ContactStore {
     }
 
     /// How many cards the account shares with the store.
+    /// How many of the account's cards are contacts here (not group cards, not cards moved away).
+    public func contactCount(account: String) throws -> Int {
+        try read { db in
+            Int(try db.scalarInt("SELECT count(*) FROM sync_items WHERE account = ? AND contact_id IS NOT NULL", [.text(account)]))
+        }
+    }
+
     public func syncItemCount(account: String) throws -> Int {
         try read { db in Int(try db.scalarInt("SELECT count(*) FROM sync_items WHERE account = ?", [.text(account)])) }
     }
@@ -282,20 +289,6 @@ extension ContactStore {
                 moved += 1
             }
             return moved
-        }
-    }
-
-    /// The account each of `ids` belongs to; contacts of this machine alone are left out.
-    public func accountNames(of ids: [String]) throws -> [String: String] {
-        try read { db in
-            var out: [String: String] = [:]
-            let s = try db.prepare("SELECT account FROM sync_items WHERE contact_id = ?")
-            for id in ids {
-                try s.bind([.text(id)])
-                if try s.step() { out[id] = s.text(0) }
-                s.reset()
-            }
-            return out
         }
     }
 
