@@ -232,7 +232,9 @@ public final class AddressBookClient: Sendable {
 
     static func samePath(_ a: String, _ b: String) -> Bool {
         func norm(_ s: String) -> String {
-            let p = (URL(string: s)?.path ?? s).removingPercentEncoding ?? s
+            // Most hrefs are plain paths: those need neither URL parsing nor decoding.
+            let plain = s.utf8.first == UInt8(ascii: "/") && !s.utf8.contains(UInt8(ascii: "%"))
+            let p = plain ? s : (URL(string: s)?.path ?? s).removingPercentEncoding ?? s
             return p.hasSuffix("/") ? String(p.dropLast()) : p
         }
         return norm(a) == norm(b)

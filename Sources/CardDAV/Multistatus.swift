@@ -43,7 +43,8 @@ public struct Multistatus: Sendable {
         // A whole URL (some servers write them) counts by its path.
         if href.hasPrefix("http://") || href.hasPrefix("https://"), let u = URL(string: href) { href = u.path }
         var response = Response(
-            href: href.removingPercentEncoding ?? href, status: r.child("status").flatMap { statusCode($0.value) }, properties: [:],
+            href: href.utf8.contains(UInt8(ascii: "%")) ? href.removingPercentEncoding ?? href : href,
+            status: r.child("status").flatMap { statusCode($0.value) }, properties: [:],
             missing: [:])
         for propstat in r.all("propstat") {
             let status = propstat.child("status").flatMap { statusCode($0.value) } ?? 200

@@ -31,8 +31,17 @@ public struct XMLElement: Sendable, Equatable {
         children.filter { $0.name == name && $0.namespace == namespace }
     }
 
-    /// The text, trimmed of the white space around it.
-    public var value: String { text.trimmingCharacters(in: .whitespacesAndNewlines) }
+    /// The text, trimmed of the white space around it (XML's: space, tab, CR and LF).
+    public var value: String {
+        let bytes = text.utf8
+        func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
+        guard let first = bytes.firstIndex(where: { !isSpace($0) }) else { return "" }
+        let last = bytes.lastIndex(where: { !isSpace($0) }) ?? first
+        // The end is past the last byte that is not white space: the end, or an ASCII space.
+        let end = bytes.index(after: last)
+        if first == bytes.startIndex && end == bytes.endIndex { return text }
+        return String(text[first..<end])
+    }
 
     /// Parses a document; nil with the parser's message when it is not well-formed XML.
     public static func parse(_ data: Data) -> Result<XMLElement, XMLParseFailure> {

@@ -7,8 +7,12 @@ public enum Parallel {
     /// How many parts to make of `count` items: one below `minimum` (starting threads would
     /// cost more than they save), else one a core, at most eight.
     public static func parts(for count: Int, minimum: Int) -> Int {
-        count < minimum ? 1 : max(1, min(8, ProcessInfo.processInfo.activeProcessorCount))
+        count < minimum ? 1 : max(1, min(8, cores))
     }
+
+    /// The cores this process may use, read once: Foundation reads the cgroup's quota files
+    /// on every ask, which costs more than parsing a small card.
+    public static let cores = ProcessInfo.processInfo.activeProcessorCount
 
     /// Lets go of `value` on a background thread, where its last reference is then dropped:
     /// freeing a large import's contacts or change list (a million entries) is work the

@@ -1,6 +1,7 @@
 import CardDAV
 import ContactsCore
 import ContactsStore
+import ContactsSupport
 import Foundation
 
 /// Downloaded cards on their way into the store: gathered as they arrive (from a streamed
@@ -66,9 +67,20 @@ final class CardIntake {
         }
     }
 
-    /// Whether a card says `VERSION:4.0` (near its start, where every producer puts it).
+    /// Whether a card says `VERSION:4.0` on a line of its own near its start, where every
+    /// producer puts it.
     static func isVersion4(_ data: Data) -> Bool {
-        String(decoding: data.prefix(256), as: UTF8.self).uppercased().contains("VERSION:4.0")
+        let head = [UInt8](data.prefix(256))
+        let wanted = Array("VERSION:4.0".utf8)
+        guard head.count >= wanted.count else { return false }
+        // ASCII case folding is enough: every byte of the name and value is ASCII.
+        return (0...(head.count - wanted.count)).contains { start in
+            (start == 0 || head[start - 1] == 0x0A)
+                && wanted.indices.allSatisfy { i in
+                    let b = head[start + i]
+                    return (b >= 0x61 && b <= 0x7A ? b - 0x20 : b) == wanted[i]
+                }
+        }
     }
 
     /// Stores the group cards taken, after every person is stored (so that their members are).
@@ -94,10 +106,13 @@ final class CardIntake {
         let items = try known()
         var local = try engine.store.contacts(ids: cards.compactMap { items[$0.href]?.contactID })
         var plain: [ContactStore.Download] = []
-        for card in cards {
-            if let g = SyncEngine.groupCard(card) {
+        // Parsing is the larger part of a card's cost and needs nothing of the others: every
+        // core reads its share of the batch; merging and storing then go in order.
+        let read = Parallel.chunks(cards.count, minimum: 64) { range in cards[range].map(ReadCard.init) }.joined()
+        for card in read {
+            if let g = SyncEngine.groupCard(card.card) {
                 groupCards.append(g)
-            } else if let d = try engine.prepare(card, item: items[card.href], local: &local, account, &report) {
+            } else if let d = try engine.prepare(card, item: items[card.card.href], local: &local, account, &report) {
                 plain.append(d)
             }
         }

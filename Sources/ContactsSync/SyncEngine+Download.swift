@@ -135,7 +135,7 @@ extension SyncEngine {
     func apply(_ card: RemoteCard, item: SyncItem?, local: inout [String: Contact], _ account: SyncAccount, _ report: inout SyncReport)
         throws
     {
-        guard let d = try prepare(card, item: item, local: &local, account, &report) else { return }
+        guard let d = try prepare(ReadCard(card), item: item, local: &local, account, &report) else { return }
         do {
             let stored = try store.applyDownload(
                 account: account.name, href: d.href, etag: d.etag, card: d.card, contact: d.contact, photo: d.photo, pending: d.pending)
@@ -149,15 +149,15 @@ extension SyncEngine {
     /// What to store of a downloaded card: the server's version, or the merge of it with the
     /// local edits (the server's losing values stored first, so that history keeps them).
     /// Nil for a card not to store (a group card, one that is not a vCard: reported).
-    func prepare(_ card: RemoteCard, item: SyncItem?, local: inout [String: Contact], _ account: SyncAccount, _ report: inout SyncReport)
+    func prepare(_ read: ReadCard, item: SyncItem?, local: inout [String: Contact], _ account: SyncAccount, _ report: inout SyncReport)
         throws -> ContactStore.Download?
     {
-        let text = String(decoding: card.data, as: UTF8.self)
+        let card = read.card
+        let text = read.text
         // A group card (KIND:group, Apple's X-ADDRESSBOOKSERVER-KIND) is not a person: the
         // book's groups stay on the server as they are, and are not made contacts here.
-        let parsed = VCardParser.parse([UInt8](card.data)).cards.first
-        if let parsed, Self.isGroupCard(parsed) { return nil }
-        guard let parsed, let (remote, photo) = try? VCardMapping.contactWithPhoto(from: parsed) else {
+        if let parsed = read.vcard, Self.isGroupCard(parsed) { return nil }
+        guard let parsed = read.vcard, let remote = read.contact else {
             report.errors.append(
                 SyncReport.CardError(href: card.href, status: nil, message: "the server's card is not a vCard this store can read"))
             return nil
@@ -172,7 +172,7 @@ extension SyncEngine {
             if m.remoteLost {
                 // The value that lost goes into the contact's history first.
                 _ = try store.applyDownload(
-                    account: account.name, href: card.href, etag: card.etag, card: text, contact: remote, photo: photo)
+                    account: account.name, href: card.href, etag: card.etag, card: text, contact: remote, photo: read.photo)
             }
             incoming = m.merged
             pending = m.differsFromRemote
@@ -183,7 +183,7 @@ extension SyncEngine {
             // The book keeps no groups: what it sends says nothing of them.
             incoming.groups = mine.groups
         }
-        return ContactStore.Download(href: card.href, etag: card.etag, card: text, contact: incoming, photo: photo, pending: pending)
+        return ContactStore.Download(href: card.href, etag: card.etag, card: text, contact: incoming, photo: read.photo, pending: pending)
     }
 
     /// Cards deleted on the server: their contacts go to the trash, unless edited here (then

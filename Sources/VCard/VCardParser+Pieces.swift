@@ -60,7 +60,7 @@ extension VCardParser {
             defer { ends.deallocate() }
             let text = bytes
             let into = PieceCounts(ends)
-            let threads = pieces < 16 ? 1 : ProcessInfo.processInfo.activeProcessorCount
+            let threads = pieces < 16 ? 1 : VCardParser.cores
             DispatchQueue.concurrentPerform(iterations: threads) { thread in
                 for i in stride(from: thread, to: pieces, by: threads) {
                     into.counts[i] = LogicalLines.lineEnds(text, bounds[i]..<bounds[i + 1])

@@ -18,8 +18,12 @@ public enum VCardParser {
     public static func parse(_ text: String) -> Result { parse(Array(text.utf8)) }
 
     public static func parse(_ data: [UInt8]) -> Result {
-        parse(data, parts: ProcessInfo.processInfo.activeProcessorCount, minimumBytes: 1 << 20)
+        parse(data, parts: cores, minimumBytes: 1 << 20)
     }
+
+    /// The cores this process may use, read once (Foundation reads the cgroup's files on
+    /// every ask, which costs more than parsing a small card).
+    static let cores = ProcessInfo.processInfo.activeProcessorCount
 
     static func parseNormalized(_ bytes: [UInt8]) -> Result {
         var issues: [VCardIssue] = []

@@ -44,4 +44,20 @@ final class MultistatusStreamTests: XCTestCase {
         }
         XCTAssertThrowsError(try read(""))
     }
+
+    func testValuesAreTrimmedOfXMLSpaceOnlyAndKeepTheirLastCharacter() {
+        func value(_ text: String) -> String { XMLElement(namespace: DAVNamespace.dav, name: "displayname", text: text).value }
+        XCTAssertEqual(value("\n\t  Adressbuch Müller é \r\n"), "Adressbuch Müller é")
+        XCTAssertEqual(value("连络人"), "连络人")
+        XCTAssertEqual(value(" \n "), "")
+        // A no-break space is text, not XML's white space.
+        XCTAssertEqual(value("\u{00A0}Ä"), "\u{00A0}Ä")
+    }
+
+    func testPathsCompareWithOrWithoutTheirEncodingAndLastSlash() {
+        XCTAssertTrue(AddressBookClient.samePath("/dav/Anna%20B/contacts/", "/dav/Anna B/contacts"))
+        XCTAssertTrue(AddressBookClient.samePath("https://dav.example.com/book/", "/book"))
+        XCTAssertTrue(AddressBookClient.samePath("/book/", "/book"))
+        XCTAssertFalse(AddressBookClient.samePath("/book/a.vcf", "/book"))
+    }
 }

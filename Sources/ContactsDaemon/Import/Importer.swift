@@ -120,7 +120,7 @@ struct Importer {
         private var last: ImportBatch?
 
         init(_ file: VCardParser.Pieces, progress: ((Int, Int) -> Void)?, isCancelled: (@Sendable () -> Bool)?) {
-            let workers = file.count == 1 ? 0 : max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
+            let workers = file.count == 1 ? 0 : max(1, min(4, Parallel.cores))
             pipeline = OrderedPipeline(count: file.count, window: 2 * max(1, workers), workers: workers, name: "import") { i in
                 Importer.readPiece(file.parse(i))
             }
