@@ -9,7 +9,9 @@ import XCTest
 /// Sync with the services that cannot run here, played by `Tests/fakes/carddav_fake.py` as
 /// they are documented to behave: Google (bearer token, no empty sync token, preconditions
 /// ignored, its own names and UIDs for new cards, no groups) and iCloud (Apple group cards,
-/// the collection in its own delta, a size limit), and a book without sync-collection.
+/// the collection in its own delta, a size limit), and a book without sync-collection; and
+/// what real books send that a sync must take in its stride: an answer in pages (507 on the
+/// collection, RFC 6578 §3.6) and two cards with one UID (Xandikos takes them).
 final class HostedServiceTests: XCTestCase {
     var dir = ""
 
@@ -185,5 +187,49 @@ final class HostedServiceTests: XCTestCase {
         _ = try sync()
         XCTAssertThrowsError(try store.group("The Band"))
         XCTAssertEqual(try store.query(ContactQuery()).total, 2)
+    }
+
+    func testAnAnswerInPagesIsFollowedToItsLastPage() throws {
+        let server = try DAVServer(.icloud, fakeOptions: ["--page", "4"])
+        defer { server.stop() }
+        for i in 1...10 { try server.put("p\(i).vcf", card("p\(i)", "Person \(i)")) }
+        let (store, _, sync) = try setUp(server, .basic(user: server.user, password: server.password))
+        defer { store.close() }
+        let first = try sync()
+        XCTAssertEqual(first.downloaded.created, 10, "\(first)")
+        XCTAssertEqual(first.errors, [])
+        XCTAssertEqual(try store.query(ContactQuery()).total, 10)
+        // Pages of four: three sync-collections, then the cards of each (multigets of at most 100).
+        XCTAssertEqual(first.requests, 4, "three pages and one multiget: \(first)")
+        XCTAssertEqual(try sync().requests, 1, "nothing changed: one request, no page left behind")
+        // Changes and a deletion after the token, again more than a page.
+        for i in 11...15 { try server.put("p\(i).vcf", card("p\(i)", "Person \(i)")) }
+        _ = try server.request("DELETE", server.addressBook.appendingPathComponent("p1.vcf"))
+        let next = try sync()
+        XCTAssertEqual(next.downloaded.created, 5, "\(next)")
+        XCTAssertEqual(next.downloaded.deleted, 1, "\(next)")
+        XCTAssertEqual(try store.query(ContactQuery()).total, 14)
+    }
+
+    func testTwoCardsWithOneUIDAreReportedAndTheRestSyncs() throws {
+        let server = try DAVServer(.xandikos)
+        defer { server.stop() }
+        try server.put("anna.vcf", card("same-uid", "Anna Haro"))
+        try server.put("anna-copy.vcf", card("same-uid", "Anna Haro Copy", "NOTE:made by a phone that lost its state\r\n"))
+        for i in 1...3 { try server.put("p\(i).vcf", card("p\(i)", "Person \(i)")) }
+        let (store, _, sync) = try setUp(server, .basic(user: server.user, password: server.password))
+        defer { store.close() }
+        let first = try sync()
+        XCTAssertEqual(first.downloaded.created, 4, "\(first)")
+        XCTAssertEqual(first.errors.count, 1, "\(first)")
+        let error = try XCTUnwrap(first.errors.first)
+        XCTAssertTrue(error.href.hasSuffix("anna-copy.vcf") || error.href.hasSuffix("anna.vcf"), "\(error)")
+        XCTAssertTrue(error.message.contains("same-uid") && error.message.contains(".vcf"), "the UID and the other card: \(error.message)")
+        XCTAssertEqual(try store.query(ContactQuery()).total, 4)
+        // The card left out is never taken for the other: nothing goes up, nothing is deleted there.
+        let again = try sync()
+        XCTAssertEqual(again.uploaded, SyncReport.Counts(), "\(again)")
+        XCTAssertEqual(try server.request("GET", server.addressBook.appendingPathComponent("anna-copy.vcf")).status, 200)
+        XCTAssertEqual(try server.request("GET", server.addressBook.appendingPathComponent("anna.vcf")).status, 200)
     }
 }

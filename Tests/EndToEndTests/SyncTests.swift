@@ -127,12 +127,12 @@ final class SyncPhotoTests: DaemonTestCase {
     }
 }
 
-/// A first sync killed in the middle and started again: every card arrives exactly once.
+/// A first sync stopped in the middle (killed, or told to stop) and started again: every
+/// card arrives exactly once.
 final class SyncCrashTests: DaemonTestCase {
-    func testAFirstSyncKilledHalfwayResumesAndBringsEveryCardOnce() throws {
-        let server = try DAVServer(.radicale)
-        defer { server.stop() }
-        let count = 2000
+    /// A Radicale book of `count` cards, an account for it, and the first sync under way:
+    /// returns once its first batch is stored, with how many contacts there are then.
+    func syncUnderWay(_ server: DAVServer, count: Int) throws -> Int {
         try server.putAll(
             (0..<count).map { i in
                 (
@@ -143,29 +143,57 @@ final class SyncCrashTests: DaemonTestCase {
         let added = try daemon.ctl(
             "account", "add", "home", server.addressBook.absoluteString, "--user", "kate", "--password-command", "printf secret")
         XCTAssertEqual(added.status, 0, added.stderr)
-        // The first sync starts a second later; once some cards are in, the daemon is killed.
-        var seen = 0
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline {
-            seen = (try? daemon.client().call("contacts.query", ["limit": 0])["total"]?.intValue) ?? 0
-            if seen > 0 { break }
-            usleep(20_000)
-        }
-        daemon.stop(signal: SIGKILL, timeout: 5)
-        XCTAssertGreaterThan(seen, 0, "the first batches landed before the kill")
-        XCTAssertLessThan(seen, count, "the kill came in the middle of the sync")
-        try daemon.start(keepLog: true)
+        // The first sync starts a second later.
+        return total(atLeast: 1, within: 60, every: 20_000)
+    }
+
+    /// How many contacts there are, once there are `count` or `seconds` have gone.
+    func total(atLeast count: Int, within seconds: Double, every pause: useconds_t = 200_000) -> Int {
         var total = 0
-        let again = Date().addingTimeInterval(90)
-        while Date() < again {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
             total = (try? daemon.client().call("contacts.query", ["limit": 0])["total"]?.intValue) ?? 0
             if total >= count { break }
-            usleep(200_000)
+            usleep(pause)
         }
-        XCTAssertEqual(total, count, "every card, once: \(daemon.log.suffix(2000))")
+        return total
+    }
+
+    /// The daemon started again finishes the sync, each card once, and nothing goes up.
+    func assertFinishedOnce(_ count: Int) throws {
+        XCTAssertEqual(total(atLeast: count, within: 90), count, "every card, once: \(daemon.log.suffix(2000))")
         let r = try daemon.client().call("sync.run", ["account": "home"])
         XCTAssertEqual(r["downloaded"]?["created"], 0, "\(r)")
         XCTAssertEqual(r["uploaded"]?["created"], 0, "nothing went back up as new: \(r)")
         XCTAssertEqual(try daemon.client().call("contacts.query", ["limit": 0])["total"]?.intValue, count)
+    }
+
+    func testAFirstSyncKilledHalfwayResumesAndBringsEveryCardOnce() throws {
+        let server = try DAVServer(.radicale)
+        defer { server.stop() }
+        let count = 2000
+        let seen = try syncUnderWay(server, count: count)
+        daemon.stop(signal: SIGKILL, timeout: 5)
+        XCTAssertGreaterThan(seen, 0, "the first batches landed before the kill")
+        XCTAssertLessThan(seen, count, "the kill came in the middle of the sync")
+        try daemon.start(keepLog: true)
+        try assertFinishedOnce(count)
+    }
+
+    func testASIGTERMDuringASyncStopsItAtABatchAndTheNextStartFinishesIt() throws {
+        let server = try DAVServer(.radicale)
+        defer { server.stop() }
+        let count = 3000
+        XCTAssertGreaterThan(try syncUnderWay(server, count: count), 0)
+        let asked = Date()
+        let status = daemon.stop(signal: SIGTERM, timeout: 10)
+        XCTAssertEqual(status, 0, "a clean exit in the middle of a sync: \(daemon.log.suffix(2000))")
+        XCTAssertLessThan(Date().timeIntervalSince(asked), 5, "the sync stopped at its next batch, not at its end")
+        // The next start finds whole batches only (each is one transaction), then finishes.
+        try daemon.start(keepLog: true)
+        let stored = try daemon.client().call("contacts.query", ["limit": 0])["total"]?.intValue ?? -1
+        XCTAssertLessThan(stored, count, "the sync did not run to its end after the SIGTERM")
+        XCTAssertEqual(stored % 500, 0, "whole batches of 500: \(stored)")
+        try assertFinishedOnce(count)
     }
 }

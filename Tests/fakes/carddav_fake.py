@@ -12,9 +12,11 @@ It keeps one address book in memory and behaves as the service is documented to:
           cards over --max-card-bytes are refused with 413.
 
 Both ignore address-data asked for in a sync-collection (the cards come by multiget).
-With --no-sync-collection the book offers only getctag and listings.
+With --no-sync-collection the book offers only getctag and listings. With --page N a
+sync-collection answers at most N changes, the collection itself with 507 and the token of
+the last change sent (RFC 6578 section 3.6), as servers with a result limit do.
 
-Usage: carddav_fake.py PERSONA PORT [--max-card-bytes N] [--no-sync-collection]
+Usage: carddav_fake.py PERSONA PORT [--max-card-bytes N] [--no-sync-collection] [--page N]
 """
 
 import base64
@@ -198,8 +200,19 @@ class Handler(BaseHTTPRequestHandler):
                     if not m or int(m.group(1)) > b.seq:
                         return self.answer(403, "<d:error xmlns:d=\"DAV:\"><d:valid-sync-token/></d:error>")
                     since = int(m.group(1))
-                hrefs = sorted({h for (s, h) in b.log if s > since})
+                last = {}
+                for (s, h) in b.log:
+                    if s > since:
+                        last[h] = s
+                hrefs = sorted(last, key=lambda h: last[h])
+                token = b.token()
+                more = len(hrefs) > self.server.page
+                if more:
+                    hrefs = hrefs[: self.server.page]
+                    token = "https://fake.example/sync/%d" % last[hrefs[-1]]
                 out = []
+                if more:
+                    out.append(self.response(b.path, status="507 Insufficient Storage"))
                 if b.persona == "icloud" and hrefs:
                     # The collection itself, listed as changed.
                     out.append(self.response(b.path, "<d:getetag>%s</d:getetag>" % b.ctag()))
@@ -209,7 +222,7 @@ class Handler(BaseHTTPRequestHandler):
                                                  missing=["<c:address-data/>"] if root.find(".//{%s}address-data" % CARD) is not None else ()))
                     else:
                         out.append(self.response(href, status="404 Not Found"))
-                return self.multistatus(out, b.token())
+                return self.multistatus(out, token)
         if root.tag == "{%s}addressbook-multiget" % CARD:
             with b.lock:
                 out = []
@@ -296,6 +309,7 @@ def main():
     server.max_card_bytes = 1 << 30
     server.sync_collection = "--no-sync-collection" not in sys.argv
     server.basic_for_tests = True
+    server.page = int(sys.argv[sys.argv.index("--page") + 1]) if "--page" in sys.argv else 1 << 30
     if "--max-card-bytes" in sys.argv:
         server.max_card_bytes = int(sys.argv[sys.argv.index("--max-card-bytes") + 1])
     server.serve_forever()

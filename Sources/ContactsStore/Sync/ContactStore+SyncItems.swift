@@ -137,10 +137,18 @@ extension ContactStore {
         let incoming = d.contact
         var linked = try db.scalarText("SELECT contact_id FROM sync_items WHERE account = ? AND href = ?", [.text(account), .text(d.href)])
         var target = try linked.flatMap { try fetch(db, id: $0, withCard: true) }
-        if target == nil, !incoming.uid.isEmpty, let same = try fetch(db, uid: incoming.uid),
-            try db.scalarInt("SELECT count(*) FROM sync_items WHERE contact_id = ?", [.text(same.id)]) == 0
-        {
-            target = same
+        if target == nil, !incoming.uid.isEmpty, let same = try fetch(db, uid: incoming.uid) {
+            if let other = try db.scalarText(
+                "SELECT href FROM sync_items WHERE account = ? AND contact_id = ? AND href <> ?",
+                [.text(account), .text(same.id), .text(d.href)])
+            {
+                // Two cards of one book with one UID (a device that lost its sync state makes
+                // them): the first one stays the contact's, this one stays on the server as it is.
+                throw StoreError.conflict(
+                    message: "the book's card \(other) has the same UID '\(incoming.uid)'; this one is left on the server as it is",
+                    id: same.id, currentRevision: nil)
+            }
+            if try db.scalarInt("SELECT count(*) FROM sync_items WHERE contact_id = ?", [.text(same.id)]) == 0 { target = same }
         }
         if target == nil, let id = linked, try fetch(db, id: id) == nil {
             // Deleted here, changed there: back from the trash, then the server's version.
