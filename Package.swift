@@ -34,12 +34,18 @@ let package = Package(
         .target(name: "VCard"),
         // The daemon/client contract: method and notification names, error codes, the version.
         .target(name: "ContactsAPI", dependencies: ["JSONRPC"]),
+        // Phone numbers as numbers: libphonenumber (C++, Debian's libphonenumber-dev) behind
+        // a few C functions, and the Swift face of them.
+        .target(name: "PhoneNumberShim", linkerSettings: [.linkedLibrary("phonenumber"), .linkedLibrary("stdc++")]),
+        .target(name: "PhoneNumbers", dependencies: ["PhoneNumberShim"]),
         // The contact model, its JSON shapes, validation, vCard mapping and search normalisation.
-        .target(name: "ContactsCore", dependencies: ["ContactsSupport", "JSONCore", "VCard"]),
+        .target(name: "ContactsCore", dependencies: ["ContactsSupport", "JSONCore", "VCard", "PhoneNumbers"]),
         // SHA-256 blocks with the processor's SHA instructions, where it has them.
         .target(name: "SHA256Kernel"),
         // The SQLite store: the only module that touches SQLite.
-        .target(name: "ContactsStore", dependencies: ["ContactsCore", "ContactsSupport", "JSONCore", "VCard", "CSQLite", "ScanKernel"]),
+        .target(
+            name: "ContactsStore",
+            dependencies: ["ContactsCore", "ContactsSupport", "JSONCore", "VCard", "PhoneNumbers", "CSQLite", "ScanKernel"]),
         // The search scan's inner loop: finding a pair of bytes sixteen positions at a time.
         .target(name: "ScanKernel"),
         // Photos to checked headers and cached thumbnails, decoded by a helper process.
@@ -59,7 +65,7 @@ let package = Package(
             name: "ContactsDaemon",
             dependencies: [
                 "ContactsAPI", "ContactsStore", "Thumbnails", "ContactsCore", "ContactsSupport", "VCard", "JSONRPC", "JSONCore", "CSystemd",
-                "CSystem", "CardDAV", "ContactsSync",
+                "CSystem", "CardDAV", "ContactsSync", "PhoneNumbers",
             ]),
         // The command-line client's logic; links neither SQLite nor image libraries.
         .target(name: "ContactsControl", dependencies: ["ContactsAPI", "JSONRPC", "JSONCore", "ContactsSupport"]),
@@ -74,11 +80,12 @@ let package = Package(
             name: "contacts-bench",
             dependencies: [
                 "ContactsStore", "ContactsCore", "ContactsSupport", "VCard", "JSONRPC", "JSONCore", "Thumbnails", "VipsImages", "CardDAV",
-                "ContactsSync",
+                "ContactsSync", "PhoneNumbers",
             ]),
 
         .testTarget(name: "JSONCoreTests", dependencies: ["JSONCore"]),
         .testTarget(name: "VCardTests", dependencies: ["VCard"]),
+        .testTarget(name: "PhoneNumbersTests", dependencies: ["PhoneNumbers"]),
         .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "JSONCore"]),
         // The CardDAV client against real Radicale and Xandikos servers on 127.0.0.1.
         .testTarget(name: "CardDAVTests", dependencies: ["CardDAV", "TestSupport"]),
@@ -89,7 +96,7 @@ let package = Package(
         .testTarget(name: "ContactsCoreTests", dependencies: ["ContactsCore", "ContactsSupport", "JSONCore", "VCard", "TestSupport"]),
         .testTarget(
             name: "ContactsStoreTests",
-            dependencies: ["ContactsStore", "ContactsCore", "ContactsSupport", "JSONCore", "VCard", "ScanKernel"]),
+            dependencies: ["ContactsStore", "ContactsCore", "ContactsSupport", "JSONCore", "VCard", "ScanKernel", "PhoneNumbers"]),
         // The daemon's methods driven in process over a temporary store, its options and settings.
         .testTarget(
             name: "ContactsDaemonTests",

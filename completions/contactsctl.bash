@@ -211,6 +211,10 @@ _contactsctl() {
                 ((i++))
                 continue
                 ;;
+            " who|--socket")
+                ((i++))
+                continue
+                ;;
             " completions|--socket")
                 ((i++))
                 continue
@@ -223,7 +227,7 @@ _contactsctl() {
         esac
         if ((nargs == 0)); then
             case "$cmdpath $w" in
-                " list"|" search"|" show"|" add"|" edit"|" rm"|" move"|" history"|" revert"|" changes"|" undo"|" trash"|" trash empty"|" undelete"|" purge"|" account"|" account add"|" account list"|" account rm"|" sync"|" sync status"|" sync confirm"|" sync reject"|" fav"|" unfav"|" group"|" group list"|" group add"|" group rm"|" group rename"|" group members"|" group assign"|" group unassign"|" photo"|" photo set"|" photo get"|" photo rm"|" import"|" export"|" backup"|" restore"|" status"|" watch"|" query-email"|" completions"|" call")
+                " list"|" search"|" show"|" add"|" edit"|" rm"|" move"|" history"|" revert"|" changes"|" undo"|" trash"|" trash empty"|" undelete"|" purge"|" account"|" account add"|" account list"|" account rm"|" sync"|" sync status"|" sync confirm"|" sync reject"|" fav"|" unfav"|" group"|" group list"|" group add"|" group rm"|" group rename"|" group members"|" group assign"|" group unassign"|" photo"|" photo set"|" photo get"|" photo rm"|" import"|" export"|" backup"|" restore"|" status"|" watch"|" query-email"|" who"|" completions"|" call")
                 cmdpath="$cmdpath $w"
                 continue
                 ;;
@@ -588,6 +592,10 @@ _contactsctl() {
         _contactsctl_files ''
         return
         ;;
+    " who|--socket")
+        _contactsctl_files ''
+        return
+        ;;
     " completions|--socket")
         _contactsctl_files ''
         return
@@ -644,13 +652,14 @@ _contactsctl() {
     " status") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " watch") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " query-email") COMPREPLY=($(compgen -W '--no-header --limit -n --json --socket --no-color --help -h' -- "$cur")) ;;
+    " who") COMPREPLY=($(compgen -W '--all -a --json --socket --no-color --help -h' -- "$cur")) ;;
     " completions") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " call") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
         esac
         return
     fi
     case "$cmdpath" in
-    "") COMPREPLY=($(compgen -W 'list search show add edit rm move history revert changes undo trash undelete purge account sync fav unfav group photo import export backup restore status watch query-email completions call' -- "$cur")) ;;
+    "") COMPREPLY=($(compgen -W 'list search show add edit rm move history revert changes undo trash undelete purge account sync fav unfav group photo import export backup restore status watch query-email who completions call' -- "$cur")) ;;
     " search")
         case $nargs in
         0) : ;;
@@ -813,6 +822,11 @@ _contactsctl() {
         esac
         ;;
     " query-email")
+        case $nargs in
+        0) : ;;
+        esac
+        ;;
+    " who")
         case $nargs in
         0) : ;;
         esac

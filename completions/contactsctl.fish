@@ -148,6 +148,9 @@ function __contactsctl_state
             case ' query-email|--limit' ' query-email|-n' ' query-email|--socket'
                 set skip 1
                 continue
+            case ' who|--socket'
+                set skip 1
+                continue
             case ' completions|--socket'
                 set skip 1
                 continue
@@ -160,7 +163,7 @@ function __contactsctl_state
         end
         if test $nargs = 0
             switch "$cmdpath $t"
-                case ' list' ' search' ' show' ' add' ' edit' ' rm' ' move' ' history' ' revert' ' changes' ' undo' ' trash' ' trash empty' ' undelete' ' purge' ' account' ' account add' ' account list' ' account rm' ' sync' ' sync status' ' sync confirm' ' sync reject' ' fav' ' unfav' ' group' ' group list' ' group add' ' group rm' ' group rename' ' group members' ' group assign' ' group unassign' ' photo' ' photo set' ' photo get' ' photo rm' ' import' ' export' ' backup' ' restore' ' status' ' watch' ' query-email' ' completions' ' call'
+                case ' list' ' search' ' show' ' add' ' edit' ' rm' ' move' ' history' ' revert' ' changes' ' undo' ' trash' ' trash empty' ' undelete' ' purge' ' account' ' account add' ' account list' ' account rm' ' sync' ' sync status' ' sync confirm' ' sync reject' ' fav' ' unfav' ' group' ' group list' ' group add' ' group rm' ' group rename' ' group members' ' group assign' ' group unassign' ' photo' ' photo set' ' photo get' ' photo rm' ' import' ' export' ' backup' ' restore' ' status' ' watch' ' query-email' ' who' ' completions' ' call'
                 set cmdpath "$cmdpath $t"
                 continue
             end
@@ -211,6 +214,7 @@ complete -c contactsctl -n "__contactsctl_at ''" -a restore -d 'Replace every co
 complete -c contactsctl -n "__contactsctl_at ''" -a status -d 'Show the daemon'\''s state.'
 complete -c contactsctl -n "__contactsctl_at ''" -a watch -d 'Print changes as they happen, one line each, until interrupted.'
 complete -c contactsctl -n "__contactsctl_at ''" -a query-email -d 'Find email addresses for mutt'\''s query_command and aerc'\''s address-book-cmd.'
+complete -c contactsctl -n "__contactsctl_at ''" -a who -d 'Say whose number this is (caller ID): the name and the phone'\''s label.'
 complete -c contactsctl -n "__contactsctl_at ''" -a completions -d 'Print the completion script for a shell.'
 complete -c contactsctl -n "__contactsctl_at ''" -a call -d 'Call a JSON-RPC method and print its result.'
 complete -c contactsctl -n "__contactsctl_at ''" -l json -d 'print machine-readable JSON'
@@ -495,6 +499,11 @@ complete -c contactsctl -n "__contactsctl_at ' query-email'" -l json -d 'print m
 complete -c contactsctl -n "__contactsctl_at ' query-email'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
 complete -c contactsctl -n "__contactsctl_at ' query-email'" -l no-color -d 'never colour the output'
 complete -c contactsctl -n "__contactsctl_at ' query-email'" -l help -s h -d 'show help'
+complete -c contactsctl -n "__contactsctl_at ' who'" -l all -s a -d 'every match, also the weaker ones, each with how it matched'
+complete -c contactsctl -n "__contactsctl_at ' who'" -l json -d 'print machine-readable JSON'
+complete -c contactsctl -n "__contactsctl_at ' who'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
+complete -c contactsctl -n "__contactsctl_at ' who'" -l no-color -d 'never colour the output'
+complete -c contactsctl -n "__contactsctl_at ' who'" -l help -s h -d 'show help'
 complete -c contactsctl -n "__contactsctl_at ' completions'" -l json -d 'print machine-readable JSON'
 complete -c contactsctl -n "__contactsctl_at ' completions'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
 complete -c contactsctl -n "__contactsctl_at ' completions'" -l no-color -d 'never colour the output'

@@ -15,6 +15,7 @@ public enum ContactsAPI {
         public static let contactsExport = "contacts.export"
         public static let contactsGet = "contacts.get"
         public static let contactsImport = "contacts.import"
+        public static let contactsLookupPhone = "contacts.lookupPhone"
         public static let contactsQuery = "contacts.query"
         public static let contactsRemovePhoto = "contacts.removePhoto"
         public static let contactsRestore = "contacts.restore"

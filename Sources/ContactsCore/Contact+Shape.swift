@@ -33,7 +33,11 @@ extension Contact {
             if let n = structuredName { n.build("structuredName", into: &b) } else { b.string("structuredName", nil) }
         }
         if all || nickname != nil { b.string("nickname", nickname) }
-        if all || !phones.isEmpty { LabeledValue.build("phones", phones, into: &b) }
+        if all {
+            LabeledValue.buildPhones("phones", phones, into: &b)
+        } else if !phones.isEmpty {
+            LabeledValue.build("phones", phones, into: &b)
+        }
         if all || !emails.isEmpty { LabeledValue.build("emails", emails, into: &b) }
         if all || !addresses.isEmpty {
             b.beginArray("addresses")

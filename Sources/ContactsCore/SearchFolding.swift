@@ -1,5 +1,6 @@
 import ContactsSupport
 import Foundation
+import PhoneNumbers
 
 /// Text normalisation for search and sorting.
 ///
@@ -262,8 +263,9 @@ final class FoldCache: @unchecked Sendable {
 /// What a contact offers to substring search, and how a query is matched against it.
 public enum SearchDocument {
     /// Lines of searchable text for a contact: folded name, nickname, organisation and
-    /// emails; the untransliterated text of CJK fields; phone numbers as bare digits.
-    public static func text(for contact: Contact) -> String {
+    /// emails; the untransliterated text of CJK fields; phone numbers as bare digits and, when
+    /// they parse, in E.164 (`phoneKeys`, one per phone, when the caller has them already).
+    public static func text(for contact: Contact, phoneKeys: [PhoneKeys]? = nil) -> String {
         var out = ""
         out.reserveCapacity(160)
         var first = true
@@ -285,9 +287,12 @@ public enum SearchDocument {
             if joined != contact.name, SearchFolding.fold(joined) != SearchFolding.fold(contact.name) { add(joined) }
         }
         for e in contact.emails { add(e.value) }
-        for p in contact.phones {
+        let keys = phoneKeys ?? contact.phoneKeys()
+        for (p, k) in zip(contact.phones, keys) {
             let d = SearchFolding.phoneDigits(p.value)
             if !d.isEmpty { line(d) }
+            // "+491715550199": the same number however it was written, as a query gives it.
+            if let e164 = k.e164 { line(e164) }
         }
         return out
     }
@@ -305,6 +310,11 @@ public enum SearchDocument {
         if SearchFolding.looksLikePhone(trimmed) {
             let d = SearchFolding.phoneDigits(trimmed)
             if !d.isEmpty && !out.contains(d) { out.append(d) }
+            // A whole number finds the same number written another way: by its E.164 form,
+            // and by its national number (in the digits of one written without country code).
+            if let n = PhoneNumber.parse(trimmed, region: PhoneRegion.current) {
+                for p in [n.e164, n.national] where !out.contains(p) { out.append(p) }
+            }
         }
         return out.filter { !$0.isEmpty }
     }

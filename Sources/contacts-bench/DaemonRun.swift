@@ -29,6 +29,9 @@ final class DaemonRun {
         ]
         var env = ProcessInfo.processInfo.environment
         env.removeValue(forKey: "NOTIFY_SOCKET")
+        // Phones read in the US, as in the store-level figures.
+        env.removeValue(forKey: "LC_ALL")
+        env["LC_TELEPHONE"] = "en_US.UTF-8"
         // Thumbnails go to a scratch cache, so that no run finds another's.
         env["XDG_CACHE_HOME"] = home + "/cache"
         var notifyFD: Int32 = -1

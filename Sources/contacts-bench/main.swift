@@ -2,6 +2,7 @@ import ContactsCore
 import ContactsStore
 import Foundation
 import JSONRPC
+import PhoneNumbers
 import Thumbnails
 import VCard
 import VipsImages
@@ -25,6 +26,21 @@ while !args.isEmpty {
 
 func now() -> Double { Date().timeIntervalSince1970 }
 
+/// The median and 99th percentile, in milliseconds, of `rounds` runs of `body` over `inputs`.
+func millisPercentiles<T>(rounds: Int, over inputs: [T], _ body: (T) throws -> Void) rethrows -> (p50: Double, p99: Double) {
+    var samples: [Double] = []
+    for _ in 0..<rounds {
+        for x in inputs {
+            let s = now()
+            try body(x)
+            samples.append((now() - s) * 1000)
+        }
+    }
+    samples.sort()
+    guard !samples.isEmpty else { return (0, 0) }
+    return (samples[samples.count / 2], samples[min(samples.count - 1, samples.count * 99 / 100)])
+}
+
 let dir = NSTemporaryDirectory() + "contacts-bench-" + UUID().uuidString.prefix(8)
 try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -36,6 +52,19 @@ var corpus = Corpus()
 let t0 = now()
 let contacts = (0..<count).map { corpus.contact($0) }
 let tGen = now() - t0
+// Phones are numbers read in the US (the corpus's are +1 and national ones), here and in
+// the daemons the bench starts.
+PhoneRegion.current = "US"
+// Whole numbers of the corpus written as other people write them: what caller ID asks and a
+// search for a pasted number gives.
+let corpusNumbers = [17, count / 2, count - 3].compactMap { i -> String? in
+    let d = PhoneDigits.of(contacts[min(max(i, 0), count - 1)].phones.first?.value ?? "")
+    return d.count == 11 ? String(d.dropFirst()) : nil
+}
+let numberForms = corpusNumbers.enumerated().map { k, d -> String in
+    let (a, b, c) = (d.prefix(3), d.dropFirst(3).prefix(3), d.suffix(4))
+    return ["(\(a)) \(b)-\(c)", "\(a).\(b).\(c)", "+1 \(a)\(b)\(c)"][k % 3]
+}
 
 let importOnly = ProcessInfo.processInfo.environment["BENCH_IMPORT_ONLY"] != nil
 // Only the store-level figures (search and list), for profiling them.
@@ -67,6 +96,7 @@ let classes: [(String, [String])] = [
     ("word", ["appleseed", "garcia", "muller", "kowalski", "johansson"]),
     ("email fragment", ["bell.12", "@work.exa", "smith.99"]),
     ("phone digits", ["5551234", "555 12", "(012) 34"]),
+    ("phone number", numberForms),
     ("one character", ["a", "z", "é"]),
     ("two characters", ["an", "zo", "ch"]),
     ("CJK", ["张", "小龙", "山田"]),
@@ -94,6 +124,16 @@ for (name, queries) in importOnly || dropOnly || syncOnly ? [] : classes {
     rows.append(("store-level search p50 / p99: \(name)", String(format: "%.2f / %.2f ms", p50, p99)))
     figures["storeSearch.\(name).p50"] = p50
     figures["storeSearch.\(name).p99"] = p99
+}
+// Caller ID: a whole number to the contacts that have it, through the keys' index.
+if !importOnly && !dropOnly && !syncOnly {
+    var found = 0
+    let (p50, p99) = try millisPercentiles(rounds: searchOnly ? 500 : 100, over: numberForms) { n in
+        found += try reopened.lookupPhone(n).count
+    }
+    rows.append(("store-level caller ID (contacts.lookupPhone) p50 / p99", String(format: "%.3f / %.3f ms (%d found)", p50, p99, found)))
+    figures["storeLookupPhone.p50"] = p50
+    figures["storeLookupPhone.p99"] = p99
 }
 var list = [Double]()
 for _ in 0..<20 {
@@ -181,20 +221,19 @@ if !importOnly && !searchOnly && !syncOnly {
             // on one connection, the daemon's index warm.
             _ = try c.call("contacts.query", ["text": "warm", "limit": 50])
             for (name, queries) in classes {
-                var samples: [Double] = []
-                for _ in 0..<20 {
-                    for q in queries {
-                        let s = now()
-                        _ = try c.call("contacts.query", ["text": .string(q), "limit": 50])
-                        samples.append((now() - s) * 1000)
-                    }
+                let (p50, p99) = try millisPercentiles(rounds: 20, over: queries) { q in
+                    _ = try c.call("contacts.query", ["text": .string(q), "limit": 50])
                 }
-                samples.sort()
-                let p50 = samples[samples.count / 2], p99 = samples[min(samples.count - 1, samples.count * 99 / 100)]
                 rows.append(("search p50 / p99 through the socket: \(name)", String(format: "%.2f / %.2f ms", p50, p99)))
                 figures["search.\(name).p50"] = p50
                 figures["search.\(name).p99"] = p99
             }
+            let (lp50, lp99) = try millisPercentiles(rounds: 50, over: numberForms) { n in
+                _ = try c.call("contacts.lookupPhone", ["number": .string(n)])
+            }
+            rows.append(("caller ID p50 / p99 through the socket (contacts.lookupPhone)", String(format: "%.3f / %.3f ms", lp50, lp99)))
+            figures["lookupPhone.p50"] = lp50
+            figures["lookupPhone.p99"] = lp99
             let ids = (try c.call("contacts.query", ["limit": 5000]))["contacts"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? []
             let calls = min(20_000, max(1000, count / 5))
             let g = try ServiceBench.getThroughput(socket: daemon.socket, ids: ids, calls: calls)

@@ -52,7 +52,8 @@ final class SettingsTests: XCTestCase {
         for (text, expected) in [
             (#"{"maxPhotoBytes": 12}"#, "'maxPhotoBytes'"), (#"{"historyDays": -1}"#, "'historyDays'"),
             (#"{"historyMaxBytes": 10}"#, "'historyMaxBytes'"), (#"{"logLevel": 3}"#, "'logLevel'"), ("[1]", "must hold a JSON object"),
-            (#"{"defaultAccount": ""}"#, "'defaultAccount'"),
+            (#"{"defaultAccount": ""}"#, "'defaultAccount'"), (#"{"defaultRegion": "EU"}"#, "'defaultRegion' must be an ISO 3166"),
+            (#"{"defaultRegion": "Germany"}"#, "'defaultRegion'"), (#"{"defaultRegion": 49}"#, "'defaultRegion'"),
             ("{", "is not valid JSON"), (#"{"colour": "blue"}"#, "'colour'"),
         ] {
             try text.write(toFile: file, atomically: true, encoding: .utf8)
@@ -64,5 +65,21 @@ final class SettingsTests: XCTestCase {
         XCTAssertThrowsError(try Settings.resolve(try options(["--config", dir + "/missing.json"]), paths: paths)) { e in
             XCTAssertTrue("\(e)".contains("no such file"), "\(e)")
         }
+    }
+
+    func testThePhoneRegionComesFromTheFileElseTheLocaleElseNowhere() throws {
+        let file = dir + "/config/contactsd/config.json"
+        let german = ["LANG": "de_DE.UTF-8"]
+        try #"{"defaultRegion": "gb"}"#.write(toFile: file, atomically: true, encoding: .utf8)
+        var s = try Settings.resolve(DaemonOptions(), paths: paths, environment: german)
+        XCTAssertEqual([s.defaultRegion, s.regionSource], ["GB", "config"], "the file wins, in either case")
+        try "{}".write(toFile: file, atomically: true, encoding: .utf8)
+        s = try Settings.resolve(DaemonOptions(), paths: paths, environment: german)
+        XCTAssertEqual([s.defaultRegion, s.regionSource], ["DE", "locale"])
+        s = try Settings.resolve(DaemonOptions(), paths: paths, environment: ["LANG": "en_US.UTF-8", "LC_TELEPHONE": "fr_FR.UTF-8"])
+        XCTAssertEqual(s.defaultRegion, "FR", "the telephone category over LANG")
+        s = try Settings.resolve(DaemonOptions(), paths: paths, environment: ["LANG": "C.UTF-8"])
+        XCTAssertNil(s.defaultRegion)
+        XCTAssertNil(s.regionSource)
     }
 }

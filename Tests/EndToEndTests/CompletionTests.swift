@@ -100,6 +100,31 @@ final class CompletionTests: DaemonTestCase {
         XCTAssertEqual(none.status, 1)
     }
 
+    func testWhoSaysWhoseNumberItIsAsACallerIDScriptWantsIt() throws {
+        daemon.stop()
+        try daemon.start(extraEnvironment: ["LC_TELEPHONE": "de_DE.UTF-8"])
+        _ = try daemon.ctl("add", "Kate Bell", "--phone", "mobile:0171 5550199")
+        _ = try daemon.ctl("add", "Anna Haro", "--phone", "+1 (415) 555-0132")
+        _ = try daemon.ctl("add", "Dan Smith", "--phone", "work:+1 212 555 0199")
+        // The network sends the international form; the phone shows the national one.
+        let call = try daemon.ctl("who", "+49 171 5550199")
+        XCTAssertEqual(call.status, 0, call.stderr)
+        XCTAssertEqual(call.stdout, "Kate Bell (mobile)\n")
+        XCTAssertEqual(try daemon.ctl("who", "004915112345678").status, 1)
+        let unknown = try daemon.ctl("who", "+44 20 7946 0018")
+        XCTAssertEqual(unknown.status, 1)
+        XCTAssertEqual(unknown.stdout, "")
+        XCTAssertTrue(unknown.stderr.contains("+44 20 7946 0018"), unknown.stderr)
+        XCTAssertEqual(try daemon.ctl("who", "+1 415 555 0132").stdout, "Anna Haro\n")
+        // Every match with --all: the same number, then the same last seven digits.
+        let all = try daemon.ctl("who", "--all", "0171 5550199")
+        XCTAssertEqual(all.stdout, "Kate Bell (mobile)\t0171 5550199\texact\nDan Smith (work)\t+1 212 555 0199\tshort\n")
+        let json = try daemon.ctl("who", "--json", "+49 171 5550199")
+        XCTAssertTrue(json.stdout.contains("\"e164\":\"+491715550199\""), json.stdout)
+        XCTAssertTrue(json.stdout.contains("\"type\":\"mobile\""), json.stdout)
+        XCTAssertEqual(try daemon.ctl("who", "nonsense").status, 1)
+    }
+
     func testWatchWritesEachEventAtOnceIntoAPipe() throws {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: try Products.path("contactsctl"))

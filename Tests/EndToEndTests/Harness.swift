@@ -138,6 +138,8 @@ final class DaemonFixture {
         env.removeValue(forKey: "NOTIFY_SOCKET")
         env.removeValue(forKey: "LISTEN_FDS")
         env.removeValue(forKey: "LISTEN_PID")
+        // No region for phone numbers unless a test gives one (the machine's locale would).
+        for name in ["LANG", "LC_ALL", "LC_TELEPHONE"] { env.removeValue(forKey: name) }
         return env
     }
 

@@ -24,15 +24,25 @@ final class StartupTests: FixtureTestCase {
             CREATE TABLE memberships (group_rowid INTEGER NOT NULL, contact_rowid INTEGER NOT NULL,
               PRIMARY KEY (group_rowid, contact_rowid)) WITHOUT ROWID;
             CREATE INDEX contacts_by_sort_key ON contacts(sort_key, name, id);
-            INSERT INTO contacts VALUES (1, 'A', 'urn:uuid:a', 1, 'Old Friend', 'old friend', 0, 0, 0, '{}', 'old friend');
+            INSERT INTO contacts VALUES (1, 'A', 'urn:uuid:a', 1, 'Old Friend', 'old friend', 0, 0, 0,
+              '{"phones": [{"value": "0171 5550199", "label": "mobile"}]}', 'old friend\n01715550199');
             PRAGMA user_version = 1;
             \"\"\")
             """
         let r = try runProgram(
             "/usr/bin/env", ["python3", "-c", schema1, daemon.dataDir + "/contacts.sqlite3"], environment: daemon.environment)
         XCTAssertEqual(r.status, 0, r.stderr)
-        try daemon.start()
+        try daemon.start(extraEnvironment: ["LANG": "de_DE.UTF-8"])
         XCTAssertTrue(daemon.notify?.messages.first?.contains("EXTEND_TIMEOUT_USEC=") ?? false, "\(daemon.notify?.messages ?? [])")
+        // Its phones are numbers now, read in the locale's region.
+        let status = try daemon.client().call("daemon.status")
+        XCTAssertEqual(status["defaultRegion"], "DE")
+        XCTAssertEqual(status["defaultRegionSource"], "locale")
+        XCTAssertEqual(try daemon.client().call("contacts.query", ["text": "+49 171 5550199"])["total"], 1)
+        let found = try daemon.client().call("contacts.lookupPhone", ["number": "+491715550199"])["matches"]?.arrayValue ?? []
+        XCTAssertEqual(found.map { $0["match"] }, ["exact"])
+        XCTAssertEqual(found.first?["phone"]?["e164"], "+491715550199")
+        XCTAssertEqual(found.first?["phone"]?["type"], "mobile")
         XCTAssertEqual(try daemon.client().call("contacts.get", ["id": "A"])["name"], "Old Friend")
         XCTAssertEqual(try daemon.client().call("contacts.query", ["text": "friend"])["total"], 1)
         XCTAssertEqual(try daemon.client().call("contacts.query", [:])["total"], 1)
@@ -47,7 +57,7 @@ final class StartupTests: FixtureTestCase {
             ], environment: daemon.environment)
         XCTAssertEqual(
             indexes.stdout.trimmingCharacters(in: .whitespacesAndNewlines),
-            "['contacts_by_photo', 'history_by_item', 'history_by_operation', 'history_by_photo', 'sync_items_by_contact', 'sync_items_groups', 'trash_by_deleted', 'trash_by_photo']",
+            "['contacts_by_photo', 'history_by_item', 'history_by_operation', 'history_by_photo', 'phone_numbers_e164', 'phone_numbers_tail', 'sync_items_by_contact', 'sync_items_groups', 'trash_by_deleted', 'trash_by_photo']",
             indexes.stderr)
     }
 }

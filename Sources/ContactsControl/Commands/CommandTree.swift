@@ -239,6 +239,11 @@ public enum CommandTree {
                 ],
                 run: LiveCommands.queryEmail),
             CommandSpec(
+                "who", summary: "Say whose number this is (caller ID): the name and the phone's label.",
+                arguments: [ArgumentSpec("NUMBER", help: "the number as it arrived: +49 171 5550199, 0171 5550199, (415) 555-0132")],
+                options: [OptionSpec("all", short: "a", help: "every match, also the weaker ones, each with how it matched")],
+                run: LiveCommands.who),
+            CommandSpec(
                 "completions", summary: "Print the completion script for a shell.",
                 arguments: [ArgumentSpec("SHELL", help: "bash, zsh or fish", completion: .choices(["bash", "zsh", "fish"]))],
                 run: LiveCommands.completions),

@@ -160,6 +160,10 @@ enum ContactCommands {
         row("socket", s["socket"]?.stringValue)
         row("data", s["dataDir"]?.stringValue)
         row("inbox", s["inbox"]?.stringValue)
+        row(
+            "region",
+            s["defaultRegion"]?.stringValue.map { r in s["defaultRegionSource"]?.stringValue.map { "\(r) (from the \($0))" } ?? r }
+                ?? "none (numbers without a country code are compared by their digits)")
         row("uptime", s["uptimeSeconds"]?.doubleValue.map(formatDuration))
         row("pid", s["pid"].map { $0.description })
         return 0

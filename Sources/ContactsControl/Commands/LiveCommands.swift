@@ -43,6 +43,35 @@ enum LiveCommands {
         return 0
     }
 
+    /// Caller ID: `Name (label)` for each contact with the number, the best matches only
+    /// (all of them, with how each matched, under `--all`); exit 1 when nobody has it.
+    static func who(_ inv: inout Invocation) throws -> Int32 {
+        let number = inv.arguments[0]
+        let result = try inv.call(ContactsAPI.Method.contactsLookupPhone, ["number": .string(number)])
+        var matches = result["matches"]?.arrayValue ?? []
+        if !inv.flag("all"), let best = matches.first?["match"] {
+            matches = matches.filter { $0["match"] == best }
+        }
+        if inv.json {
+            inv.output.json(.array(matches))
+            return matches.isEmpty ? 1 : 0
+        }
+        guard !matches.isEmpty else {
+            inv.output.error("no contact has the number \(number)")
+            return 1
+        }
+        for m in matches {
+            let name = m["contact"]?["name"]?.stringValue ?? ""
+            let label = m["phone"]?["label"]?.stringValue
+            var line = label.map { "\(name) (\($0))" } ?? name
+            if inv.flag("all") {
+                line += "\t\(m["phone"]?["value"]?.stringValue ?? "")\t\(m["match"]?.stringValue ?? "")"
+            }
+            inv.output.line(line)
+        }
+        return 0
+    }
+
     static func watch(_ inv: inout Invocation) throws -> Int32 {
         let client = try inv.client()
         _ = try client.call(ContactsAPI.Method.eventsSubscribe)

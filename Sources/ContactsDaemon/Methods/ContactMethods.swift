@@ -107,6 +107,47 @@ enum ContactMethods {
                 return ["total": .int(r.total), "contacts": .array(r.contacts.map(\.json))]
             },
             RPCMethod(
+                ContactsAPI.Method.contactsLookupPhone,
+                summary:
+                    "Caller ID: the contacts with this phone number, best match first (the same E.164 number; the same national number where one was written without country code; the same last seven or more digits).",
+                params: [
+                    RPCParam("number", "The number as it arrived, in any common form.", schema: Schemas.string, required: true),
+                    RPCParam(
+                        "limit", "At most this many matches (default 20).", schema: ["type": "integer", "minimum": 1, "maximum": 1000]),
+                ],
+                result: "matches",
+                resultSchema: [
+                    "type": "object", "required": ["matches"],
+                    "properties": [
+                        "matches": [
+                            "type": "array",
+                            "items": [
+                                "type": "object", "required": ["contact", "phone", "match"],
+                                "properties": [
+                                    "contact": contact, "phone": Schemas.ref("Phone"),
+                                    "match": ["type": "string", "enum": ["exact", "national", "short"]],
+                                ],
+                            ],
+                        ]
+                    ],
+                ]
+            ) { call in
+                let number = try call.params.string("number")
+                guard number.utf8.count <= 256 else {
+                    throw RPCError(.invalidParams, "number is longer than any phone number (\(number.utf8.count) bytes)")
+                }
+                let limit = try call.params.optionalInt("limit", in: 1...1000) ?? 20
+                let found = try store.lookupPhone(number, limit: limit)
+                return [
+                    "matches": .array(
+                        found.map { m in
+                            let json = m.contact.json
+                            let phone = json["phones"]?.arrayValue?[m.position] ?? .null
+                            return ["contact": json, "phone": phone, "match": .string(m.match.rawValue)]
+                        })
+                ]
+            },
+            RPCMethod(
                 ContactsAPI.Method.contactsSetFavorite, summary: "Marks or unmarks a contact as a favorite.",
                 params: [
                     RPCParam("id", "The contact's id.", schema: Schemas.string, required: true),

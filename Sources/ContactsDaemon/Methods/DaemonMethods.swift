@@ -21,10 +21,12 @@ extension Daemon {
                         "inbox": Schemas.nullableString, "inboxProcessed": Schemas.integer, "uptimeSeconds": ["type": "number"],
                         "pid": Schemas.integer,
                         "connections": Schemas.integer, "subscribers": Schemas.integer, "logLevel": Schemas.string,
+                        "defaultRegion": Schemas.nullableString, "defaultRegionSource": Schemas.nullableString,
                     ],
                 ]
             ) { [self] _ in
                 let counts = try store.counts()
+                let current = currentSettings
                 return [
                     "version": .string(ContactsAPI.version), "contacts": .int(counts.contacts), "groups": .int(counts.groups),
                     "dataDir": .string(dataDirectory), "database": .string(databasePath), "socket": .string(socketPath),
@@ -32,6 +34,8 @@ extension Daemon {
                     "uptimeSeconds": .double((Date().timeIntervalSince(startedAt) * 1000).rounded() / 1000),
                     "pid": .int(Int(getpid())), "connections": .int(server?.connectionCount ?? 0),
                     "subscribers": .int(bus.subscriberCount), "logLevel": .string(log.level.word),
+                    "defaultRegion": current.defaultRegion.map { .string($0) } ?? .null,
+                    "defaultRegionSource": current.regionSource.map { .string($0) } ?? .null,
                 ]
             },
             RPCMethod(

@@ -1,4 +1,5 @@
 import JSONCore
+import PhoneNumbers
 
 /// JSON Schemas of the API's data shapes, for `rpc.discover`.
 enum Schemas {
@@ -13,6 +14,19 @@ enum Schemas {
         "LabeledValue": [
             "type": "object", "required": ["value"],
             "properties": ["value": string, "label": nullableString],
+        ],
+        "Phone": [
+            "type": "object", "required": ["value"],
+            "properties": [
+                "value": string, "label": nullableString,
+                "e164": [
+                    "type": ["string", "null"], "description": "The number in E.164, null when it is no number libphonenumber reads",
+                ],
+                "type": [
+                    "type": ["string", "null"],
+                    "enum": .array(PhoneNumberType.allCases.map { .string($0.rawValue) } + [.null]),
+                ],
+            ],
         ],
         "StructuredName": [
             "type": "object",
@@ -46,7 +60,7 @@ enum Schemas {
                 "id": string, "uid": string, "revision": integer, "name": string,
                 "structuredName": ["oneOf": [ref("StructuredName"), ["type": "null"]]],
                 "nickname": nullableString,
-                "phones": ["type": "array", "items": ref("LabeledValue")],
+                "phones": ["type": "array", "items": ref("Phone")],
                 "emails": ["type": "array", "items": ref("LabeledValue")],
                 "addresses": ["type": "array", "items": ref("Address")],
                 "organization": nullableString, "title": nullableString,

@@ -8,6 +8,7 @@ import Foundation
 import Glibc
 import JSONCore
 import JSONRPC
+import PhoneNumbers
 import Synchronization
 
 /// The running service: store, RPC server, event bus, signals and systemd state.
@@ -92,6 +93,8 @@ public final class Daemon: @unchecked Sendable {
             throw StartupError(description: error.description)
         }
         let store: ContactStore
+        // Numbers are keyed in this region when the store opens (again if it changed).
+        PhoneRegion.current = settings.defaultRegion
         do {
             store = try ContactStore(path: databasePath) { [log] from, to in
                 // Tell the service manager that start-up may take longer than usual.
@@ -267,6 +270,9 @@ public final class Daemon: @unchecked Sendable {
         }
     }
 
+    /// The settings in force now (a reload may have changed them).
+    var currentSettings: Settings { stateLock.withLock { settings } }
+
     /// Prunes the history in the background, `after` seconds from now and then every hour,
     /// as the settings in force say.
     private func pruneHistorySoon(after seconds: Double) {
@@ -300,6 +306,11 @@ public final class Daemon: @unchecked Sendable {
             photos?.apply(fresh)
             store?.keepsHistory = fresh.historyDays > 0
             sync?.defaultAccount = fresh.defaultAccount
+            if fresh.defaultRegion != old.defaultRegion {
+                PhoneRegion.current = fresh.defaultRegion
+                let keyed = try store?.phoneRegionChanged() ?? 0
+                log.info("phone numbers are read in \(fresh.defaultRegion ?? "no region") now (\(keyed) contacts keyed again)")
+            }
             if fresh.socketPath != old.socketPath || fresh.dataDirectory != old.dataDirectory {
                 log.warning("the socket and data directory change only when contactsd restarts")
             }

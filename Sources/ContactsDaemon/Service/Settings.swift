@@ -2,6 +2,7 @@ import ContactsCore
 import ContactsSupport
 import Foundation
 import JSONCore
+import PhoneNumbers
 
 /// The daemon's effective settings: the command line over the configuration file over the
 /// defaults.
@@ -23,6 +24,11 @@ public struct Settings: Sendable, Equatable {
     public var historyMaxBytes = 256 << 20
     /// The sync account new contacts go to (`contacts.create` without an `account`).
     public var defaultAccount: String?
+    /// The region numbers written without a country code are read in: `defaultRegion` of the
+    /// file, else the locale's (`LC_ALL`, `LC_TELEPHONE`, `LANG`), else none.
+    public var defaultRegion: String?
+    /// Where `defaultRegion` came from: "config", "locale", or nil when there is none.
+    public var regionSource: String?
 
     static let lineLimitRange = 1024...(1 << 40)
     static let connectionRange = 1...65536
@@ -46,14 +52,21 @@ public struct Settings: Sendable, Equatable {
 
     public static let knownKeys = [
         "socket", "dataDir", "inbox", "logLevel", "maxLineBytes", "maxConnections", "thumbnailSizes", "maxPhotoBytes", "maxPhotoPixels",
-        "historyDays", "historyMaxBytes", "defaultAccount",
+        "historyDays", "historyMaxBytes", "defaultAccount", "defaultRegion",
     ]
 
     /// The settings for these options, reading the configuration file if there is one.
-    public static func resolve(_ options: DaemonOptions, paths: XDGPaths) throws(FileError) -> Settings {
+    public static func resolve(
+        _ options: DaemonOptions, paths: XDGPaths, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(FileError) -> Settings {
         var s = Settings(socketPath: paths.defaultSocket, dataDirectory: paths.dataDirectory)
         let configPath = options.configPath ?? paths.configHome + "/contactsd/config.json"
         try s.apply(fileAt: configPath, required: options.configPath != nil)
+        if s.defaultRegion != nil {
+            s.regionSource = "config"
+        } else if let r = PhoneRegion.fromLocale(environment) {
+            (s.defaultRegion, s.regionSource) = (r, "locale")
+        }
         if let v = options.socketPath { s.socketPath = v }
         if let v = options.dataDirectory { s.dataDirectory = v }
         if let v = options.inbox { s.inbox = v }
@@ -109,6 +122,12 @@ public struct Settings: Sendable, Equatable {
             case "historyDays": historyDays = try number(Self.historyDaysRange)
             case "historyMaxBytes": historyMaxBytes = try number(Self.historyBytesRange)
             case "defaultAccount": defaultAccount = try text()
+            case "defaultRegion":
+                let code = try text().uppercased()
+                guard PhoneRegion.isKnown(code) else {
+                    throw fail("must be an ISO 3166 region code that has phone numbers, such as \"DE\" or \"US\"")
+                }
+                defaultRegion = code
             default:
                 throw fail("is not a setting (known: \(Self.knownKeys.joined(separator: ", ")))")
             }

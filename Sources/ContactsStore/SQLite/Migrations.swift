@@ -163,6 +163,25 @@ enum Migrations {
         ALTER TABLE sync_items ADD COLUMN group_id TEXT;
         CREATE INDEX sync_items_groups ON sync_items(account) WHERE group_id IS NOT NULL;
         """,
+        // 11: phones as numbers. Each phone of a contact by its E.164 form (when it parses in
+        // the default region) and the last digits it ends in, for caller ID; the region the
+        // keys and the search text were made with is a setting (a store made before has
+        // none: its phones are keyed when it is next opened).
+        """
+        CREATE TABLE phone_numbers (
+            contact_rowid INTEGER NOT NULL,
+            position INTEGER NOT NULL,
+            e164 TEXT,
+            tail TEXT,
+            PRIMARY KEY (contact_rowid, position)
+        ) WITHOUT ROWID;
+        CREATE INDEX phone_numbers_e164 ON phone_numbers(e164) WHERE e164 IS NOT NULL;
+        CREATE INDEX phone_numbers_tail ON phone_numbers(tail) WHERE tail IS NOT NULL;
+        CREATE TRIGGER phone_numbers_of_deleted AFTER DELETE ON contacts BEGIN
+            DELETE FROM phone_numbers WHERE contact_rowid = old.rowid;
+        END;
+        CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+        """,
     ]
 
     static var latestVersion: Int { all.count }

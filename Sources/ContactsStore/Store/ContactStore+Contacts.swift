@@ -2,6 +2,7 @@ import CSQLite
 import ContactsCore
 import ContactsSupport
 import Foundation
+import PhoneNumbers
 
 extension ContactStore {
     static let contactColumns = """
@@ -109,6 +110,8 @@ extension ContactStore {
     /// import works these out for all its contacts on every core before its transaction.
     struct PreparedRow: Sendable {
         var search: String
+        /// Each phone as a number (its rows in `phone_numbers`).
+        var phoneKeys: [PhoneKeys]
         var sortKey: String
         var body: String
         var vcard: String?
@@ -121,7 +124,8 @@ extension ContactStore {
         var indexText: [UInt8] = []
 
         init(_ c: Contact) {
-            let search = SearchDocument.text(for: c)
+            phoneKeys = c.phoneKeys()
+            let search = SearchDocument.text(for: c, phoneKeys: phoneKeys)
             self.search = search
             // The first line is the folded name.
             let firstLine = search.utf8.firstIndex(of: 0x0A).map { String(search[..<$0]) } ?? search
@@ -183,6 +187,7 @@ extension ContactStore {
             try History.creatingOperation(db, &log).map { .int($0) } ?? .null,
         ])
         let rowid = sqlite3LastInsertRowid(db)
+        try savePhoneKeys(db, rowid: rowid, row.phoneKeys, isNew: true)
         var groups: [String]?
         if !c.groups.isEmpty { groups = try setMemberships(db, contactRowid: rowid, names: c.groups, log: &log, isNew: true) }
         log.created(row.newID)
@@ -241,9 +246,11 @@ extension ContactStore {
     static func rewrite(_ db: Database, _ c: inout Contact, previous: Contact, log: inout ChangeLog) throws {
         c.revision = previous.revision + 1
         c.updatedAt = max(Timestamp.now(), previous.updatedAt)
-        let search = SearchDocument.text(for: c)
+        let phoneKeys = c.phoneKeys()
+        let search = SearchDocument.text(for: c, phoneKeys: phoneKeys)
         let sortKey = SearchFolding.sortKey(c.name)
         let rowid = try db.scalarInt("SELECT rowid FROM contacts WHERE id = ?", [.text(c.id)])
+        if c.phones != previous.phones { try savePhoneKeys(db, rowid: rowid, phoneKeys) }
         try History.contactChanged(db, from: previous, to: c, log: &log)
         try db.prepare(
             """

@@ -111,6 +111,8 @@ extension ContactStore {
             """
         ).run([.int(Timestamp.now()), .int(trashRowid)])
         let rowid = sqlite3LastInsertRowid(db)
+        // Its phones keyed, and its search text made again, in the region of now.
+        try rekeyPhones(db, rowids: [rowid])
         if !groups.isEmpty { _ = try setMemberships(db, contactRowid: rowid, names: groups, log: &log, isNew: true) }
         try db.prepare("DELETE FROM trash WHERE rowid = ?").run([.int(trashRowid)])
         let row = try db.prepare("SELECT \(SearchIndex.selectColumns) FROM contacts WHERE rowid = ?")

@@ -82,6 +82,7 @@ public final class ContactStore: @unchecked Sendable {
             )
             if version > 0 && version < Migrations.latestVersion { willMigrate?(version, Migrations.latestVersion) }
             try migrate(from: version)
+            try keyPhonesIfNeeded()
         } catch let e as SQLiteError {
             if e.isCorrupt {
                 throw StoreError.unavailable("\(path) is not a contacts database or is damaged (\(e.message)); it was left as it is")
@@ -129,6 +130,7 @@ public final class ContactStore: @unchecked Sendable {
             try Self.copy(from: source, to: writer)
             try writer.execute("PRAGMA foreign_keys=ON; DROP TABLE IF EXISTS backup_photos;")
             try migrate(from: version)
+            try keyPhonesIfNeeded()
         } catch let e as SQLiteError {
             if e.isDiskFull { throw StoreError.unavailable("the disk is full; the store was not replaced") }
             throw StoreError.database(e)

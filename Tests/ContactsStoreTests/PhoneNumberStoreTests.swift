@@ -1,0 +1,112 @@
+import ContactsCore
+import Foundation
+import PhoneNumbers
+import XCTest
+
+@testable import ContactsStore
+
+/// Phones as numbers in the store: a number found in any common form, caller ID with its
+/// three kinds of match, shapes that keep the entered text, and a change of region.
+final class PhoneNumberStoreTests: StoreTestCase {
+    override func setUpWithError() throws {
+        PhoneRegion.current = "DE"
+        try super.setUpWithError()
+    }
+
+    override func tearDown() {
+        super.tearDown()
+        PhoneRegion.current = nil
+    }
+
+    func names(_ text: String) throws -> [String] { try store.query(ContactQuery(text: text)).contacts.map(\.name).sorted() }
+
+    func testANumberIsFoundInEveryFormItIsWrittenIn() throws {
+        try add("Anna Haro", phones: ["+49 171 5550199"])
+        try add("Bernd Roth", phones: ["0171 5550199"])
+        try add("Carla Lind", phones: ["+1 (415) 555-0132"])
+        try add("Other Person", phones: ["+49 30 1234567"])
+        for form in ["0171 5550199", "+49 171 5550199", "0049171 5550199", "+49 (0)171 555-01-99", "01715550199"] {
+            XCTAssertEqual(try names(form), ["Anna Haro", "Bernd Roth"], form)
+        }
+        for form in ["+1 415-555-0132", "001 415 555 0132", "(415) 555-0132", "415 555 0132"] {
+            XCTAssertTrue(try names(form).contains("Carla Lind"), form)
+        }
+        // Fragments keep working as digit substrings.
+        XCTAssertEqual(try names("55501"), ["Anna Haro", "Bernd Roth", "Carla Lind"])
+        XCTAssertEqual(try names("1234567"), ["Other Person"])
+    }
+
+    func testCallerIDFindsExactThenNationalThenShortMatches() throws {
+        let anna = try add("Anna Haro", phones: ["+49 171 5550199", "+49 30 1234567"])
+        let bernd = try add("Bernd Roth", phones: ["0171 5550199"])
+        // Austria's number with the same national digits, and a US number ending alike.
+        let austria = try add("Clara Moser", phones: ["+43 171 5550199"])
+        let us = try add("Dan Smith", phones: ["+1 212 555 0199"])
+        try add("Eve Nobody", phones: ["+44 20 7946 0018"])
+        let found = try store.lookupPhone("+49 171 5550199")
+        XCTAssertEqual(found.map(\.contact.id), [anna.id, bernd.id, austria.id, us.id], "\(found.map { ($0.contact.name, $0.match) })")
+        XCTAssertEqual(found.map(\.match), [.exact, .exact, .short, .short])
+        XCTAssertEqual(found[0].phone.value, "+49 171 5550199")
+        XCTAssertEqual(found[0].position, 0)
+        // The second phone of a contact, written in the national form.
+        XCTAssertEqual(try store.lookupPhone("030 1234567").map(\.position), [1])
+        XCTAssertEqual(try store.lookupPhone("garbage").count, 0)
+        XCTAssertEqual(try store.lookupPhone("12").count, 0)
+    }
+
+    func testWithoutARegionNationalNumbersMatchTheirInternationalForm() throws {
+        PhoneRegion.current = nil
+        store.close()
+        store = try ContactStore(path: databasePath)
+        let bernd = try add("Bernd Roth", phones: ["0171 5550199"])
+        let anna = try add("Anna Haro", phones: ["+49 171 5550199"])
+        // One side without a country code: the same national number.
+        XCTAssertEqual(
+            try store.lookupPhone("+49 171 5550199").map { "\($0.contact.id) \($0.match)" }, ["\(anna.id) exact", "\(bernd.id) national"])
+        XCTAssertEqual(
+            try store.lookupPhone("0171 5550199").map { "\($0.contact.id) \($0.match)" }, ["\(anna.id) national", "\(bernd.id) national"])
+        // Search compares digits, as without numbers.
+        XCTAssertEqual(try names("0171 5550199"), ["Bernd Roth"])
+        XCTAssertEqual(try names("+49 171 5550199"), ["Anna Haro", "Bernd Roth"])
+    }
+
+    func testStoredTextStaysAsEnteredAndNonNumbersAreKept() throws {
+        let c = try add("Front Desk", phones: ["ask reception", "+1 415 555 0132 ext. 12", "1-800-FLOWERS"])
+        let stored = try store.contact(id: c.id)
+        XCTAssertEqual(stored.phones.map(\.value), ["ask reception", "+1 415 555 0132 ext. 12", "1-800-FLOWERS"])
+        let json = stored.json["phones"]?.arrayValue ?? []
+        XCTAssertEqual(json.map { $0["value"] }, ["ask reception", "+1 415 555 0132 ext. 12", "1-800-FLOWERS"])
+        // Letters are keypad digits; in Germany the vanity number reads as a German one.
+        XCTAssertEqual(json.map { $0["e164"] }, [.null, "+14155550132", "+4918003569377"])
+        XCTAssertEqual(json[0]["type"], .null)
+        XCTAssertEqual(try store.lookupPhone("+1 415 555 0132").map(\.position), [1])
+    }
+
+    func testARegionChangeKeysEveryPhoneAgain() throws {
+        let bernd = try add("Bernd Roth", phones: ["0171 5550199"])
+        XCTAssertEqual(try store.lookupPhone("+491715550199").map(\.match), [.exact])
+        // The same national digits mean an Austrian number once the region is Austria.
+        PhoneRegion.current = "AT"
+        XCTAssertEqual(try store.phoneRegionChanged(), 1)
+        XCTAssertEqual(try store.lookupPhone("+431715550199").map { "\($0.contact.id) \($0.match)" }, ["\(bernd.id) exact"])
+        XCTAssertEqual(try names("+43 171 5550199"), ["Bernd Roth"])
+        XCTAssertEqual(try store.contact(id: bernd.id).revision, 1, "keys are not edits")
+        XCTAssertEqual(try store.phoneRegionChanged(), 0, "nothing to do a second time")
+        // A store opened in another region than it was keyed in is keyed again.
+        store.close()
+        PhoneRegion.current = "DE"
+        store = try ContactStore(path: databasePath)
+        XCTAssertEqual(try store.lookupPhone("+491715550199").map(\.match), [.exact])
+    }
+
+    func testEditsDeletionsAndTheTrashKeepTheKeysRight() throws {
+        let c = try add("Anna Haro", phones: ["0171 5550199"])
+        _ = try store.update(id: c.id) { $0.phones = [LabeledValue(value: "0172 5550100")] }
+        XCTAssertEqual(try store.lookupPhone("+491715550199").map(\.match), [])
+        XCTAssertEqual(try store.lookupPhone("+491725550100").count, 1)
+        _ = try store.delete(ids: [c.id])
+        XCTAssertEqual(try store.lookupPhone("+491725550100").count, 0)
+        _ = try store.undelete(ids: [c.id])
+        XCTAssertEqual(try store.lookupPhone("+491725550100").count, 1)
+    }
+}
