@@ -13,12 +13,12 @@ extension LabeledValue {
     static func buildPhones(_ key: StaticString, _ list: [LabeledValue], into b: inout some JSONBuilding) {
         b.beginArray(key)
         for v in list {
-            let keys = PhoneKeys(v.value, region: PhoneRegion.current)
+            let number = PhoneDescriptions.of(v.value, region: PhoneRegion.current)
             b.beginObject(nil)
             b.string("value", v.value)
             b.string("label", v.label)
-            b.string("e164", keys.e164)
-            b.string("type", keys.type?.rawValue)
+            b.string("e164", number.e164)
+            b.string("type", number.type?.rawValue)
             b.endObject()
         }
         b.endArray()

@@ -37,7 +37,7 @@ int typeCode(PhoneNumberUtil::PhoneNumberType t) {
 
 }  // namespace
 
-extern "C" int pn_parse(const char *text, const char *region, pn_number *out) {
+extern "C" int pn_parse(const char *text, const char *region, int with_type, pn_number *out) {
     std::memset(out, 0, sizeof *out);
     out->type = PN_TYPE_UNKNOWN;
     if (text == nullptr) return 0;
@@ -49,15 +49,17 @@ extern "C" int pn_parse(const char *text, const char *region, pn_number *out) {
     util->GetNationalSignificantNumber(number, &national);
     // A valid number, or one of a length its country allows and long enough not to be a
     // short code or a fragment ("12" is possible in Germany; it is no one's number).
-    bool valid = util->IsValidNumber(number);
-    if (!valid && (!util->IsPossibleNumber(number) || national.size() < 6)) return 0;
+    // Validity is asked only when it decides (it costs as much again as the parse).
+    bool possible = util->IsPossibleNumber(number) && national.size() >= 6;
+    bool valid = (!possible || with_type) && util->IsValidNumber(number);
+    if (!possible && !valid) return 0;
     std::string e164;
     util->Format(number, PhoneNumberUtil::E164, &e164);
     copy(e164, out->e164, sizeof out->e164);
     copy(national, out->national, sizeof out->national);
     out->country_code = number.country_code();
     out->international = number.country_code_source() != PhoneNumber::FROM_DEFAULT_COUNTRY;
-    out->type = valid ? typeCode(util->GetNumberType(number)) : PN_TYPE_UNKNOWN;
+    out->type = with_type && valid ? typeCode(util->GetNumberType(number)) : PN_TYPE_UNKNOWN;
     return 1;
 }
 

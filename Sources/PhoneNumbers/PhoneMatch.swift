@@ -74,12 +74,10 @@ public enum PhoneDigits {
 public struct PhoneKeys: Sendable, Equatable {
     public var e164: String?
     public var tail: String?
-    public var type: PhoneNumberType?
 
     public init(_ text: String, region: String?) {
-        let n = PhoneNumber.parse(text, region: region)
+        let n = PhoneNumber.parse(text, region: region, withType: false)
         e164 = n?.e164
-        type = n?.type
         tail = PhoneDigits.tail(n?.e164 ?? text)
     }
 }

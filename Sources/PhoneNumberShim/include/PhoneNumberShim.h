@@ -36,7 +36,8 @@ enum {
 /// Parses `text` as a number dialled in `region` (an ISO 3166 code, or NULL/"" for none: then
 /// only numbers with their own country code parse). Returns 1 when `out` holds a number
 /// that is possible for its country, 0 otherwise. Never throws, never keeps `text`.
-int pn_parse(const char *text, const char *region, pn_number *out);
+/// With `with_type` 0 the type is left PN_TYPE_UNKNOWN (telling it costs more than parsing).
+int pn_parse(const char *text, const char *region, int with_type, pn_number *out);
 
 /// Whether `region` is a region libphonenumber knows ("DE", "US"; not "EU" or "de").
 int pn_is_region(const char *region);
