@@ -14,7 +14,8 @@ let package = Package(
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         // The daemon's allocator: threads that parse while another writes and frees.
-        .systemLibrary(name: "CJemalloc", pkgConfig: "jemalloc", providers: [.apt(["libjemalloc-dev"])]),
+        // (Linked by its module map where it is imported, so that a sanitized build can leave it out.)
+        .systemLibrary(name: "CJemalloc", providers: [.apt(["libjemalloc-dev"])]),
         // HTTP for sync: libcurl's blocking interface, one request on the caller's thread (no
         // event loop spinning while a slow server thinks), TLS with the system's trust store.
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
