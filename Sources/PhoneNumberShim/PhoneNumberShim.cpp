@@ -49,9 +49,11 @@ extern "C" int pn_parse(const char *text, const char *region, int with_type, pn_
     util->GetNationalSignificantNumber(number, &national);
     // A valid number, or one of a length its country allows and long enough not to be a
     // short code or a fragment ("12" is possible in Germany; it is no one's number).
-    // Validity is asked only when it decides (it costs as much again as the parse).
-    bool possible = util->IsPossibleNumber(number) && national.size() >= 6;
-    bool valid = (!possible || with_type) && util->IsValidNumber(number);
+    // Validity is asked only when it decides (it costs as much again as the parse); a
+    // number of a length its country never has is never valid either.
+    bool possibleLength = util->IsPossibleNumber(number);
+    bool possible = possibleLength && national.size() >= 6;
+    bool valid = possibleLength && (!possible || with_type) && util->IsValidNumber(number);
     if (!possible && !valid) return 0;
     std::string e164;
     util->Format(number, PhoneNumberUtil::E164, &e164);

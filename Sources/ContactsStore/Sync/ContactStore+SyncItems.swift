@@ -118,12 +118,15 @@ extension ContactStore {
     /// Stores a batch of downloaded cards in one transaction (as `applyDownload` stores one);
     /// a card the store refuses (no name, say) is answered with its error, and the others land.
     public func applyDownloads(account: String, _ downloads: [Download]) throws -> [Result<Contact, StoreError>] {
-        try write(origin: "sync:\(account)") { db, log in
+        // The rows of new contacts (search text, phone keys, body) on every core, before the
+        // lock; a download that turns out to update a stored contact leaves its row unused.
+        let rows = Parallel.chunks(downloads.count, minimum: 64) { r in downloads[r].map { PreparedRow(new: $0.contact) } }.flatMap { $0 }
+        return try write(origin: "sync:\(account)") { db, log in
             var out: [Result<Contact, StoreError>] = []
             out.reserveCapacity(downloads.count)
-            for d in downloads {
+            for (d, row) in zip(downloads, rows) {
                 do {
-                    out.append(.success(try Self.applyOne(db, account: account, d, photos: photos, log: &log)))
+                    out.append(.success(try Self.applyOne(db, account: account, d, row: row, photos: photos, log: &log)))
                 } catch let e as StoreError {
                     out.append(.failure(e))
                 }
@@ -132,8 +135,9 @@ extension ContactStore {
         }
     }
 
-    private static func applyOne(_ db: Database, account: String, _ d: Download, photos: PhotoStore, log: inout ChangeLog) throws -> Contact
-    {
+    private static func applyOne(
+        _ db: Database, account: String, _ d: Download, row: PreparedRow? = nil, photos: PhotoStore, log: inout ChangeLog
+    ) throws -> Contact {
         let incoming = d.contact
         var linked = try db.scalarText("SELECT contact_id FROM sync_items WHERE account = ? AND href = ?", [.text(account), .text(d.href)])
         var target = try linked.flatMap { try fetch(db, id: $0, withCard: true) }
@@ -170,7 +174,7 @@ extension ContactStore {
         } else {
             try validate(c)
             if let photo = d.photo { _ = try photos.put(photo.hash, photo.bytes) }
-            c = try insert(db, incoming, log: &log)
+            c = try insert(db, incoming, row: row, log: &log)
         }
         try saveItem(
             db, account: account,
