@@ -105,17 +105,7 @@ public enum SearchFolding {
     public static func lowercaseCollapsed(_ text: String) -> String { collapse(text.lowercased()) }
 
     /// The digits of a phone number, formatting dropped ("+86 138-0013" → "861380013").
-    public static func phoneDigits(_ text: String) -> String {
-        if text.utf8.allSatisfy({ $0 < 0x80 }) {
-            return String(decoding: text.utf8.filter { $0 >= 0x30 && $0 <= 0x39 }, as: UTF8.self)
-        }
-        return String(
-            String.UnicodeScalarView(
-                text.unicodeScalars.compactMap { u -> Unicode.Scalar? in
-                    guard let v = u.properties.numericType == .decimal ? u.properties.numericValue : nil else { return nil }
-                    return Unicode.Scalar(UInt8(48 + Int(v)))
-                }))
-    }
+    public static func phoneDigits(_ text: String) -> String { PhoneDigits.of(text) }
 
     /// True for text a person would type as a phone number: digits and `+ - ( ) . /` and spaces.
     public static func looksLikePhone(_ text: String) -> Bool {

@@ -21,20 +21,24 @@ public enum PhoneMatch: String, Sendable, Comparable {
 
     /// How `stored` answers `asked`, both read in `region`; nil when it does not.
     public static func of(_ stored: String, asking asked: String, region: String?) -> PhoneMatch? {
-        let a = PhoneNumber.parse(asked, region: region)
-        let s = PhoneNumber.parse(stored, region: region)
+        of(stored, asking: PhoneNumber.parse(asked, region: region, withType: false), asked, region: region)
+    }
+
+    /// The same, with `asked` read already (`a`): a lookup reads it once for all candidates.
+    public static func of(_ stored: String, asking a: PhoneNumber?, _ asked: String, region: String?) -> PhoneMatch? {
+        let s = PhoneNumber.parse(stored, region: region, withType: false)
         if let a, let s, a.e164 == s.e164 { return .exact }
         let aOwn = a?.international ?? false
         let sOwn = s?.international ?? false
         if !(aOwn && sOwn) {
             // The one written without a country code, read in the other one's country.
             if let a, aOwn, let r = PhoneRegion.main(ofCountryCode: a.countryCode),
-                PhoneNumber.parse(stored, region: r)?.national == a.national
+                PhoneNumber.parse(stored, region: r, withType: false)?.national == a.national
             {
                 return .national
             }
             if let s, sOwn, let r = PhoneRegion.main(ofCountryCode: s.countryCode),
-                PhoneNumber.parse(asked, region: r)?.national == s.national
+                PhoneNumber.parse(asked, region: r, withType: false)?.national == s.national
             {
                 return .national
             }
@@ -50,6 +54,9 @@ public enum PhoneMatch: String, Sendable, Comparable {
 /// The digits of a written number, in any script's decimal digits, as ASCII.
 public enum PhoneDigits {
     public static func of(_ text: String) -> String {
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            return String(decoding: text.utf8.filter { $0 >= 0x30 && $0 <= 0x39 }, as: UTF8.self)
+        }
         var out = ""
         for u in text.unicodeScalars {
             if u.isASCII {

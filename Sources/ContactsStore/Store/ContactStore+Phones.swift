@@ -99,10 +99,11 @@ extension ContactStore {
                 ($0.int64(0), Self.readContact($0))
             }
             let byRowid = Dictionary(read, uniquingKeysWith: { a, _ in a })
+            let parsed = PhoneNumber.parse(number, region: region, withType: false)
             var out: [PhoneLookupMatch] = []
             for (rowid, position) in candidates {
                 guard let c = byRowid[rowid], position < c.phones.count,
-                    let m = PhoneMatch.of(c.phones[position].value, asking: number, region: region)
+                    let m = PhoneMatch.of(c.phones[position].value, asking: parsed, number, region: region)
                 else { continue }
                 out.append(PhoneLookupMatch(contact: c, position: position, match: m))
             }
