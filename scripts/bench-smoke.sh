@@ -13,7 +13,7 @@ trap 'rm -f "$out"' EXIT
 python3 - "$out" <<'PY'
 import json, sys
 figures = json.load(open(sys.argv[1]))
-wanted = ["storeInsertSeconds", "storeSearch.word.p50", "search.word.p50", "search.CJK.p99", "importCallSeconds", "importStoreSeconds", "dropFolderImportSeconds",
+wanted = ["storeInsertSeconds", "storeSearch.word.p50", "search.word.p50", "search.CJK.p99", "importCallSeconds", "importStoreSeconds", "dropFolderImportSeconds", "dropFolderImportWithNumbersSeconds",
           "getSequentialPerSecond", "getPipelinedPerSecond", "exportSeconds", "queryEmailMs", "daemonRSSMiB", "readyMs",
           "setPhoto12MPMs", "thumbnailColdMs", "thumbnailCachedP50Ms", "historyP99Ms", "undoImportSeconds",
           "historyStoreRatio", "importStoreWithHistorySeconds", "importStoreWithoutHistorySeconds"]

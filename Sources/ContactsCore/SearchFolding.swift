@@ -281,10 +281,23 @@ public enum SearchDocument {
         for (p, k) in zip(contact.phones, keys) {
             let d = SearchFolding.phoneDigits(p.value)
             if !d.isEmpty { line(d) }
-            // "+491715550199": the same number however it was written, as a query gives it.
-            if let e164 = k.e164 { line(e164) }
+            if needsNumberLine(digits: d, k), let e164 = k.e164 { line(e164) }
         }
         return out
+    }
+
+    /// Whether a phone's search text needs its E.164 form as a line of its own: only when its
+    /// digits do not hold its national number (an Argentine mobile written with its 15, a
+    /// number with a carrier code). Otherwise a query for the number in any form finds it by
+    /// the national number a whole number's query looks for too (`patterns`).
+    static func needsNumberLine(digits: String, _ k: PhoneKeys) -> Bool {
+        guard let national = k.national, k.e164 != nil else { return false }
+        return !digits.contains(national)
+    }
+
+    /// Whether keys read since (`keys`) change the search text made with digits only.
+    public static func numbersChangeText(of contact: Contact, _ keys: [PhoneKeys]) -> Bool {
+        zip(contact.phones, keys).contains { p, k in needsNumberLine(digits: SearchFolding.phoneDigits(p.value), k) }
     }
 
     /// The substrings that a query looks for; a contact matches when any one occurs in its text.

@@ -81,10 +81,21 @@ public enum PhoneDigits {
 public struct PhoneKeys: Sendable, Equatable {
     public var e164: String?
     public var tail: String?
+    /// The national significant number, when it parses.
+    public var national: String?
 
     public init(_ text: String, region: String?) {
         let n = PhoneNumber.parse(text, region: region, withType: false)
         e164 = n?.e164
+        national = n?.national
         tail = PhoneDigits.tail(n?.e164 ?? text)
+    }
+
+    /// The keys of `text` without reading it as a number: its tail only, found by caller ID
+    /// at once; the E.164 key comes when it is read (a large import's phones, read after it).
+    public init(digitsOf text: String) {
+        e164 = nil
+        national = nil
+        tail = PhoneDigits.tail(text)
     }
 }

@@ -109,4 +109,65 @@ final class PhoneNumberStoreTests: StoreTestCase {
         _ = try store.undelete(ids: [c.id])
         XCTAssertEqual(try store.lookupPhone("+491725550100").count, 1)
     }
+
+    func keyedNumbers(_ like: String = "+49%") throws -> Int {
+        Int(try store.read { try $0.scalarInt("SELECT count(*) FROM phone_numbers WHERE e164 LIKE ?", [.text(like)]) })
+    }
+
+    func testALargeImportReadsItsNumbersRightAfterIt() throws {
+        let items = (0..<1500).map { i -> ImportItem in
+            var c = Contact(name: "Person \(i)")
+            c.phones = [LabeledValue(value: "0171 555" + String(format: "%04d", i))]
+            return ImportItem(contact: c, carriesGroups: false, carriesFavorite: false)
+        }
+        XCTAssertTrue(ImportBatch.keysPhonesLater(importing: items.count))
+        _ = try store.importContacts(items)
+        // At once, whether or not its number was read yet: found by its last digits, and
+        // told as the exact match it is.
+        XCTAssertEqual(try store.lookupPhone("+49 171 5550042").map { "\($0.contact.name) \($0.match)" }, ["Person 42 exact"])
+        store.waitForPhoneKeys()
+        XCTAssertEqual(try store.phonesWaitingForKeys(), 0)
+        XCTAssertEqual(try keyedNumbers("+49171555%"), 1500)
+        let found = try store.query(ContactQuery(text: "+491715551234")).contacts
+        XCTAssertEqual(found.map(\.name), ["Person 1234"])
+        XCTAssertEqual(found.first?.revision, 1, "reading a number is no edit")
+    }
+
+    func testContactsEditedOrDeletedWhileWaitingAreNotKeyedTwice() throws {
+        let a = try add("Anna Haro", phones: ["0171 5550199"])
+        let b = try add("Bernd Roth", phones: ["0171 5550100"])
+        let c = try add("Carla Lind", phones: ["0171 5550111"])
+        let unkey = "UPDATE phone_numbers SET e164 = NULL; INSERT OR IGNORE INTO phones_unkeyed SELECT rowid FROM contacts;"
+        try store.write { db, _ in try db.execute(unkey) }
+        XCTAssertEqual(try keyedNumbers(), 0)
+        // An edit keys its contact with the rest of its row, phones unchanged or not.
+        _ = try store.update(id: a.id) { $0.note = "edited" }
+        _ = try store.delete(ids: [b.id])
+        XCTAssertEqual(try store.phonesWaitingForKeys(), 1)
+        XCTAssertEqual(try keyedNumbers(), 1)
+        XCTAssertEqual(try store.keyWaitingPhones(), 1)
+        XCTAssertEqual(try keyedNumbers(), 2)
+        XCTAssertEqual(try store.keyWaitingPhones(), 0)
+        XCTAssertEqual(try store.contact(id: c.id).revision, 1)
+        XCTAssertEqual(try store.lookupPhone("+491715550111").map(\.contact.id), [c.id])
+        // A store closed with contacts waiting (a daemon stopped after an import) keys them
+        // once it is opened.
+        try store.write { db, _ in try db.execute(unkey) }
+        store.close()
+        store = try ContactStore(path: databasePath)
+        store.waitForPhoneKeys()
+        XCTAssertEqual(try store.phonesWaitingForKeys(), 0)
+        XCTAssertEqual(try keyedNumbers(), 2)
+    }
+
+    func testANumberWhoseDigitsLackItsNationalNumberIsFoundByItsE164Form() throws {
+        // An Argentine mobile as it is dialled at home: 011 15-…; its number is +54 9 11 ….
+        PhoneRegion.current = "AR"
+        _ = try store.phoneRegionChanged()
+        try add("Lucía Pérez", phones: ["011 15-2345-6789"])
+        try add("Other Person", phones: ["+54 11 4444 5555"])
+        XCTAssertEqual(try names("+54 9 11 2345 6789"), ["Lucía Pérez"])
+        XCTAssertEqual(try names("+5491123456789"), ["Lucía Pérez"])
+        XCTAssertEqual(try store.lookupPhone("+54 9 11 2345 6789").map(\.match), [.exact])
+    }
 }

@@ -57,6 +57,31 @@ final class InboxTests: DaemonTestCase {
         XCTAssertEqual(zoe?["phones"]?.arrayValue?.first?["label"], "mobile")
     }
 
+    func testALargeFilesNumbersAreReadRightAfterItsImport() throws {
+        daemon.stop()
+        try daemon.start(extraEnvironment: ["LC_TELEPHONE": "de_DE.UTF-8"])
+        var text = ""
+        for i in 0..<1500 {
+            text += "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Person \(i)\r\nTEL;TYPE=CELL:0171 555\(String(format: "%04d", i))\r\nEND:VCARD\r\n"
+        }
+        try write("many.vcf", text)
+        XCTAssertTrue(waitFor(inbox + "/imported/many.vcf"))
+        let client = try daemon.client()
+        var waiting = -1
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            waiting = try client.call("daemon.status")["phonesAwaitingNumbers"]?.intValue ?? -1
+            if waiting == 0 { break }
+            usleep(50_000)
+        }
+        XCTAssertEqual(waiting, 0, "every number read within 30 s")
+        let who = try daemon.ctl("who", "--json", "+49 171 5551234")
+        XCTAssertEqual(who.status, 0, who.stderr)
+        XCTAssertTrue(who.stdout.contains("Person 1234"), who.stdout)
+        XCTAssertTrue(who.stdout.contains("\"e164\":\"+491715551234\""), who.stdout)
+        XCTAssertTrue(who.stdout.contains("\"match\":\"exact\""), who.stdout)
+    }
+
     func testAFileMovedInIsImportedAndIgnoredEntriesAreLeftAlone() throws {
         let outside = daemon.home + "/outside"
         try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)

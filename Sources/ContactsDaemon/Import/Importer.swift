@@ -121,8 +121,9 @@ struct Importer {
 
         init(_ file: VCardParser.Pieces, progress: ((Int, Int) -> Void)?, isCancelled: (@Sendable () -> Bool)?) {
             let workers = file.count == 1 ? 0 : max(1, min(4, Parallel.cores))
+            let later = ImportBatch.keysPhonesLater(importing: file.estimatedCards)
             pipeline = OrderedPipeline(count: file.count, window: 2 * max(1, workers), workers: workers, name: "import") { i in
-                Importer.readPiece(file.parse(i))
+                Importer.readPiece(file.parse(i), keyPhonesLater: later)
             }
             count = file.count
             expectedCount = file.estimatedCards
@@ -155,7 +156,7 @@ struct Importer {
         func stored(_ count: Int) { progress?(count, max(expectedCount, count)) }
     }
 
-    static func readPiece(_ parsed: VCardParser.Result) -> Piece {
+    static func readPiece(_ parsed: VCardParser.Result, keyPhonesLater: Bool = false) -> Piece {
         var items: [ImportItem] = []
         items.reserveCapacity(parsed.cards.count)
         var errors: [ImportReport.Failure] = []
@@ -184,7 +185,9 @@ struct Importer {
                 errors.append(.init(index: i, line: error.line, message: error.message))
             }
         }
-        return Piece(batch: ImportBatch(items: items, groups: groups), cards: parsed.cards.count, errors: errors, issues: parsed.issues)
+        return Piece(
+            batch: ImportBatch(items: items, groups: groups, keyPhonesLater: keyPhonesLater), cards: parsed.cards.count, errors: errors,
+            issues: parsed.issues)
     }
 
     /// A card as a contact, with its photo's bytes taken out to be stored by content.

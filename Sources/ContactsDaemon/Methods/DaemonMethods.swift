@@ -22,6 +22,7 @@ extension Daemon {
                         "pid": Schemas.integer,
                         "connections": Schemas.integer, "subscribers": Schemas.integer, "logLevel": Schemas.string,
                         "defaultRegion": Schemas.nullableString, "defaultRegionSource": Schemas.nullableString,
+                        "phonesAwaitingNumbers": Schemas.integer,
                     ],
                 ]
             ) { [self] _ in
@@ -36,6 +37,7 @@ extension Daemon {
                     "subscribers": .int(bus.subscriberCount), "logLevel": .string(log.level.word),
                     "defaultRegion": current.defaultRegion.map { .string($0) } ?? .null,
                     "defaultRegionSource": current.regionSource.map { .string($0) } ?? .null,
+                    "phonesAwaitingNumbers": .int(try store.phonesWaitingForKeys()),
                 ]
             },
             RPCMethod(

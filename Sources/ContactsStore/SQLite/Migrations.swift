@@ -182,6 +182,14 @@ enum Migrations {
         END;
         CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
         """,
+        // 12: the contacts a large import stored with their phones' digits only, whose numbers
+        // are read (E.164 keys and search text) in the background right after it.
+        """
+        CREATE TABLE phones_unkeyed (contact_rowid INTEGER PRIMARY KEY);
+        CREATE TRIGGER phones_unkeyed_of_deleted AFTER DELETE ON contacts BEGIN
+            DELETE FROM phones_unkeyed WHERE contact_rowid = old.rowid;
+        END;
+        """,
     ]
 
     static var latestVersion: Int { all.count }

@@ -11,6 +11,8 @@ struct ChangeLog {
     /// (a group change moved their timestamps).
     var indexDeletes: Set<Int64> = []
     var indexRefresh: Set<Int64> = []
+    /// Contacts whose search text alone changed (their phones read as numbers).
+    var indexTexts: [Int64: [UInt8]] = [:]
     /// Photos a contact stopped referring to: removed after the commit if nobody else does.
     var releasedPhotos: Set<String> = []
     /// What made the change (`rpc`, `import:FILE`, `undo`, ...), and the operation that
@@ -18,6 +20,8 @@ struct ChangeLog {
     var origin = "rpc"
     var operation: Int64?
     var keepsHistory = true
+    /// An import stored phones by their digits, to be read as numbers after the commit.
+    var phonesKeyedLater = false
     var isEmpty: Bool { contacts.isEmpty && groups.isEmpty }
 
     /// How many of `contacts` `positions` covers.

@@ -124,9 +124,15 @@ extension ContactStore {
         var newID = ""
         var indexKey: [UInt8] = []
         var indexText: [UInt8] = []
+        /// The phones are keyed by their digits only, and read as numbers after the write
+        /// (`keyPhonesLater`).
+        var phonesKeyedLater = false
 
-        init(_ c: Contact) {
-            phoneKeys = c.phoneKeys()
+        /// `keyPhonesLater`: the phones' digits only for now (a large import, which reading
+        /// every number would slow by half; they are read right after it, in the background).
+        init(_ c: Contact, keyPhonesLater: Bool = false) {
+            phonesKeyedLater = keyPhonesLater && !c.phones.isEmpty
+            phoneKeys = phonesKeyedLater ? c.phones.map { PhoneKeys(digitsOf: $0.value) } : c.phoneKeys()
             let search = SearchDocument.text(for: c, phoneKeys: phoneKeys)
             self.search = search
             // The first line is the folded name.
@@ -136,8 +142,8 @@ extension ContactStore {
             vcard = StoredProperties.encode(c.vcardProperties)
         }
 
-        init(new c: Contact) {
-            self.init(c)
+        init(new c: Contact, keyPhonesLater: Bool = false) {
+            self.init(c, keyPhonesLater: keyPhonesLater)
             newID = Identifier.make()
             indexKey = SearchIndex.Entry.key(sortKey: sortKey, name: c.name, id: newID)
             indexText = Array(search.utf8)
@@ -190,6 +196,10 @@ extension ContactStore {
         ])
         let rowid = sqlite3LastInsertRowid(db)
         try savePhoneKeys(db, rowid: rowid, row.phoneKeys, isNew: true)
+        if row.phonesKeyedLater {
+            try db.prepare("INSERT INTO phones_unkeyed (contact_rowid) VALUES (?)").run([.int(rowid)])
+            log.phonesKeyedLater = true
+        }
         var groups: [String]?
         if !c.groups.isEmpty { groups = try setMemberships(db, contactRowid: rowid, names: c.groups, log: &log, isNew: true) }
         log.created(row.newID)
@@ -252,7 +262,9 @@ extension ContactStore {
         let search = SearchDocument.text(for: c, phoneKeys: phoneKeys)
         let sortKey = SearchFolding.sortKey(c.name)
         let rowid = try db.scalarInt("SELECT rowid FROM contacts WHERE id = ?", [.text(c.id)])
-        if c.phones != previous.phones { try savePhoneKeys(db, rowid: rowid, phoneKeys) }
+        // A contact a large import left to be keyed is keyed now, with the rest of its row.
+        try db.prepare("DELETE FROM phones_unkeyed WHERE contact_rowid = ?").run([.int(rowid)])
+        if c.phones != previous.phones || db.changes > 0 { try savePhoneKeys(db, rowid: rowid, phoneKeys) }
         try History.contactChanged(db, from: previous, to: c, log: &log)
         try db.prepare(
             """

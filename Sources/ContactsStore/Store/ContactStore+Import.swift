@@ -15,9 +15,12 @@ private struct ItemBlocks: ImportBatchSource {
 
     init(_ items: [ImportItem], progress: ((Int) -> Void)?, isCancelled: (() -> Bool)?) {
         let block = Self.block
+        let later = ImportBatch.keysPhonesLater(importing: items.count)
         pipeline = OrderedPipeline(
             count: (items.count + block - 1) / block, window: 2, workers: items.count >= 2 * block ? 1 : 0, name: "import-rows"
-        ) { b in ImportBatch(items: Array(items[(b * block)..<min(items.count, (b + 1) * block)])) }
+        ) { b in
+            ImportBatch(items: Array(items[(b * block)..<min(items.count, (b + 1) * block)]), keyPhonesLater: later)
+        }
         expectedCount = items.count
         cancelled = isCancelled
         self.progress = progress

@@ -49,7 +49,7 @@ extension ContactStore {
         guard made != region else { return 0 }
         var count = 0
         try writer.transaction {
-            try writer.execute("DELETE FROM phone_numbers")
+            try writer.execute("DELETE FROM phone_numbers; DELETE FROM phones_unkeyed;")
             let s = try writer.prepare("SELECT rowid FROM contacts WHERE json_array_length(body, '$.phones') > 0")
             var rowids: [Int64] = []
             while try s.step() { rowids.append(s.int64(0)) }

@@ -52,6 +52,8 @@ public final class ContactStore: @unchecked Sendable {
     var changeHandler: ChangeHandler?
     var photoRemovalHandler: (@Sendable (String) -> Void)?
     let searchIndex = SearchIndex()
+    /// Reads the phones a large import left as digits (`keyPhonesSoon`).
+    let phoneKeying = BackgroundJob(name: "phone-keys")
     /// Contacts read recently (`contact(id:)`), dropped when a write touches them.
     let cache = ContactCache(capacity: 8192)
     /// The photo files, in `photos/` beside the database.
@@ -83,6 +85,8 @@ public final class ContactStore: @unchecked Sendable {
             if version > 0 && version < Migrations.latestVersion { willMigrate?(version, Migrations.latestVersion) }
             try migrate(from: version)
             try keyPhonesIfNeeded()
+            // What an import left unkeyed when the daemon stopped.
+            if try writer.scalarInt("SELECT EXISTS (SELECT 1 FROM phones_unkeyed)") != 0 { keyPhonesSoon() }
         } catch let e as SQLiteError {
             if e.isCorrupt {
                 throw StoreError.unavailable("\(path) is not a contacts database or is damaged (\(e.message)); it was left as it is")
@@ -131,6 +135,7 @@ public final class ContactStore: @unchecked Sendable {
             try writer.execute("PRAGMA foreign_keys=ON; DROP TABLE IF EXISTS backup_photos;")
             try migrate(from: version)
             try keyPhonesIfNeeded()
+            if try writer.scalarInt("SELECT EXISTS (SELECT 1 FROM phones_unkeyed)") != 0 { keyPhonesSoon() }
         } catch let e as SQLiteError {
             if e.isDiskFull { throw StoreError.unavailable("the disk is full; the store was not replaced") }
             throw StoreError.database(e)
@@ -284,11 +289,13 @@ public final class ContactStore: @unchecked Sendable {
         } else {
             searchIndex.apply(upserts: log.indexUpserts, deletes: log.indexDeletes)
         }
+        searchIndex.replaceTexts(log.indexTexts)
         if !log.isEmpty {
             // A group's change reaches its members' group lists: then everything goes.
             cache.invalidate(log.groups.isEmpty ? log.contacts.map(\.id) : nil)
         }
         releasePhotos(log.releasedPhotos)
+        if log.phonesKeyedLater { keyPhonesSoon() }
         if !log.isEmpty, let changeHandler {
             changeHandler(log.contacts, log.groups, ChangeSource(origin: log.origin, operation: log.operation))
         }

@@ -356,6 +356,32 @@ final class SearchIndex: @unchecked Sendable {
         }
     }
 
+    /// Gives contacts new search texts, their places in the order unchanged (their phones read
+    /// as numbers): each new text goes to the buffer's end, and the buffer is compacted once
+    /// the old ones are half of it.
+    func replaceTexts(_ texts: [Int64: [UInt8]]) {
+        if texts.isEmpty { return }
+        pthread_rwlock_wrlock(&lock)
+        defer { pthread_rwlock_unlock(&lock) }
+        guard isLoaded else {
+            changesWhileUnloaded += 1
+            return
+        }
+        for i in slots.indices {
+            guard let text = texts[slots[i].rowid] else { continue }
+            garbage += Int(slots[i].textCount)
+            slots[i].textStart = textBuffer.count
+            slots[i].textCount = Int32(text.count)
+            textBuffer.append(contentsOf: text)
+            features[i] = textBuffer.withUnsafeBufferPointer { slots[i].features(in: $0) }
+        }
+        if garbage > 1 << 20 && garbage > (textBuffer.count + keyBuffer.count) / 2 {
+            install(Self.ordered(slots, texts: textBuffer, keys: keyBuffer, alreadySorted: true))
+        } else {
+            findStretches()
+        }
+    }
+
     /// Below this many contacts one thread scans faster than several can be started.
     var parallelScanMinimum = 20_000
 

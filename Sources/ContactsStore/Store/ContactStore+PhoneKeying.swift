@@ -1,0 +1,124 @@
+import ContactsCore
+import ContactsSupport
+import Dispatch
+import Foundation
+import PhoneNumbers
+
+/// The phones a large import stored by their digits only (`phones_unkeyed`), read as numbers
+/// in the background right after it: E.164 keys and the search text's E.164 lines, a batch
+/// to a short transaction, without a new revision or a change event (nothing a person
+/// wrote changes). Caller ID finds those contacts meanwhile by their last digits and tells
+/// the match as it would after; a search finds them by their digits.
+extension ContactStore {
+    /// How many contacts one background transaction keys.
+    static let keyingBatch = 5000
+
+    /// Keys the phones of at most `limit` contacts that wait for it; returns how many.
+    func keyWaitingPhones(limit: Int = keyingBatch) throws -> Int {
+        let waiting: [(rowid: Int64, contact: Contact)] = try read { db in
+            let s = try db.prepare("SELECT contact_rowid FROM phones_unkeyed LIMIT ?")
+            try s.bind([.int(Int64(limit))])
+            var rowids: [Int64] = []
+            while try s.step() { rowids.append(s.int64(0)) }
+            s.reset()
+            return try Self.fetch(db, rowids: rowids, withCard: false) { ($0.int64(0), Self.readContact($0)) }
+        }
+        guard !waiting.isEmpty else { return 0 }
+        let region = PhoneRegion.current
+        // Read on every core, outside the write lock; a new search text only for the few
+        // whose E.164 form is not in their digits already.
+        let keyed = Parallel.chunks(waiting.count, minimum: 256) { r in
+            waiting[r].map { w -> (rowid: Int64, keys: [PhoneKeys], text: String?) in
+                let keys = w.contact.phones.map { PhoneKeys($0.value, region: region) }
+                let text =
+                    SearchDocument.numbersChangeText(of: w.contact, keys) ? SearchDocument.text(for: w.contact, phoneKeys: keys) : nil
+                return (w.rowid, keys, text)
+            }
+        }.flatMap { $0 }
+        try write(origin: "keys") { db, log in
+            // A new region keys every phone again anyway (`keyPhonesIfNeeded`).
+            guard PhoneRegion.current == region else { return }
+            let done = try db.prepare("DELETE FROM phones_unkeyed WHERE contact_rowid = ?")
+            let number = try db.prepare("UPDATE phone_numbers SET e164 = ?, tail = ? WHERE contact_rowid = ? AND position = ?")
+            let search = try db.prepare("UPDATE contacts SET search = ? WHERE rowid = ?")
+            for (rowid, keys, text) in keyed {
+                // Not waiting any more: changed (and keyed) or deleted meanwhile.
+                try done.run([.int(rowid)])
+                guard db.changes > 0 else { continue }
+                // The rows of the digits' keys are there: a number's tail is the same as its
+                // digits' but for a few (an extension); a phone with too few digits has none.
+                var complete = true
+                for (i, k) in keys.enumerated() {
+                    guard let e164 = k.e164 else { continue }
+                    try number.run([.text(e164), k.tail.map { .text($0) } ?? .null, .int(rowid), .int(Int64(i))])
+                    if db.changes == 0 { complete = false }
+                }
+                if !complete { try Self.savePhoneKeys(db, rowid: rowid, keys) }
+                if let text {
+                    try search.run([.text(text), .int(rowid)])
+                    log.indexTexts[rowid] = Array(text.utf8)
+                }
+            }
+        }
+        return waiting.count
+    }
+
+    /// How many contacts wait for their phones to be read as numbers.
+    public func phonesWaitingForKeys() throws -> Int {
+        try read { db in Int(try db.scalarInt("SELECT count(*) FROM phones_unkeyed")) }
+    }
+
+    /// Starts keying what waits, in the background, unless that runs already (it then
+    /// goes on until nothing waits, this write's contacts included).
+    func keyPhonesSoon() {
+        phoneKeying.request { [weak self] in
+            guard let self else { return }
+            while ((try? self.keyWaitingPhones()) ?? 0) > 0 {}
+        }
+    }
+
+    /// Waits until nothing started by `keyPhonesSoon` runs any more.
+    public func waitForPhoneKeys() { phoneKeying.wait() }
+}
+
+/// A job run in the background on request, one run at a time: a request while it runs makes
+/// it run once more after, so that what the request was for is never missed.
+final class BackgroundJob: @unchecked Sendable {
+    private let lock = NSLock()
+    private let group = DispatchGroup()
+    private var running = false
+    private var again = false
+    private let name: String
+
+    init(name: String) { self.name = name }
+
+    func request(_ job: @escaping @Sendable () -> Void) {
+        lock.lock()
+        if running {
+            again = true
+            lock.unlock()
+            return
+        }
+        running = true
+        group.enter()
+        lock.unlock()
+        let thread = Thread { [self] in
+            while true {
+                job()
+                lock.lock()
+                if !again {
+                    running = false
+                    lock.unlock()
+                    group.leave()
+                    return
+                }
+                again = false
+                lock.unlock()
+            }
+        }
+        thread.name = name
+        thread.start()
+    }
+
+    func wait() { group.wait() }
+}
