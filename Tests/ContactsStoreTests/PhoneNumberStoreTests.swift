@@ -137,9 +137,14 @@ final class PhoneNumberStoreTests: StoreTestCase {
         let a = try add("Anna Haro", phones: ["0171 5550199"])
         let b = try add("Bernd Roth", phones: ["0171 5550100"])
         let c = try add("Carla Lind", phones: ["0171 5550111"])
-        let unkey = "UPDATE phone_numbers SET e164 = NULL; INSERT OR IGNORE INTO phones_unkeyed SELECT rowid FROM contacts;"
+        // As a large import leaves its contacts: no keys, waiting to be keyed.
+        let unkey = "DELETE FROM phone_numbers; INSERT OR IGNORE INTO phones_unkeyed SELECT rowid FROM contacts;"
         try store.write { db, _ in try db.execute(unkey) }
         XCTAssertEqual(try keyedNumbers(), 0)
+        // Caller ID finds them meanwhile, by their digits, and tells the match as it will after.
+        XCTAssertEqual(try store.lookupPhone("+49 171 5550111").map { "\($0.contact.id) \($0.match)" }, ["\(c.id) exact"])
+        XCTAssertEqual(try store.lookupPhone("+43 171 5550111").map { "\($0.contact.id) \($0.match)" }, ["\(c.id) national"])
+        XCTAssertEqual(try store.lookupPhone("+49 171 5550000").count, 0)
         // An edit keys its contact with the rest of its row, phones unchanged or not.
         _ = try store.update(id: a.id) { $0.note = "edited" }
         _ = try store.delete(ids: [b.id])

@@ -124,12 +124,11 @@ extension ContactStore {
         var newID = ""
         var indexKey: [UInt8] = []
         var indexText: [UInt8] = []
-        /// The phones are keyed by their digits only, and read as numbers after the write
-        /// (`keyPhonesLater`).
+        /// The phones are keyed after the write (`keyPhonesLater`).
         var phonesKeyedLater = false
 
-        /// `keyPhonesLater`: the phones' digits only for now (a large import, which reading
-        /// every number would slow by half; they are read right after it, in the background).
+        /// `keyPhonesLater`: the phones are not read as numbers now, nor keyed (a large
+        /// import, which that would slow by half; it is done right after, in the background).
         init(_ c: Contact, keyPhonesLater: Bool = false) {
             phonesKeyedLater = keyPhonesLater && !c.phones.isEmpty
             phoneKeys = phonesKeyedLater ? c.phones.map { PhoneKeys(digitsOf: $0.value) } : c.phoneKeys()
@@ -195,10 +194,12 @@ extension ContactStore {
             try History.creatingOperation(db, &log).map { .int($0) } ?? .null,
         ])
         let rowid = sqlite3LastInsertRowid(db)
-        try savePhoneKeys(db, rowid: rowid, row.phoneKeys, isNew: true)
+        // A large import's phones are keyed after it, rows and all (`phones_unkeyed`).
         if row.phonesKeyedLater {
             try db.prepare("INSERT INTO phones_unkeyed (contact_rowid) VALUES (?)").run([.int(rowid)])
             log.phonesKeyedLater = true
+        } else {
+            try savePhoneKeys(db, rowid: rowid, row.phoneKeys, isNew: true)
         }
         var groups: [String]?
         if !c.groups.isEmpty { groups = try setMemberships(db, contactRowid: rowid, names: c.groups, log: &log, isNew: true) }

@@ -4,11 +4,11 @@ import Dispatch
 import Foundation
 import PhoneNumbers
 
-/// The phones a large import stored by their digits only (`phones_unkeyed`), read as numbers
-/// in the background right after it: E.164 keys and the search text's E.164 lines, a batch
-/// to a short transaction, without a new revision or a change event (nothing a person
-/// wrote changes). Caller ID finds those contacts meanwhile by their last digits and tells
-/// the match as it would after; a search finds them by their digits.
+/// The phones a large import did not read as numbers (`phones_unkeyed`), read in the
+/// background right after it: their keys in `phone_numbers` and the search text's E.164
+/// lines, a batch to a short transaction, without a new revision or a change event (nothing
+/// a person wrote changes). Meanwhile caller ID looks for the last digits in those contacts'
+/// search text and tells each match as it would after; a search finds them by their digits.
 extension ContactStore {
     /// How many contacts one background transaction keys.
     static let keyingBatch = 5000
@@ -39,21 +39,12 @@ extension ContactStore {
             // A new region keys every phone again anyway (`keyPhonesIfNeeded`).
             guard PhoneRegion.current == region else { return }
             let done = try db.prepare("DELETE FROM phones_unkeyed WHERE contact_rowid = ?")
-            let number = try db.prepare("UPDATE phone_numbers SET e164 = ?, tail = ? WHERE contact_rowid = ? AND position = ?")
             let search = try db.prepare("UPDATE contacts SET search = ? WHERE rowid = ?")
             for (rowid, keys, text) in keyed {
                 // Not waiting any more: changed (and keyed) or deleted meanwhile.
                 try done.run([.int(rowid)])
                 guard db.changes > 0 else { continue }
-                // The rows of the digits' keys are there: a number's tail is the same as its
-                // digits' but for a few (an extension); a phone with too few digits has none.
-                var complete = true
-                for (i, k) in keys.enumerated() {
-                    guard let e164 = k.e164 else { continue }
-                    try number.run([.text(e164), k.tail.map { .text($0) } ?? .null, .int(rowid), .int(Int64(i))])
-                    if db.changes == 0 { complete = false }
-                }
-                if !complete { try Self.savePhoneKeys(db, rowid: rowid, keys) }
+                try Self.savePhoneKeys(db, rowid: rowid, keys)
                 if let text {
                     try search.run([.text(text), .int(rowid)])
                     log.indexTexts[rowid] = Array(text.utf8)
