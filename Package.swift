@@ -41,6 +41,9 @@ let package = Package(
         .target(name: "PhoneNumbers", dependencies: ["PhoneNumberShim"]),
         // The contact model, its JSON shapes, validation, vCard mapping and search normalisation.
         .target(name: "ContactsCore", dependencies: ["ContactsSupport", "JSONCore", "VCard", "PhoneNumbers"]),
+        // Duplicates: finding contacts that are one person (blocking keys, scores, groups),
+        // and merging them without losing a value.
+        .target(name: "Duplicates", dependencies: ["ContactsCore", "ContactsSupport", "PhoneNumbers", "VCard"]),
         // SHA-256 blocks with the processor's SHA instructions, where it has them.
         .target(name: "SHA256Kernel"),
         // The SQLite store: the only module that touches SQLite.
@@ -81,12 +84,13 @@ let package = Package(
             name: "contacts-bench",
             dependencies: [
                 "ContactsStore", "ContactsCore", "ContactsSupport", "VCard", "JSONRPC", "JSONCore", "Thumbnails", "VipsImages", "CardDAV",
-                "ContactsSync", "PhoneNumbers",
+                "ContactsSync", "PhoneNumbers", "Duplicates",
             ]),
 
         .testTarget(name: "JSONCoreTests", dependencies: ["JSONCore"]),
         .testTarget(name: "VCardTests", dependencies: ["VCard"]),
         .testTarget(name: "PhoneNumbersTests", dependencies: ["PhoneNumbers"]),
+        .testTarget(name: "DuplicatesTests", dependencies: ["Duplicates", "ContactsCore", "VCard"]),
         .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "JSONCore"]),
         // The CardDAV client against real Radicale and Xandikos servers on 127.0.0.1.
         .testTarget(name: "CardDAVTests", dependencies: ["CardDAV", "TestSupport"]),

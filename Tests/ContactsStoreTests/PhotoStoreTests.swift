@@ -57,7 +57,8 @@ final class PhotoStoreTests: StoreTestCase {
         XCTAssertEqual(try store.removeUnreferencedPhotos(), 0, "the sweep leaves the trash's photos alone")
         try store.purge(ids: [ids[1]])
         XCTAssertTrue(FileManager.default.fileExists(atPath: photoFile(hash)), "A's history still has it")
-        try store.pruneHistory(HistoryRetention(days: 0))
+        // A second on: a prune keeps what is not older than its cutoff, and these are as old as it.
+        try store.pruneHistory(HistoryRetention(days: 0), now: Timestamp.now() + 1000)
         XCTAssertFalse(FileManager.default.fileExists(atPath: photoFile(hash)))
     }
 
@@ -104,7 +105,8 @@ final class PhotoStoreTests: StoreTestCase {
             text.replacingOccurrences(of: "\r\n ", with: "").contains("data:image/jpeg;base64," + Data(bytes).base64EncodedString()), text)
         // The column is filled: removing the photo removes the file once no history keeps it.
         _ = try store.removePhoto(id: c.id)
-        try store.pruneHistory(HistoryRetention(days: 0))
+        // A second on: a prune keeps what is not older than its cutoff, and these are as old as it.
+        try store.pruneHistory(HistoryRetention(days: 0), now: Timestamp.now() + 1000)
         XCTAssertFalse(FileManager.default.fileExists(atPath: photoFile(hash)))
     }
 }

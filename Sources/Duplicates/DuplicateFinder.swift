@@ -1,0 +1,198 @@
+import ContactsSupport
+
+/// Contacts that are likely one person, in groups, with how likely and why.
+public struct DuplicateGroup: Sendable, Equatable {
+    /// Ids, in the order the candidates came.
+    public var ids: [String]
+    /// 0 to 1: the highest score of a pair in the group, two decimals.
+    public var score: Double
+    /// What the contacts share: `email anna@example.com`, `phone +491715550199`, `name`,
+    /// `similar name`.
+    public var reasons: [String]
+}
+
+/// Finds duplicates by blocking keys, not by comparing every pair: each email, phone number
+/// and name key (and each one-edit neighbour of a long name) puts the contacts that have it
+/// in one block, and only pairs within a block are scored. A key that more than
+/// `blockLimit` contacts share (a company's switchboard, a shared inbox) tells nobody apart
+/// and is not followed.
+///
+/// A pair's score unites its evidence, 1 − Π(1 − weight): a shared email 0.8, a shared phone
+/// number 0.5, the same name 0.6, a name one edit apart 0.4. Evidence against lowers it: both
+/// have emails and share none, both have phones and share none, or their names differ
+/// (×0.75 each). So two "Maria Garcia" with other emails and phones score 0.34, and a family
+/// sharing a landline 0.38: shown only when asked for with a lower `minScore`.
+public enum DuplicateFinder {
+    public static let defaultMinScore = 0.5
+    public static let blockLimit = 50
+
+    enum Weight {
+        static let email = 0.8
+        static let phone = 0.5
+        static let name = 0.6
+        static let closeName = 0.4
+        static let against = 0.75
+    }
+
+    /// The groups among `candidates` whose pairs score at least `minScore`, best first (then
+    /// by the first contact's place); pairs in `dismissed` (ids, either order) are not joined.
+    public static func groups(
+        _ candidates: [DuplicateCandidate], minScore: Double = defaultMinScore, dismissed: Set<IDPair> = [], limit: Int? = nil
+    ) -> [DuplicateGroup] {
+        let (pairs, common) = candidatePairs(candidates)
+        // Scored on every core; joined in one pass.
+        let scored = Parallel.chunks(pairs.count, minimum: 4096) { r in
+            pairs[r].compactMap { p -> (Int32, Int32, Double, [String])? in
+                let a = candidates[Int(p >> 32)], b = candidates[Int(p & 0xFFFF_FFFF)]
+                guard dismissed.isEmpty || !dismissed.contains(IDPair(a.id, b.id)) else { return nil }
+                let (score, reasons) = self.score(a, b, ignoring: common)
+                return score >= minScore ? (Int32(p >> 32), Int32(p & 0xFFFF_FFFF), score, reasons) : nil
+            }
+        }.flatMap { $0 }
+        var sets = UnionFind(count: candidates.count)
+        for (a, b, _, _) in scored { sets.union(Int(a), Int(b)) }
+        var byRoot: [Int: (members: Set<Int>, score: Double, reasons: [String])] = [:]
+        for (a, b, score, reasons) in scored {
+            let root = sets.find(Int(a))
+            var g = byRoot[root] ?? ([], 0, [])
+            g.members.insert(Int(a))
+            g.members.insert(Int(b))
+            g.score = max(g.score, score)
+            for r in reasons where !g.reasons.contains(r) { g.reasons.append(r) }
+            byRoot[root] = g
+        }
+        var out = byRoot.values.map { g in
+            (
+                first: g.members.min() ?? 0,
+                DuplicateGroup(
+                    ids: g.members.sorted().map { candidates[$0].id }, score: (g.score * 100).rounded() / 100, reasons: g.reasons)
+            )
+        }
+        out.sort { $0.1.score != $1.1.score ? $0.1.score > $1.1.score : $0.first < $1.first }
+        let groups = out.map(\.1)
+        return limit.map { Array(groups.prefix($0)) } ?? groups
+    }
+
+    /// A pair's score and what it rests on.
+    /// Keys in `common` (shared by too many to tell anyone apart) are no evidence either way.
+    static func score(_ a: DuplicateCandidate, _ b: DuplicateCandidate, ignoring common: Set<Int> = []) -> (Double, [String]) {
+        var reasons: [String] = []
+        var against = 1.0
+        var unlikely = 1.0
+        let emails = a.emails.filter { b.emails.contains($0) && !common.contains(hash(Kind.email, $0)) }.sorted()
+        for e in emails {
+            reasons.append("email \(e)")
+            unlikely *= 1 - Weight.email
+        }
+        if !a.emails.isEmpty && !b.emails.isEmpty && !a.emails.contains(where: b.emails.contains) { against *= Weight.against }
+        let phones = a.phones.filter { b.phones.contains($0) && !common.contains(hash(Kind.phone, $0)) }.sorted()
+        for p in phones {
+            reasons.append("phone \(p)")
+            unlikely *= 1 - Weight.phone
+        }
+        if !a.phones.isEmpty && !b.phones.isEmpty && !a.phones.contains(where: b.phones.contains) { against *= Weight.against }
+        if a.nameKeys.contains(where: { b.nameKeys.contains($0) && !common.contains(hash(Kind.name, $0)) }) {
+            reasons.append("name")
+            unlikely *= 1 - Weight.name
+        } else if closeNames(a.fullName, b.fullName) {
+            reasons.append("similar name")
+            unlikely *= 1 - Weight.closeName
+        } else {
+            against *= Weight.against
+        }
+        return ((1 - unlikely) * against, reasons)
+    }
+
+    static func closeNames(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.unicodeScalars), y = Array(b.unicodeScalars)
+        return NameKey.letters(x) >= NameKey.closeMinimum && NameKey.letters(y) >= NameKey.closeMinimum && NameKey.withinOneEdit(x, y)
+    }
+
+    enum Kind {
+        static let email = 1
+        static let phone = 2
+        static let name = 3
+        static let closeName = 4
+    }
+
+    /// Every pair of candidates that share a block, once each, as `first << 32 | second`
+    /// (first < second); and the hashes of the keys too many share (`blockLimit`).
+    static func candidatePairs(_ candidates: [DuplicateCandidate]) -> (pairs: [UInt64], common: Set<Int>) {
+        // (hash of kind and key, candidate) for every key of every candidate, sorted: runs of
+        // one hash are the blocks. Hashes that collide only add pairs that score low.
+        let entries = Parallel.chunks(candidates.count, minimum: 8192) { r in
+            var out: [(Int, Int32)] = []
+            out.reserveCapacity(r.count * 4)
+            for i in r {
+                let c = candidates[i]
+                for e in c.emails { out.append((hash(Kind.email, e), Int32(i))) }
+                for p in c.phones { out.append((hash(Kind.phone, p), Int32(i))) }
+                for k in c.nameKeys { out.append((hash(Kind.name, k), Int32(i))) }
+                let scalars = Array(c.fullName.unicodeScalars)
+                if NameKey.letters(scalars) >= NameKey.closeMinimum {
+                    for h in NameKey.neighbourhood(scalars) { out.append((h &* 31 &+ Kind.closeName, Int32(i))) }
+                }
+            }
+            return out
+        }.flatMap { $0 }.sorted { $0.0 < $1.0 }
+        var pairs: [UInt64] = []
+        var common: Set<Int> = []
+        var start = 0
+        while start < entries.count {
+            var end = start + 1
+            while end < entries.count && entries[end].0 == entries[start].0 { end += 1 }
+            if end - start > blockLimit { common.insert(entries[start].0) }
+            if end - start >= 2 && end - start <= blockLimit {
+                for i in start..<end {
+                    for j in (i + 1)..<end where entries[i].1 != entries[j].1 {
+                        let (a, b) = (min(entries[i].1, entries[j].1), max(entries[i].1, entries[j].1))
+                        pairs.append(UInt64(a) << 32 | UInt64(b))
+                    }
+                }
+            }
+            start = end
+        }
+        pairs.sort()
+        var unique: [UInt64] = []
+        unique.reserveCapacity(pairs.count)
+        for p in pairs where unique.last != p { unique.append(p) }
+        return (unique, common)
+    }
+
+    static func hash(_ kind: Int, _ key: String) -> Int {
+        var h = Hasher()
+        h.combine(kind)
+        h.combine(key)
+        return h.finalize()
+    }
+}
+
+/// Two contact ids in either order: a pair a person said are different people.
+public struct IDPair: Hashable, Sendable {
+    public let first: String
+    public let second: String
+
+    public init(_ a: String, _ b: String) {
+        (first, second) = a < b ? (a, b) : (b, a)
+    }
+}
+
+/// Disjoint sets of 0..<count, joined by `union`.
+struct UnionFind {
+    private var parent: [Int]
+
+    init(count: Int) { parent = Array(0..<count) }
+
+    mutating func find(_ x: Int) -> Int {
+        var root = x
+        while parent[root] != root { root = parent[root] }
+        var y = x
+        while parent[y] != root { (parent[y], y) = (root, parent[y]) }
+        return root
+    }
+
+    mutating func union(_ a: Int, _ b: Int) {
+        let (x, y) = (find(a), find(b))
+        if x != y { parent[max(x, y)] = min(x, y) }
+    }
+}

@@ -1,0 +1,158 @@
+import ContactsCore
+import VCard
+import XCTest
+
+@testable import Duplicates
+
+/// The same people as a phone, Google and an Apple address book export them, and people who
+/// only look alike: which are found together, with what score and why.
+final class DuplicateFinderTests: XCTestCase {
+    /// Anna three times: an Android 2.1 export (national number), a Google 3.0 export
+    /// (international number, capitalised email, her middle name, a note), and an Apple card
+    /// with labels, her names swapped in the formatted name and another birthday.
+    static let corpus = """
+        BEGIN:VCARD
+        VERSION:2.1
+        N:Schmidt;Anna;;;
+        FN:Anna Schmidt
+        TEL;CELL:0171 5550199
+        EMAIL;HOME:anna@example.com
+        BDAY:1985-03-04
+        END:VCARD
+        BEGIN:VCARD
+        VERSION:3.0
+        FN:Anna Maria Schmidt
+        N:Schmidt;Anna;Maria;;
+        TEL;TYPE=CELL:+49 171 5550199
+        EMAIL;TYPE=INTERNET:Anna@Example.com
+        NOTE:Met at the conference
+        CATEGORIES:Friends
+        END:VCARD
+        BEGIN:VCARD
+        VERSION:3.0
+        FN:Schmidt Anna
+        N:Schmidt;Anna;;;
+        item1.TEL:+49 (0)171 555-0199
+        item1.X-ABLabel:_$!<Mobile>!$_
+        item2.X-SOCIALPROFILE:https://social.example/anna
+        item2.X-ABLabel:Mastodon
+        BDAY:1985-04-03
+        END:VCARD
+        BEGIN:VCARD
+        VERSION:3.0
+        FN:José Núñez
+        TEL:+34 612 345 678
+        END:VCARD
+        BEGIN:VCARD
+        VERSION:3.0
+        FN:Jose Nunez
+        EMAIL:jose@example.es
+        END:VCARD
+        BEGIN:VCARD
+        VERSION:3.0
+        FN:Maria Garcia
+        EMAIL:maria.garcia@example.com
+        TEL:+34 600 111 222
+        END:VCARD
+        BEGIN:VCARD
+        VERSION:3.0
+        FN:Maria Garcia
+        EMAIL:mgarcia@example.org
+        TEL:+34 600 333 444
+        END:VCARD
+        BEGIN:VCARD
+        VERSION:3.0
+        FN:Hans Müller
+        TEL;TYPE=HOME:030 1234567
+        END:VCARD
+        BEGIN:VCARD
+        VERSION:3.0
+        FN:Greta Müller
+        TEL;TYPE=HOME:+49 30 1234567
+        END:VCARD
+        BEGIN:VCARD
+        VERSION:3.0
+        FN:Katherine Johnson
+        TEL:+1 212 555 0100
+        END:VCARD
+        BEGIN:VCARD
+        VERSION:3.0
+        FN:Katharine Johnson
+        TEL:(212) 555-0100
+        END:VCARD
+        """
+
+    static func contacts() throws -> [Contact] {
+        try VCardParser.parse(corpus).cards.enumerated().map { i, card in
+            var c = try VCardMapping.contact(from: card)
+            c.id = "C\(i)"
+            return c
+        }
+    }
+
+    func candidates(_ region: String? = "DE") throws -> [DuplicateCandidate] {
+        try Self.contacts().map { DuplicateCandidate($0, region: $0.name.contains("Johnson") ? "US" : region) }
+    }
+
+    func testTheSamePeopleAreFoundAndLookAlikesAreNot() throws {
+        let groups = DuplicateFinder.groups(try candidates())
+        let byIDs = Dictionary(uniqueKeysWithValues: groups.map { ($0.ids, $0) })
+        // Anna: all three, by email (in any case), phone (in any form) and name (swapped,
+        // with and without a middle name).
+        let anna = try XCTUnwrap(byIDs[["C0", "C1", "C2"]], "\(groups)")
+        XCTAssertEqual(anna.reasons, ["email anna@example.com", "phone +491715550199", "name"])
+        XCTAssertEqual(anna.score, 0.96)
+        // Accents folded: one person.
+        XCTAssertEqual(byIDs[["C3", "C4"]]?.reasons, ["name"])
+        XCTAssertEqual(byIDs[["C3", "C4"]]?.score, 0.6)
+        // A typo in a long name, with the same number in two forms.
+        XCTAssertEqual(byIDs[["C9", "C10"]]?.reasons, ["phone +12125550100", "similar name"])
+        XCTAssertEqual(byIDs[["C9", "C10"]]?.score, 0.7)
+        // Two Maria Garcia with their own emails and phones; a family's landline.
+        XCTAssertNil(byIDs[["C5", "C6"]])
+        XCTAssertNil(byIDs[["C7", "C8"]])
+        XCTAssertEqual(groups.count, 3)
+        XCTAssertEqual(groups.map(\.score), [0.96, 0.7, 0.6], "best first")
+    }
+
+    func testALowerMinimumShowsLookAlikesWithTheirReasonsAndScores() throws {
+        let groups = DuplicateFinder.groups(try candidates(), minScore: 0.3)
+        let byIDs = Dictionary(uniqueKeysWithValues: groups.map { ($0.ids, $0) })
+        XCTAssertEqual(byIDs[["C5", "C6"]]?.reasons, ["name"])
+        XCTAssertEqual(byIDs[["C5", "C6"]]?.score, 0.34)
+        XCTAssertEqual(byIDs[["C7", "C8"]]?.reasons, ["phone +49301234567"])
+        XCTAssertEqual(byIDs[["C7", "C8"]]?.score, 0.38)
+    }
+
+    func testDismissedPairsAreNotJoined() throws {
+        let groups = DuplicateFinder.groups(try candidates(), dismissed: [IDPair("C4", "C3")])
+        XCTAssertFalse(groups.contains { $0.ids.contains("C3") })
+        XCTAssertEqual(groups.count, 2)
+        XCTAssertEqual(DuplicateFinder.groups(try candidates(), limit: 1).count, 1)
+    }
+
+    func testAKeyTooManyShareIsNoEvidence() throws {
+        // A company's switchboard and shared inbox on 60 cards: people one edit of the name
+        // apart ("Staff 1 Person", "Staff 2 Person", …) are told apart by nothing else.
+        let many = (0..<60).map { i in
+            DuplicateCandidate(
+                id: "S\(i)", name: "Staff \(i) Person", structuredName: nil, emails: ["info@acme.example"], phones: ["+4930900000"])
+        }
+        XCTAssertEqual(DuplicateFinder.groups(many, minScore: 0.5), [])
+        // Three such cards are a small block: there the shared values are evidence.
+        let few = DuplicateFinder.groups(Array(many.prefix(3)), minScore: 0.5)
+        XCTAssertEqual(few.first?.ids, ["S0", "S1", "S2"])
+        XCTAssertEqual(few.first?.reasons, ["email info@acme.example", "phone +4930900000", "name"])
+    }
+
+    func testNamesOneEditApart() {
+        func close(_ a: String, _ b: String) -> Bool { DuplicateFinder.closeNames(a, b) }
+        XCTAssertTrue(close("johnson katherine", "johnson katharine"))
+        XCTAssertTrue(close("johnson katherine", "johnson katherinee"))
+        XCTAssertTrue(close("johnson katherine", "johnson katherin"))
+        XCTAssertFalse(close("johnson katherine", "johnson kathryn"))
+        XCTAssertFalse(close("bo lee", "bo lea"), "too short to tell a typo")
+        let a = Array("abcdefg".unicodeScalars), b = Array("abcdeg".unicodeScalars)
+        XCTAssertFalse(Set(NameKey.neighbourhood(a)).isDisjoint(with: NameKey.neighbourhood(b)))
+    }
+}
