@@ -49,7 +49,7 @@ let package = Package(
         // The SQLite store: the only module that touches SQLite.
         .target(
             name: "ContactsStore",
-            dependencies: ["ContactsCore", "ContactsSupport", "JSONCore", "VCard", "PhoneNumbers", "CSQLite", "ScanKernel"]),
+            dependencies: ["ContactsCore", "ContactsSupport", "JSONCore", "VCard", "PhoneNumbers", "Duplicates", "CSQLite", "ScanKernel"]),
         // The search scan's inner loop: finding a pair of bytes sixteen positions at a time.
         .target(name: "ScanKernel"),
         // Photos to checked headers and cached thumbnails, decoded by a helper process.
@@ -90,7 +90,7 @@ let package = Package(
         .testTarget(name: "JSONCoreTests", dependencies: ["JSONCore"]),
         .testTarget(name: "VCardTests", dependencies: ["VCard"]),
         .testTarget(name: "PhoneNumbersTests", dependencies: ["PhoneNumbers"]),
-        .testTarget(name: "DuplicatesTests", dependencies: ["Duplicates", "ContactsCore", "VCard"]),
+        .testTarget(name: "DuplicatesTests", dependencies: ["Duplicates", "ContactsCore", "VCard", "TestSupport"]),
         .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "JSONCore"]),
         // The CardDAV client against real Radicale and Xandikos servers on 127.0.0.1.
         .testTarget(name: "CardDAVTests", dependencies: ["CardDAV", "TestSupport"]),
@@ -101,7 +101,10 @@ let package = Package(
         .testTarget(name: "ContactsCoreTests", dependencies: ["ContactsCore", "ContactsSupport", "JSONCore", "VCard", "TestSupport"]),
         .testTarget(
             name: "ContactsStoreTests",
-            dependencies: ["ContactsStore", "ContactsCore", "ContactsSupport", "JSONCore", "VCard", "ScanKernel", "PhoneNumbers"]),
+            dependencies: [
+                "ContactsStore", "ContactsCore", "ContactsSupport", "JSONCore", "VCard", "ScanKernel", "PhoneNumbers", "Duplicates",
+                "TestSupport",
+            ]),
         // The daemon's methods driven in process over a temporary store, its options and settings.
         .testTarget(
             name: "ContactsDaemonTests",

@@ -398,6 +398,26 @@ if !importOnly && !searchOnly && !dropOnly && ProcessInfo.processInfo.environmen
     }
 }
 
+// Duplicates through the store, last: its copies would change the other figures.
+if !importOnly && !dropOnly && !syncOnly {
+    var copies: [Contact] = []
+    for i in stride(from: 0, to: contacts.count, by: 20) {
+        var d = contacts[i]
+        d.id = ""
+        d.uid = ""
+        d.name = d.name.split(separator: " ").reversed().joined(separator: " ")
+        d.emails = d.emails.map { LabeledValue(value: $0.value.uppercased(), label: $0.label) }
+        copies.append(d)
+    }
+    _ = try reopened.create(copies)
+    let t = now()
+    let groups = try reopened.duplicates()
+    let tStore = now() - t
+    rows.append(
+        ("store.duplicates(): \(count) contacts and 5 % copies", String(format: "%.2f s (%d groups)", tStore, groups.count)))
+    figures["storeDuplicatesSeconds"] = tStore
+}
+
 let width = rows.map { $0.0.count }.max() ?? 0
 print("contacts-bench: \(count) contacts (store level)")
 for (k, v) in rows { print(k.padding(toLength: width + 2, withPad: " ", startingAt: 0) + v) }

@@ -7,17 +7,7 @@ import XCTest
 
 /// Phones as numbers in the store: a number found in any common form, caller ID with its
 /// three kinds of match, shapes that keep the entered text, and a change of region.
-final class PhoneNumberStoreTests: StoreTestCase {
-    override func setUpWithError() throws {
-        PhoneRegion.current = "DE"
-        try super.setUpWithError()
-    }
-
-    override func tearDown() {
-        super.tearDown()
-        PhoneRegion.current = nil
-    }
-
+final class PhoneNumberStoreTests: GermanStoreTestCase {
     func names(_ text: String) throws -> [String] { try store.query(ContactQuery(text: text)).contacts.map(\.name).sorted() }
 
     func testANumberIsFoundInEveryFormItIsWrittenIn() throws {

@@ -1,6 +1,7 @@
 import ContactsCore
 import ContactsStore
 import Foundation
+import PhoneNumbers
 import XCTest
 
 /// A store in a fresh temporary directory, removed after each test.
@@ -42,5 +43,18 @@ class StoreTestCase: XCTestCase {
 
     func search(_ text: String) throws -> [String] {
         try names(ContactQuery(text: text))
+    }
+}
+
+/// A store whose phones without a country code are German ones.
+class GermanStoreTestCase: StoreTestCase {
+    override func setUpWithError() throws {
+        PhoneRegion.current = "DE"
+        try super.setUpWithError()
+    }
+
+    override func tearDown() {
+        super.tearDown()
+        PhoneRegion.current = nil
     }
 }

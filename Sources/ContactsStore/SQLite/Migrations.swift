@@ -190,6 +190,11 @@ enum Migrations {
             DELETE FROM phones_unkeyed WHERE contact_rowid = old.rowid;
         END;
         """,
+        // 13: pairs of contacts a person said are different people (ids, the smaller first),
+        // not proposed as duplicates again.
+        """
+        CREATE TABLE not_duplicates (first TEXT NOT NULL, second TEXT NOT NULL, PRIMARY KEY (first, second)) WITHOUT ROWID;
+        """,
     ]
 
     static var latestVersion: Int { all.count }

@@ -1,0 +1,83 @@
+import ContactsCore
+import Duplicates
+import TestSupport
+import VCard
+import XCTest
+
+@testable import ContactsStore
+
+/// Duplicates in the store: found from what is stored, merged in one operation into the trash
+/// and back with undo, and pairs said to be different people left alone.
+final class DuplicateStoreTests: GermanStoreTestCase {
+    func importCorpus() throws -> [String: String] {
+        // Both Annas of a phone's and Google's export, José twice, and Bo twice alike.
+        let all = VCardParser.parse(DuplicateCorpus.cards).cards
+        let bo = VCardParser.parse(
+            "BEGIN:VCARD\nVERSION:3.0\nFN:Bo Lind\nEMAIL:bo@example.org\nEND:VCARD\nBEGIN:VCARD\nVERSION:3.0\nFN:Bo Lind\nEMAIL:BO@example.org\nEND:VCARD\n"
+        ).cards
+        let cards = Array(all[0..<2]) + Array(all[3..<5]) + bo
+        let items = try cards.map { ImportItem(contact: try VCardMapping.contact(from: $0), carriesGroups: true, carriesFavorite: false) }
+        let outcomes = try store.importContacts(items)
+        var ids: [String: String] = [:]
+        for (k, o) in outcomes.enumerated() {
+            if case .created(let id) = o { ids[["anna1", "anna2", "jose1", "jose2", "bo1", "bo2"][k]] = id }
+        }
+        return ids
+    }
+
+    func testDuplicatesAreFoundFromTheStoredContacts() throws {
+        let ids = try importCorpus()
+        let groups = try store.duplicates()
+        let anna = try XCTUnwrap(groups.first { $0.group.ids.contains(ids["anna1"]!) })
+        XCTAssertEqual(Set(anna.group.ids), [ids["anna1"]!, ids["anna2"]!])
+        XCTAssertEqual(anna.group.reasons, ["email anna@example.com", "phone +491715550199", "name"])
+        XCTAssertFalse(anna.identical)
+        let bo = try XCTUnwrap(groups.first { $0.group.ids.contains(ids["bo1"]!) })
+        XCTAssertTrue(bo.identical, "the same once the email's case is set aside")
+        XCTAssertEqual(groups.count, 3)
+    }
+
+    func testAMergeIsOneOperationIntoTheTrashThatUndoTakesBack() throws {
+        let ids = try importCorpus()
+        let before = try store.contact(id: ids["anna2"]!)
+        let dry = try store.merge(ids: [ids["anna1"]!, ids["anna2"]!], dryRun: true)
+        XCTAssertEqual(try store.counts().contacts, 6, "a dry run writes nothing")
+        let merged = try store.merge(ids: [ids["anna1"]!, ids["anna2"]!])
+        XCTAssertEqual(merged.id, ids["anna1"]!, "the most complete, the first of equals")
+        XCTAssertEqual(merged.phones, dry.phones)
+        XCTAssertEqual(merged.phones.map(\.value), ["0171 5550199"])
+        XCTAssertEqual(merged.emails.map(\.value), ["anna@example.com"])
+        XCTAssertEqual(merged.groups, ["Friends"])
+        XCTAssertEqual(merged.birthday, "1985-03-04")
+        XCTAssertEqual(merged.note, "Met at the conference\n\n\(ContactMerge.noteHeading)\nName: Anna Maria Schmidt")
+        var shown = merged
+        shown.vcardProperties = nil
+        XCTAssertEqual(try store.contact(id: ids["anna1"]!), shown, "stored as merged")
+        XCTAssertEqual(try store.exportContacts(ids: [merged.id]).first?.vcardProperties, merged.vcardProperties)
+        XCTAssertThrowsError(try store.contact(id: ids["anna2"]!))
+        let trash = try store.trash()
+        XCTAssertEqual(trash.contacts.map(\.contact.id), [ids["anna2"]!])
+        XCTAssertEqual(trash.contacts.first?.origin, "merge")
+        XCTAssertFalse(try store.duplicates().contains { $0.group.ids.contains(ids["anna1"]!) })
+        _ = try store.undo()
+        XCTAssertEqual(try store.counts().contacts, 6)
+        let back = try store.contact(id: ids["anna2"]!)
+        XCTAssertEqual(back.note, before.note)
+        XCTAssertEqual(back.name, before.name)
+        XCTAssertEqual(try store.contact(id: ids["anna1"]!).note, nil)
+        XCTAssertThrowsError(try store.merge(ids: [ids["anna1"]!])) { error in
+            guard case StoreError.invalid = error else { return XCTFail("\(error)") }
+        }
+        XCTAssertThrowsError(try store.merge(ids: [ids["anna1"]!, "NO-SUCH-ID"])) { error in
+            guard case StoreError.notFound = error else { return XCTFail("\(error)") }
+        }
+    }
+
+    func testDifferentPeopleAreNotProposedAgain() throws {
+        let ids = try importCorpus()
+        try store.notDuplicates(ids: [ids["jose2"]!, ids["jose1"]!])
+        let groups = try store.duplicates()
+        XCTAssertFalse(groups.contains { $0.group.ids.contains(ids["jose1"]!) })
+        XCTAssertEqual(groups.count, 2)
+    }
+}
