@@ -29,10 +29,7 @@ public enum ContactMerge {
         for c in others {
             for a in c.addresses where addressKeys.insert(addressKey(a)).inserted { merged.addresses.append(a) }
         }
-        var groups = Set(merged.groups.map { $0.lowercased() })
-        for c in others {
-            for g in c.groups where groups.insert(g.lowercased()).inserted { merged.groups.append(g) }
-        }
+        for c in others { ContactField.byName["groups"]?.unite?(c, &merged) }
         merged.favorite = contacts.contains { $0.favorite }
 
         var extra: [String] = []

@@ -17,7 +17,7 @@ public struct DuplicateCandidate: Sendable {
     /// E.164 where the number parses, else its digits (`DuplicateCandidate.phoneKey`).
     var phones: [String]
 
-    /// `phones`: each phone's key (`phoneKey(e164:digits:)`).
+    /// `phones`: each phone's key (`phoneKey(e164:text:)`).
     public init(id: String, name: String, structuredName: StructuredName?, emails: [String], phones: [String]) {
         self.id = id
         self.name = name

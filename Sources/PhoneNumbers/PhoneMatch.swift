@@ -91,8 +91,8 @@ public struct PhoneKeys: Sendable, Equatable {
         tail = PhoneDigits.tail(n?.e164 ?? text)
     }
 
-    /// The keys of `text` without reading it as a number: its tail only, found by caller ID
-    /// at once; the E.164 key comes when it is read (a large import's phones, read after it).
+    /// The keys of `text` without reading it as a number: its tail only (a large import's
+    /// phones, read as numbers after it).
     public init(digitsOf text: String) {
         e164 = nil
         national = nil

@@ -182,8 +182,8 @@ enum Migrations {
         END;
         CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
         """,
-        // 12: the contacts a large import stored with their phones' digits only, whose numbers
-        // are read (E.164 keys and search text) in the background right after it.
+        // 12: the contacts a large import stored without phone keys, whose numbers are read
+        // (keys and search text) in the background right after it.
         """
         CREATE TABLE phones_unkeyed (contact_rowid INTEGER PRIMARY KEY);
         CREATE TRIGGER phones_unkeyed_of_deleted AFTER DELETE ON contacts BEGIN

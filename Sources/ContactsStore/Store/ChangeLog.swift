@@ -20,7 +20,7 @@ struct ChangeLog {
     var origin = "rpc"
     var operation: Int64?
     var keepsHistory = true
-    /// An import stored phones by their digits, to be read as numbers after the commit.
+    /// An import left phones unkeyed, to be read as numbers after the commit.
     var phonesKeyedLater = false
     var isEmpty: Bool { contacts.isEmpty && groups.isEmpty }
 

@@ -13,7 +13,19 @@ extension ContactStore {
     /// How many contacts one background transaction keys.
     static let keyingBatch = 5000
 
-    /// Keys the phones of at most `limit` contacts that wait for it; returns how many.
+    /// Whether some contacts wait for their phones to be keyed.
+    static func phonesWait(_ db: Database) throws -> Bool {
+        try db.scalarInt("SELECT EXISTS (SELECT 1 FROM phones_unkeyed)") != 0
+    }
+
+    /// Starts keying the contacts an import left waiting (a daemon stopped during it), if any;
+    /// the caller holds the writer.
+    func keyWaitingPhonesSoonIfAny() throws {
+        if try Self.phonesWait(writer) { keyPhonesSoon() }
+    }
+
+    /// Keys the phones of at most `limit` contacts that wait for it; returns how many (0 also
+    /// when the region changed meanwhile: the change keys every phone).
     func keyWaitingPhones(limit: Int = keyingBatch) throws -> Int {
         let waiting: [(rowid: Int64, contact: Contact)] = try read { db in
             let s = try db.prepare("SELECT contact_rowid FROM phones_unkeyed LIMIT ?")
@@ -35,9 +47,9 @@ extension ContactStore {
                 return (w.rowid, keys, text)
             }
         }.flatMap { $0 }
-        try write(origin: "keys") { db, log in
+        let keyedAll = try write(origin: "keys") { db, log -> Bool in
             // A new region keys every phone again anyway (`keyPhonesIfNeeded`).
-            guard PhoneRegion.current == region else { return }
+            guard PhoneRegion.current == region else { return false }
             let done = try db.prepare("DELETE FROM phones_unkeyed WHERE contact_rowid = ?")
             let search = try db.prepare("UPDATE contacts SET search = ? WHERE rowid = ?")
             for (rowid, keys, text) in keyed {
@@ -50,8 +62,9 @@ extension ContactStore {
                     log.indexTexts[rowid] = Array(text.utf8)
                 }
             }
+            return true
         }
-        return waiting.count
+        return keyedAll ? waiting.count : 0
     }
 
     /// How many contacts wait for their phones to be read as numbers.

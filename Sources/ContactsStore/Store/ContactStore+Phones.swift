@@ -98,7 +98,7 @@ extension ContactStore {
             // Contacts of a large import whose phones are not keyed yet: by the tail in their
             // digits (a scan of those alone, for the seconds they wait), every phone a candidate.
             var waiting: [Int64] = []
-            if let tail = asked.tail, try db.scalarInt("SELECT EXISTS (SELECT 1 FROM phones_unkeyed)") != 0 {
+            if let tail = asked.tail, try Self.phonesWait(db) {
                 let w = try db.prepare(
                     "SELECT c.rowid FROM phones_unkeyed u JOIN contacts c ON c.rowid = u.contact_rowid WHERE instr(c.search, ?) > 0 LIMIT 1000"
                 )

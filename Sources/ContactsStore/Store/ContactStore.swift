@@ -85,8 +85,7 @@ public final class ContactStore: @unchecked Sendable {
             if version > 0 && version < Migrations.latestVersion { willMigrate?(version, Migrations.latestVersion) }
             try migrate(from: version)
             try keyPhonesIfNeeded()
-            // What an import left unkeyed when the daemon stopped.
-            if try writer.scalarInt("SELECT EXISTS (SELECT 1 FROM phones_unkeyed)") != 0 { keyPhonesSoon() }
+            try keyWaitingPhonesSoonIfAny()
         } catch let e as SQLiteError {
             if e.isCorrupt {
                 throw StoreError.unavailable("\(path) is not a contacts database or is damaged (\(e.message)); it was left as it is")
@@ -135,7 +134,7 @@ public final class ContactStore: @unchecked Sendable {
             try writer.execute("PRAGMA foreign_keys=ON; DROP TABLE IF EXISTS backup_photos;")
             try migrate(from: version)
             try keyPhonesIfNeeded()
-            if try writer.scalarInt("SELECT EXISTS (SELECT 1 FROM phones_unkeyed)") != 0 { keyPhonesSoon() }
+            try keyWaitingPhonesSoonIfAny()
         } catch let e as SQLiteError {
             if e.isDiskFull { throw StoreError.unavailable("the disk is full; the store was not replaced") }
             throw StoreError.database(e)

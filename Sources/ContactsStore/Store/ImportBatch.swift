@@ -53,9 +53,9 @@ public struct ImportBatch: Sendable {
 }
 
 extension ImportBatch {
-    /// Whether an import of about `count` contacts stores their phones by their digits and
-    /// reads them as numbers after it: reading each number (libphonenumber's regular
-    /// expressions, some 20 µs) would make a large import half as slow again.
+    /// Whether an import of about `count` contacts leaves their phones unkeyed and reads them
+    /// as numbers after it: reading each number (libphonenumber's regular expressions, some
+    /// 20 µs) would make a large import half as slow again.
     public static func keysPhonesLater(importing count: Int) -> Bool { count > 1000 }
 }
 
