@@ -19,8 +19,7 @@ public enum ContactMerge {
         let others = contacts.enumerated().filter { $0.offset != into }.map(\.element)
         var merged = contacts[into]
         let phoneKey = { (v: LabeledValue) in
-            DuplicateCandidate.phoneKey(e164: PhoneNumber.parse(v.value, region: region, withType: false)?.e164, text: v.value)
-                ?? v.value
+            Self.phoneKey(v.value, e164: PhoneNumber.parse(v.value, region: region, withType: false)?.e164)
         }
         merged.phones = unite(contacts, into: into, \.phones, key: phoneKey)
         merged.emails = unite(contacts, into: into, \.emails) { $0.value.lowercased() }
@@ -65,6 +64,31 @@ public enum ContactMerge {
         merged.photo = largestPhoto(contacts, into: into)
         merged.vcardProperties = properties(contacts, into: into)
         return merged
+    }
+
+    /// What a merge compares of a contact, hashed: contacts with one key merge into any of
+    /// them without a value added (groups and the favorite, which a merge unites, aside).
+    /// `phoneKeys`: each phone as `merge` compares it (its number in the merge's region).
+    public static func contentKey(_ c: Contact, phoneKeys: [String]) -> Int {
+        var h = Hasher()
+        h.combine(c.name.trimmingWhitespace())
+        h.combine(Set(phoneKeys))
+        h.combine(Set(c.emails.map { $0.value.lowercased() }))
+        h.combine(Set(c.urls.map(\.value)))
+        h.combine(Set(c.addresses.map(addressKey)))
+        for v in [c.nickname, c.organization, c.title, c.birthday] { h.combine(SearchFolding.fold(v ?? "")) }
+        h.combine(c.note?.trimmingWhitespace() ?? "")
+        switch c.photo {
+        case .stored(let hash, _, _, _)?: h.combine(hash)
+        case .url(let url)?: h.combine(url)
+        case nil: h.combine(0)
+        }
+        return h.finalize()
+    }
+
+    /// A phone as `merge` compares it: its number read in `region`, else its digits, else its text.
+    public static func phoneKey(_ text: String, e164: String?) -> String {
+        DuplicateCandidate.phoneKey(e164: e164, text: text) ?? text
     }
 
     /// Which contact a merge keeps by default: the one with the most values (phones, emails,

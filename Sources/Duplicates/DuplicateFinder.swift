@@ -4,6 +4,8 @@ import ContactsSupport
 public struct DuplicateGroup: Sendable, Equatable {
     /// Ids, in the order the candidates came.
     public var ids: [String]
+    /// The places of those candidates in the list the finder was given, in the same order.
+    public var members: [Int]
     /// 0 to 1: the highest score of a pair in the group, two decimals.
     public var score: Double
     /// What the contacts share: `email anna@example.com`, `phone +491715550199`, `name`,
@@ -65,7 +67,8 @@ public enum DuplicateFinder {
             (
                 first: g.members.min() ?? 0,
                 DuplicateGroup(
-                    ids: g.members.sorted().map { candidates[$0].id }, score: (g.score * 100).rounded() / 100, reasons: g.reasons)
+                    ids: g.members.sorted().map { candidates[$0].id }, members: g.members.sorted(),
+                    score: (g.score * 100).rounded() / 100, reasons: g.reasons)
             )
         }
         out.sort { $0.1.score != $1.1.score ? $0.1.score > $1.1.score : $0.first < $1.first }
@@ -79,19 +82,19 @@ public enum DuplicateFinder {
         var reasons: [String] = []
         var against = 1.0
         var unlikely = 1.0
-        let emails = a.emails.filter { b.emails.contains($0) && !common.contains(hash(Kind.email, $0)) }.sorted()
+        let emails = a.emails.filter { b.emails.contains($0) && !common.contains(Entry.block(of: hash(Kind.email, $0))) }.sorted()
         for e in emails {
             reasons.append("email \(e)")
             unlikely *= 1 - Weight.email
         }
         if !a.emails.isEmpty && !b.emails.isEmpty && !a.emails.contains(where: b.emails.contains) { against *= Weight.against }
-        let phones = a.phones.filter { b.phones.contains($0) && !common.contains(hash(Kind.phone, $0)) }.sorted()
+        let phones = a.phones.filter { b.phones.contains($0) && !common.contains(Entry.block(of: hash(Kind.phone, $0))) }.sorted()
         for p in phones {
             reasons.append("phone \(p)")
             unlikely *= 1 - Weight.phone
         }
         if !a.phones.isEmpty && !b.phones.isEmpty && !a.phones.contains(where: b.phones.contains) { against *= Weight.against }
-        if a.nameKeys.contains(where: { b.nameKeys.contains($0) && !common.contains(hash(Kind.name, $0)) }) {
+        if a.nameKeys.contains(where: { b.nameKeys.contains($0) && !common.contains(Entry.block(of: hash(Kind.name, $0))) }) {
             reasons.append("name")
             unlikely *= 1 - Weight.name
         } else if closeNames(a.fullName, b.fullName) {
@@ -118,35 +121,39 @@ public enum DuplicateFinder {
     /// Every pair of candidates that share a block, once each, as `first << 32 | second`
     /// (first < second); and the hashes of the keys too many share (`blockLimit`).
     static func candidatePairs(_ candidates: [DuplicateCandidate]) -> (pairs: [UInt64], common: Set<Int>) {
-        // (hash of kind and key, candidate) for every key of every candidate, sorted: runs of
-        // one hash are the blocks. Hashes that collide only add pairs that score low.
-        let entries = Parallel.chunks(candidates.count, minimum: 8192) { r in
-            var out: [(Int, Int32)] = []
+        precondition(candidates.count <= Entry.indexMask, "more candidates than an entry can number")
+        // Each key of each candidate as one integer, the key's hash above the candidate's
+        // place, sorted by the hash: runs of one hash are the blocks. Hashes that collide only add pairs
+        // that score low.
+        var entries = Parallel.chunks(candidates.count, minimum: 8192) { r in
+            var out: [UInt64] = []
             out.reserveCapacity(r.count * 4)
             for i in r {
                 let c = candidates[i]
-                for e in c.emails { out.append((hash(Kind.email, e), Int32(i))) }
-                for p in c.phones { out.append((hash(Kind.phone, p), Int32(i))) }
-                for k in c.nameKeys { out.append((hash(Kind.name, k), Int32(i))) }
+                for e in c.emails { out.append(Entry.make(hash(Kind.email, e), i)) }
+                for p in c.phones { out.append(Entry.make(hash(Kind.phone, p), i)) }
+                for k in c.nameKeys { out.append(Entry.make(hash(Kind.name, k), i)) }
                 let scalars = Array(c.fullName.unicodeScalars)
                 if NameKey.letters(scalars) >= NameKey.closeMinimum {
-                    for h in NameKey.neighbourhood(scalars) { out.append((h &* 31 &+ Kind.closeName, Int32(i))) }
+                    for h in NameKey.neighbourhood(scalars) { out.append(Entry.make(h &* 31 &+ Kind.closeName, i)) }
                 }
             }
             return out
-        }.flatMap { $0 }.sorted { $0.0 < $1.0 }
+        }.flatMap { $0 }
+        RadixSort.sort(&entries, fromBit: Entry.indexBits)
         var pairs: [UInt64] = []
         var common: Set<Int> = []
         var start = 0
         while start < entries.count {
+            let block = Entry.block(entries[start])
             var end = start + 1
-            while end < entries.count && entries[end].0 == entries[start].0 { end += 1 }
-            if end - start > blockLimit { common.insert(entries[start].0) }
+            while end < entries.count && Entry.block(entries[end]) == block { end += 1 }
+            if end - start > blockLimit { common.insert(block) }
             if end - start >= 2 && end - start <= blockLimit {
                 for i in start..<end {
-                    for j in (i + 1)..<end where entries[i].1 != entries[j].1 {
-                        let (a, b) = (min(entries[i].1, entries[j].1), max(entries[i].1, entries[j].1))
-                        pairs.append(UInt64(a) << 32 | UInt64(b))
+                    for j in (i + 1)..<end {
+                        let (a, b) = (Entry.index(entries[i]), Entry.index(entries[j]))
+                        if a != b { pairs.append(UInt64(min(a, b)) << 32 | UInt64(max(a, b))) }
                     }
                 }
             }
@@ -157,6 +164,21 @@ public enum DuplicateFinder {
         unique.reserveCapacity(pairs.count)
         for p in pairs where unique.last != p { unique.append(p) }
         return (unique, common)
+    }
+
+    /// A key of a candidate packed in one integer, so that sorting them is sorting integers:
+    /// the key's hash in the upper bits (its block), the candidate's place in the lower 28.
+    enum Entry {
+        static let indexBits = 28
+        static let indexMask = (1 << indexBits) - 1
+
+        static func make(_ hash: Int, _ index: Int) -> UInt64 {
+            UInt64(bitPattern: Int64(hash)) & ~UInt64(indexMask) | UInt64(index)
+        }
+        static func block(_ entry: UInt64) -> Int { Int(Int64(bitPattern: entry & ~UInt64(indexMask))) }
+        static func index(_ entry: UInt64) -> Int { Int(entry & UInt64(indexMask)) }
+        /// The block a key falls in, as `common` holds it.
+        static func block(of hash: Int) -> Int { block(make(hash, 0)) }
     }
 
     static func hash(_ kind: Int, _ key: String) -> Int {

@@ -4,8 +4,45 @@ import ContactsCore
 /// one edit apart.
 enum NameKey {
     /// The folded words of a name: "José Núñez-Ortiz" gives jose, nunez, ortiz.
+    /// Read a byte at a time: a name's folded text is mostly ASCII, whose letters and digits
+    /// are told by their value; other scalars by their Unicode properties.
     static func words(_ name: String) -> [String] {
-        SearchFolding.fold(name).split { !$0.isLetter && !$0.isNumber }.map(String.init)
+        var folded = SearchFolding.fold(name)
+        return folded.withUTF8 { bytes in
+            var out: [String] = []
+            var start = -1
+            var i = 0
+            while i < bytes.count {
+                let b = bytes[i]
+                let length = b < 0x80 ? 1 : b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : 2
+                let inWord: Bool
+                if b < 0x80 {
+                    inWord = (b >= 0x61 && b <= 0x7A) || (b >= 0x41 && b <= 0x5A) || (b >= 0x30 && b <= 0x39)
+                } else {
+                    var v = UInt32(b) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
+                    for k in 1..<length where i + k < bytes.count { v = v << 6 | UInt32(bytes[i + k] & 0x3F) }
+                    inWord = Unicode.Scalar(v).map { isLetterOrNumber($0) } ?? false
+                }
+                if inWord {
+                    if start < 0 { start = i }
+                } else if start >= 0 {
+                    out.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self))
+                    start = -1
+                }
+                i += length
+            }
+            if start >= 0 { out.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start...]), as: UTF8.self)) }
+            return out
+        }
+    }
+
+    /// A letter or a number, as `Character.isLetter` and `isNumber` tell them.
+    static func isLetterOrNumber(_ u: Unicode.Scalar) -> Bool {
+        switch u.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter: return true
+        case .decimalNumber, .letterNumber, .otherNumber: return true
+        default: return false
+        }
     }
 
     /// Names this long (in letters) or longer count as close when one edit apart; shorter
@@ -39,5 +76,9 @@ enum NameKey {
         return a[(i + 1)...] == b[i...]
     }
 
-    static func letters(_ key: [Unicode.Scalar]) -> Int { key.count { $0.properties.isAlphabetic } }
+    static func letters(_ key: [Unicode.Scalar]) -> Int {
+        key.count { u in
+            u.value < 0x80 ? (u.value >= 0x61 && u.value <= 0x7A) || (u.value >= 0x41 && u.value <= 0x5A) : u.properties.isAlphabetic
+        }
+    }
 }

@@ -43,6 +43,46 @@ public struct JSONParser {
     }
 }
 
+extension JSONParser {
+    /// The members of a top-level object named in `keys`, parsed, in the order of `keys` (nil
+    /// where absent); every other member is stepped over without being built. For reading a
+    /// few fields of a large document: a stored contact's name and emails among its notes and
+    /// addresses. Throws where the text is not an object or the members read are not JSON.
+    public static func members(_ buffer: UnsafeRawBufferPointer, _ keys: [StaticString]) throws(JSONParseError) -> [JSONValue?] {
+        var reader = Reader(bytes: buffer.bindMemory(to: UInt8.self), maxDepth: defaultMaxDepth)
+        var found = [JSONValue?](repeating: nil, count: keys.count)
+        reader.skipWhitespace()
+        guard reader.index < reader.bytes.count, reader.bytes[reader.index] == UInt8(ascii: "{") else {
+            throw JSONParseError(message: "expected an object", offset: reader.index)
+        }
+        reader.index += 1
+        reader.skipWhitespace()
+        if reader.index < reader.bytes.count, reader.bytes[reader.index] == UInt8(ascii: "}") { return found }
+        while true {
+            reader.skipWhitespace()
+            let wanted = try reader.matchKey(keys)
+            reader.skipWhitespace()
+            guard reader.index < reader.bytes.count, reader.bytes[reader.index] == UInt8(ascii: ":") else {
+                throw reader.fail("expected ':' after an object key")
+            }
+            reader.index += 1
+            reader.skipWhitespace()
+            if let wanted {
+                found[wanted] = try reader.parseValue(depth: 1)
+            } else {
+                try reader.skipValue()
+            }
+            reader.skipWhitespace()
+            guard reader.index < reader.bytes.count else { throw reader.fail("unterminated object") }
+            switch reader.bytes[reader.index] {
+            case UInt8(ascii: ","): reader.index += 1
+            case UInt8(ascii: "}"): return found
+            default: throw reader.fail("expected ',' or '}' in an object")
+            }
+        }
+    }
+}
+
 private struct Reader {
     let bytes: UnsafeBufferPointer<UInt8>
     let maxDepth: Int
@@ -64,6 +104,65 @@ private struct Reader {
             case 0x20, 0x09, 0x0A, 0x0D: index += 1
             default: return
             }
+        }
+    }
+
+    /// Reads a key and tells which of `keys` it is (a key with escapes is read as none of them).
+    mutating func matchKey(_ keys: [StaticString]) throws(JSONParseError) -> Int? {
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a string key") }
+        let start = index + 1
+        try skipString()
+        let length = index - 1 - start
+        for (k, key) in keys.enumerated() where key.utf8CodeUnitCount == length {
+            let name = key.utf8Start
+            var i = 0
+            while i < length && bytes[start + i] == name[i] { i += 1 }
+            if i == length { return k }
+        }
+        return nil
+    }
+
+    /// Steps over a string, from its opening quote to past its closing one.
+    mutating func skipString() throws(JSONParseError) {
+        let start = index
+        index += 1
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "\""):
+                index += 1
+                return
+            case UInt8(ascii: "\\"): index += 2
+            default: index += 1
+            }
+        }
+        throw fail("unterminated string", at: start)
+    }
+
+    /// Steps over one value without building it: strings by their quotes, objects and arrays
+    /// by their brackets.
+    mutating func skipValue() throws(JSONParseError) {
+        guard index < bytes.count else { throw fail("unexpected end of JSON text") }
+        switch bytes[index] {
+        case UInt8(ascii: "\""): try skipString()
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            let start = index
+            var depth = 0
+            while index < bytes.count {
+                switch bytes[index] {
+                case UInt8(ascii: "\""): try skipString()
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    depth += 1
+                    if depth > maxDepth { throw fail("JSON nested deeper than \(maxDepth) levels") }
+                    index += 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    depth -= 1
+                    index += 1
+                    if depth == 0 { return }
+                default: index += 1
+                }
+            }
+            throw fail("unterminated value", at: start)
+        default: _ = try parseValue(depth: 1)
         }
     }
 

@@ -37,6 +37,28 @@ final class DuplicateStoreTests: GermanStoreTestCase {
         XCTAssertEqual(groups.count, 3)
     }
 
+    func testGroupsNameTheirContactsInNameOrder() throws {
+        let ids = try importCorpus()
+        let anna = try XCTUnwrap(try store.duplicates().first { $0.group.ids.contains(ids["anna1"]!) })
+        // Stored in import order, listed in name order: "Anna Maria Schmidt" before "Anna Schmidt".
+        XCTAssertEqual(anna.group.ids, [ids["anna2"]!, ids["anna1"]!])
+        XCTAssertEqual(anna.names, ["Anna Maria Schmidt", "Anna Schmidt"])
+    }
+
+    func testPhonesALargeImportLeftUnkeyedAreComparedAsNumbers() throws {
+        let ids = try importCorpus()
+        // As a large import leaves its contacts until the background job reads their numbers.
+        try store.write { db, _ in
+            try db.execute("DELETE FROM phone_numbers; INSERT OR IGNORE INTO phones_unkeyed SELECT rowid FROM contacts;")
+        }
+        let anna = try XCTUnwrap(try store.duplicates().first { $0.group.ids.contains(ids["anna1"]!) })
+        XCTAssertEqual(anna.group.reasons, ["email anna@example.com", "phone +491715550199", "name"])
+        // Without keys and not waiting for any (a store opened with no region), digits compare.
+        try store.write { db, _ in try db.execute("DELETE FROM phones_unkeyed") }
+        let unkeyed = try XCTUnwrap(try store.duplicates().first { $0.group.ids.contains(ids["anna1"]!) })
+        XCTAssertEqual(unkeyed.group.reasons, ["email anna@example.com", "name"], "0171… and +49 171… differ as digits")
+    }
+
     func testAMergeIsOneOperationIntoTheTrashThatUndoTakesBack() throws {
         let ids = try importCorpus()
         let before = try store.contact(id: ids["anna2"]!)

@@ -88,4 +88,42 @@ final class ContactMergeTests: XCTestCase {
         XCTAssertEqual(m.note, "Likes tea\n\n\(ContactMerge.noteHeading)\nOrganization: Other Corp")
         XCTAssertNil(m.vcardProperties)
     }
+
+    func testContactsWithOneContentKeyMergeWithoutAValueAdded() {
+        var a = Contact(name: "Bo Lind")
+        a.emails = [LabeledValue(value: "bo@example.org"), LabeledValue(value: "lind@example.org")]
+        a.organization = "Acme"
+        a.addresses = [PostalAddress(street: "Main St 1", locality: "Springfield")]
+        a.note = "Likes tea"
+        var b = a
+        // Other case, order, accents where they fold away, spaces around a note: the same content.
+        b.emails = [LabeledValue(value: "LIND@example.org", label: "work"), LabeledValue(value: "Bo@Example.org")]
+        b.organization = "ACME"
+        b.addresses = [PostalAddress(street: "main st 1", locality: "springfield")]
+        b.note = "Likes tea\n"
+        b.groups = ["Chess"]
+        b.favorite = true
+        let key = { (c: Contact) in ContactMerge.contentKey(c, phoneKeys: ["+4930123456"]) }
+        XCTAssertEqual(key(a), key(b))
+        let merged = ContactMerge.merge([a, b], into: 0, region: nil)
+        XCTAssertEqual(merged.emails.count, 2)
+        XCTAssertEqual(merged.note, "Likes tea", "nothing but groups and the favorite added")
+        // Each field that a merge would add to makes the key differ.
+        var changes: [(String, (inout Contact) -> Void)] = [
+            ("name", { $0.name = "Bo Lindh" }), ("email", { $0.emails.append(LabeledValue(value: "x@example.org")) }),
+            ("url", { $0.urls = [LabeledValue(value: "https://bo.example")] }),
+            ("address", { $0.addresses.append(PostalAddress(street: "Elm Rd 2")) }), ("nickname", { $0.nickname = "Bobo" }),
+            ("organization", { $0.organization = "Other Corp" }), ("title", { $0.title = "Engineer" }),
+            ("birthday", { $0.birthday = "1980-01-02" }), ("note", { $0.note = "Likes coffee" }),
+            ("photo", { $0.photo = .stored(hash: "h", mimeType: "image/jpeg", width: 1, height: 1) }),
+        ]
+        changes.append(("photo link", { $0.photo = .url("https://bo.example/me.jpg") }))
+        for (field, change) in changes {
+            var c = a
+            change(&c)
+            XCTAssertNotEqual(key(c), key(a), field)
+        }
+        XCTAssertNotEqual(ContactMerge.contentKey(a, phoneKeys: ["+4930123457"]), key(a), "phone")
+        XCTAssertEqual(ContactMerge.contentKey(a, phoneKeys: ["+4930123456", "+4930123456"]), key(a), "one number twice")
+    }
 }

@@ -74,6 +74,18 @@ final class DuplicateFinderTests: XCTestCase {
         XCTAssertEqual(few.first?.reasons, ["email info@acme.example", "phone +4930900000", "name"])
     }
 
+    func testNameWordsAreLettersAndNumbersAsCharactersTellThem() {
+        let names = [
+            "José Núñez-Ortiz", "O'Brien, Seán", "Anna  Maria\tSchmidt", "Zoë Ångström", "Ђорђе Петровић", "Γιώργος Παπαδόπουλος",
+            "王小明", "山田 太郎", "김민준", "Nguyễn Văn An", "Ahmed محمد", "R2-D2 (droid)", "Anna 😀 Lee", "Łukasz Żółć", "ß straße",
+            "Mary-Jane   Watson Jr.", "", "  ", "Ǆemal Ǉubić", "ⅫMike", "Ünal·Öz", "Ali–Veli",
+        ]
+        for name in names {
+            let expected = SearchFolding.fold(name).split { !$0.isLetter && !$0.isNumber }.map(String.init)
+            XCTAssertEqual(NameKey.words(name), expected, name)
+        }
+    }
+
     func testNamesOneEditApart() {
         func close(_ a: String, _ b: String) -> Bool { DuplicateFinder.closeNames(a, b) }
         XCTAssertTrue(close("johnson katherine", "johnson katharine"))

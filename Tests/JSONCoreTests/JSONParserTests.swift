@@ -64,4 +64,17 @@ final class JSONParserTests: XCTestCase {
         XCTAssertEqual(try JSONParser.parse(JSONWriter.string(v)), v)
         XCTAssertEqual(JSONWriter.string(v), #"{"a":[1,2,{"b":null}],"c":"d","e":false}"#)
     }
+
+    func testMembers_readsTheKeysAskedForAndStepsOverTheRest() throws {
+        let text = #"{"note":"a \"quoted\" } ] text","emails":[{"value":"a@b.c"}],"skip":{"x":[1,{"y":"]}"}]},"n":-1.5e3,"phones":[]}"#
+        let found = try Array(text.utf8).withUnsafeBytes { try JSONParser.members($0, ["phones", "emails", "absent", "n"]) }
+        XCTAssertEqual(found[0], .array([]))
+        XCTAssertEqual(found[1], .array([["value": "a@b.c"]]))
+        XCTAssertNil(found[2])
+        XCTAssertEqual(found[3], .number("-1.5e3"))
+        XCTAssertEqual(try Array("{}".utf8).withUnsafeBytes { try JSONParser.members($0, ["a"]) }, [nil])
+        for bad in ["[]", #"{"a":"#, #"{"a":{"b":1}"#, #"{"a" 1}"#, #"{"skip":"open}"#, #"{"a":tru}"#] {
+            XCTAssertThrowsError(try Array(bad.utf8).withUnsafeBytes { try JSONParser.members($0, ["a"]) }, bad)
+        }
+    }
 }

@@ -1,0 +1,134 @@
+import ContactsCore
+import ContactsSupport
+import Duplicates
+import JSONCore
+import PhoneNumbers
+
+/// Stored contacts as duplicates see them. Every contact as a candidate: one pass over the
+/// contacts and one over their phone keys, both in rowid order and merged as they go, the
+/// bodies decoded on every core a batch at a time (no more than a batch of rows is held at
+/// once). And, for the few that are grouped, the key of what a merge compares.
+enum DuplicateCandidateReader {
+    static let batchSize = 8192
+
+    /// A contact's row as read: its body still JSON, its phones' stored E.164 keys by position.
+    struct Row: Sendable {
+        var rowid: Int64
+        var id: String
+        var name: String
+        var body: [UInt8]
+        var keys: [(position: Int, e164: String)]
+        /// A large import left its phones without keys: they are parsed here.
+        var unkeyed: Bool
+
+        /// The contact's fields, and each phone's E.164 form where it has one.
+        func decoded(region: String?) -> (Contact, [String?]) {
+            var c = Contact(name: name)
+            c.id = id
+            body.withUnsafeBytes { StoredBody.decode($0, into: &c) }
+            let numbers = c.phones.enumerated().map { (position, phone) in
+                unkeyed
+                    ? PhoneNumber.parse(phone.value, region: region, withType: false)?.e164
+                    : keys.first { $0.position == position }?.e164
+            }
+            return (c, numbers)
+        }
+    }
+
+    /// Every candidate in `nameOrder` (rowids; those missing from it come last), with its rowid.
+    static func candidates(_ db: Database, region: String?, nameOrder: [Int64]) throws -> (
+        candidates: [DuplicateCandidate], rowids: [Int64]
+    ) {
+        var made: [DuplicateCandidate] = [], rowids: [Int64] = []
+        try rows(db, where: nil) { batch in
+            made += Parallel.chunks(batch.count, minimum: 1024) { r in batch[r].map { candidate($0, region: region) } }.flatMap { $0 }
+            rowids += batch.map(\.rowid)
+        }
+        var rank: [Int64: Int] = [:]
+        rank.reserveCapacity(nameOrder.count)
+        for (i, rowid) in nameOrder.enumerated() { rank[rowid] = i }
+        let ranks = rowids.map { rank[$0] ?? Int.max }
+        let order = rowids.indices.sorted { ranks[$0] != ranks[$1] ? ranks[$0] < ranks[$1] : rowids[$0] < rowids[$1] }
+        return (order.map { made[$0] }, order.map { rowids[$0] })
+    }
+
+    /// `ContactMerge.contentKey` of the contacts with these rowids.
+    static func contentKeys(_ db: Database, rowids: [Int64], region: String?) throws -> [Int64: Int] {
+        var keys: [Int64: Int] = [:]
+        var rest = rowids.sorted()[...]
+        while !rest.isEmpty {
+            let chunk = rest.prefix(500)
+            rest = rest.dropFirst(500)
+            try rows(db, where: chunk) { batch in
+                for row in batch {
+                    let (c, numbers) = row.decoded(region: region)
+                    let phoneKeys = zip(c.phones, numbers).map { ContactMerge.phoneKey($0.value, e164: $1) }
+                    keys[row.rowid] = ContactMerge.contentKey(c, phoneKeys: phoneKeys)
+                }
+            }
+        }
+        return keys
+    }
+
+    /// A row as a candidate: its name's parts, its emails and its phones as numbers. Only
+    /// those members of the body are read (notes and addresses are stepped over).
+    static func candidate(_ row: Row, region: String?) -> DuplicateCandidate {
+        let members = row.body.withUnsafeBytes { try? JSONParser.members($0, ["structuredName", "emails", "phones"]) }
+        var name: StructuredName? = nil
+        if let n = members?[0]?.objectValue {
+            let given = n["given"]?.stringValue ?? "", family = n["family"]?.stringValue ?? ""
+            if !given.isEmpty || !family.isEmpty {
+                name = StructuredName(family: family, given: given, additional: n["additional"]?.stringValue ?? "")
+            }
+        }
+        let emails = (members?[1]?.arrayValue ?? []).compactMap { $0["value"]?.stringValue }
+        var phones: [String] = []
+        for (position, phone) in (members?[2]?.arrayValue ?? []).enumerated() {
+            guard let text = phone["value"]?.stringValue else { continue }
+            let e164 =
+                row.unkeyed
+                ? PhoneNumber.parse(text, region: region, withType: false)?.e164
+                : row.keys.first { $0.position == position }?.e164
+            if let key = DuplicateCandidate.phoneKey(e164: e164, text: text) { phones.append(key) }
+        }
+        return DuplicateCandidate(id: row.id, name: row.name, structuredName: name, emails: emails, phones: phones)
+    }
+
+    /// The rows of every contact (`rowids` nil) or of those with these rowids, in rowid order,
+    /// handed to `body` a batch at a time.
+    private static func rows(_ db: Database, where rowids: ArraySlice<Int64>?, _ body: ([Row]) throws -> Void) throws {
+        let filter = rowids.map { r in " WHERE \(r.isEmpty ? "0" : "rowid IN (\(r.map(String.init).joined(separator: ",")))")" } ?? ""
+        let keyFilter =
+            rowids.map { r in " WHERE \(r.isEmpty ? "0" : "contact_rowid IN (\(r.map(String.init).joined(separator: ",")))")" } ?? ""
+        var unkeyed = Set<Int64>()
+        let u = try db.prepare("SELECT contact_rowid FROM phones_unkeyed")
+        while try u.step() { unkeyed.insert(u.int64(0)) }
+        // In the primary key's order, which is the order asked for: no sort, and no index on
+        // e164 (a condition on it would pick that index and sort every key).
+        let k = try db.prepare("SELECT contact_rowid, position, e164 FROM phone_numbers\(keyFilter) ORDER BY contact_rowid, position")
+        var key: (rowid: Int64, position: Int, e164: String?)? = nil
+        func nextKey() throws { key = try k.step() ? (k.int64(0), k.int(1), k.optionalText(2)) : nil }
+        try nextKey()
+
+        var batch: [Row] = []
+        batch.reserveCapacity(min(batchSize, rowids?.count ?? batchSize))
+        let s = try db.prepare("SELECT rowid, id, name, body FROM contacts\(filter) ORDER BY rowid")
+        while try s.step() {
+            let rowid = s.int64(0)
+            var keys: [(position: Int, e164: String)] = []
+            while let found = key, found.rowid <= rowid {
+                if found.rowid == rowid, let e164 = found.e164 { keys.append((found.position, e164)) }
+                try nextKey()
+            }
+            batch.append(
+                Row(
+                    rowid: rowid, id: s.text(1), name: s.text(2), body: s.withBytes(3) { [UInt8]($0) }, keys: keys,
+                    unkeyed: unkeyed.contains(rowid)))
+            if batch.count == batchSize {
+                try body(batch)
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+        if !batch.isEmpty { try body(batch) }
+    }
+}
