@@ -63,6 +63,18 @@ _contactsctl() {
                 ((i++))
                 continue
                 ;;
+            " duplicates|--min-score"|" duplicates|--limit"|" duplicates|-n"|" duplicates|--socket")
+                ((i++))
+                continue
+                ;;
+            " merge|--into"|" merge|--socket")
+                ((i++))
+                continue
+                ;;
+            " not-duplicates|--socket")
+                ((i++))
+                continue
+                ;;
             " history|--socket")
                 ((i++))
                 continue
@@ -227,7 +239,7 @@ _contactsctl() {
         esac
         if ((nargs == 0)); then
             case "$cmdpath $w" in
-                " list"|" search"|" show"|" add"|" edit"|" rm"|" move"|" history"|" revert"|" changes"|" undo"|" trash"|" trash empty"|" undelete"|" purge"|" account"|" account add"|" account list"|" account rm"|" sync"|" sync status"|" sync confirm"|" sync reject"|" fav"|" unfav"|" group"|" group list"|" group add"|" group rm"|" group rename"|" group members"|" group assign"|" group unassign"|" photo"|" photo set"|" photo get"|" photo rm"|" import"|" export"|" backup"|" restore"|" status"|" watch"|" query-email"|" who"|" completions"|" call")
+                " list"|" search"|" show"|" add"|" edit"|" rm"|" move"|" duplicates"|" merge"|" not-duplicates"|" history"|" revert"|" changes"|" undo"|" trash"|" trash empty"|" undelete"|" purge"|" account"|" account add"|" account list"|" account rm"|" sync"|" sync status"|" sync confirm"|" sync reject"|" fav"|" unfav"|" group"|" group list"|" group add"|" group rm"|" group rename"|" group members"|" group assign"|" group unassign"|" photo"|" photo set"|" photo get"|" photo rm"|" import"|" export"|" backup"|" restore"|" status"|" watch"|" query-email"|" who"|" completions"|" call")
                 cmdpath="$cmdpath $w"
                 continue
                 ;;
@@ -385,6 +397,30 @@ _contactsctl() {
         return
         ;;
     " move|--socket")
+        _contactsctl_files ''
+        return
+        ;;
+    " duplicates|--min-score")
+        :
+        return
+        ;;
+    " duplicates|--limit"|" duplicates|-n")
+        :
+        return
+        ;;
+    " duplicates|--socket")
+        _contactsctl_files ''
+        return
+        ;;
+    " merge|--into")
+        _contactsctl_live contacts
+        return
+        ;;
+    " merge|--socket")
+        _contactsctl_files ''
+        return
+        ;;
+    " not-duplicates|--socket")
         _contactsctl_files ''
         return
         ;;
@@ -615,6 +651,9 @@ _contactsctl() {
     " edit") COMPREPLY=($(compgen -W '--name --phone -p --email -e --address -a --organization -o --title --nickname --birthday --note --url --group -g --clear --json --socket --no-color --help -h' -- "$cur")) ;;
     " rm") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " move") COMPREPLY=($(compgen -W '--to --json --socket --no-color --help -h' -- "$cur")) ;;
+    " duplicates") COMPREPLY=($(compgen -W '--min-score --limit -n --json --socket --no-color --help -h' -- "$cur")) ;;
+    " merge") COMPREPLY=($(compgen -W '--into --dry-run -n --auto --json --socket --no-color --help -h' -- "$cur")) ;;
+    " not-duplicates") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " history") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " revert") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " changes") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
@@ -659,7 +698,7 @@ _contactsctl() {
         return
     fi
     case "$cmdpath" in
-    "") COMPREPLY=($(compgen -W 'list search show add edit rm move history revert changes undo trash undelete purge account sync fav unfav group photo import export backup restore status watch query-email who completions call' -- "$cur")) ;;
+    "") COMPREPLY=($(compgen -W 'list search show add edit rm move duplicates merge not-duplicates history revert changes undo trash undelete purge account sync fav unfav group photo import export backup restore status watch query-email who completions call' -- "$cur")) ;;
     " search")
         case $nargs in
         0) : ;;
@@ -686,6 +725,16 @@ _contactsctl() {
         esac
         ;;
     " move")
+        case $nargs in
+        *) _contactsctl_live contacts ;;
+        esac
+        ;;
+    " merge")
+        case $nargs in
+        *) _contactsctl_live contacts ;;
+        esac
+        ;;
+    " not-duplicates")
         case $nargs in
         *) _contactsctl_live contacts ;;
         esac

@@ -37,6 +37,15 @@ function __contactsctl_state
             case ' move|--to' ' move|--socket'
                 set skip 1
                 continue
+            case ' duplicates|--min-score' ' duplicates|--limit' ' duplicates|-n' ' duplicates|--socket'
+                set skip 1
+                continue
+            case ' merge|--into' ' merge|--socket'
+                set skip 1
+                continue
+            case ' not-duplicates|--socket'
+                set skip 1
+                continue
             case ' history|--socket'
                 set skip 1
                 continue
@@ -163,7 +172,7 @@ function __contactsctl_state
         end
         if test $nargs = 0
             switch "$cmdpath $t"
-                case ' list' ' search' ' show' ' add' ' edit' ' rm' ' move' ' history' ' revert' ' changes' ' undo' ' trash' ' trash empty' ' undelete' ' purge' ' account' ' account add' ' account list' ' account rm' ' sync' ' sync status' ' sync confirm' ' sync reject' ' fav' ' unfav' ' group' ' group list' ' group add' ' group rm' ' group rename' ' group members' ' group assign' ' group unassign' ' photo' ' photo set' ' photo get' ' photo rm' ' import' ' export' ' backup' ' restore' ' status' ' watch' ' query-email' ' who' ' completions' ' call'
+                case ' list' ' search' ' show' ' add' ' edit' ' rm' ' move' ' duplicates' ' merge' ' not-duplicates' ' history' ' revert' ' changes' ' undo' ' trash' ' trash empty' ' undelete' ' purge' ' account' ' account add' ' account list' ' account rm' ' sync' ' sync status' ' sync confirm' ' sync reject' ' fav' ' unfav' ' group' ' group list' ' group add' ' group rm' ' group rename' ' group members' ' group assign' ' group unassign' ' photo' ' photo set' ' photo get' ' photo rm' ' import' ' export' ' backup' ' restore' ' status' ' watch' ' query-email' ' who' ' completions' ' call'
                 set cmdpath "$cmdpath $t"
                 continue
             end
@@ -194,6 +203,9 @@ complete -c contactsctl -n "__contactsctl_at ''" -a add -d 'Add a contact.'
 complete -c contactsctl -n "__contactsctl_at ''" -a edit -d 'Change a contact; the fields given replace the old ones.'
 complete -c contactsctl -n "__contactsctl_at ''" -a rm -d 'Delete contacts.'
 complete -c contactsctl -n "__contactsctl_at ''" -a move -d 'Move contacts to a sync account, or to this machine alone ('\''local'\'').'
+complete -c contactsctl -n "__contactsctl_at ''" -a duplicates -d 'List contacts that are likely one person: the score, the names and what they share.'
+complete -c contactsctl -n "__contactsctl_at ''" -a merge -d 'Merge contacts into one without losing a value; the others go to the trash.'
+complete -c contactsctl -n "__contactsctl_at ''" -a not-duplicates -d 'Say that contacts are different people: they are not proposed as duplicates again.'
 complete -c contactsctl -n "__contactsctl_at ''" -a history -d 'List a contact'\''s changes: revision, when, by what and which fields.'
 complete -c contactsctl -n "__contactsctl_at ''" -a revert -d 'Make a contact what it was at REVISION again (as a new revision).'
 complete -c contactsctl -n "__contactsctl_at ''" -a changes -d 'List recent operations, the latest first: id, when, by what, what.'
@@ -286,6 +298,25 @@ complete -c contactsctl -n "__contactsctl_at ' move'" -l socket -r -F -d 'the da
 complete -c contactsctl -n "__contactsctl_at ' move'" -l no-color -d 'never colour the output'
 complete -c contactsctl -n "__contactsctl_at ' move'" -l help -s h -d 'show help'
 complete -c contactsctl -n "__contactsctl_arg ' move' '*'" -x -a '(contactsctl __complete contacts (commandline -ct) 2>/dev/null)'
+complete -c contactsctl -n "__contactsctl_at ' duplicates'" -l min-score -r -d 'leave out groups below SCORE, 0 to 1 (default 0.5)'
+complete -c contactsctl -n "__contactsctl_at ' duplicates'" -l limit -s n -r -d 'at most N groups'
+complete -c contactsctl -n "__contactsctl_at ' duplicates'" -l json -d 'print machine-readable JSON'
+complete -c contactsctl -n "__contactsctl_at ' duplicates'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
+complete -c contactsctl -n "__contactsctl_at ' duplicates'" -l no-color -d 'never colour the output'
+complete -c contactsctl -n "__contactsctl_at ' duplicates'" -l help -s h -d 'show help'
+complete -c contactsctl -n "__contactsctl_at ' merge'" -l into -r -x -a '(contactsctl __complete contacts (commandline -ct) 2>/dev/null)' -d 'the contact that stays (default: the most complete)'
+complete -c contactsctl -n "__contactsctl_at ' merge'" -l dry-run -s n -d 'print the merged contact and change nothing'
+complete -c contactsctl -n "__contactsctl_at ' merge'" -l auto -d 'merge every group of duplicates that are identical once normalised'
+complete -c contactsctl -n "__contactsctl_at ' merge'" -l json -d 'print machine-readable JSON'
+complete -c contactsctl -n "__contactsctl_at ' merge'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
+complete -c contactsctl -n "__contactsctl_at ' merge'" -l no-color -d 'never colour the output'
+complete -c contactsctl -n "__contactsctl_at ' merge'" -l help -s h -d 'show help'
+complete -c contactsctl -n "__contactsctl_arg ' merge' '*'" -x -a '(contactsctl __complete contacts (commandline -ct) 2>/dev/null)'
+complete -c contactsctl -n "__contactsctl_at ' not-duplicates'" -l json -d 'print machine-readable JSON'
+complete -c contactsctl -n "__contactsctl_at ' not-duplicates'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
+complete -c contactsctl -n "__contactsctl_at ' not-duplicates'" -l no-color -d 'never colour the output'
+complete -c contactsctl -n "__contactsctl_at ' not-duplicates'" -l help -s h -d 'show help'
+complete -c contactsctl -n "__contactsctl_arg ' not-duplicates' '*'" -x -a '(contactsctl __complete contacts (commandline -ct) 2>/dev/null)'
 complete -c contactsctl -n "__contactsctl_at ' history'" -l json -d 'print machine-readable JSON'
 complete -c contactsctl -n "__contactsctl_at ' history'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
 complete -c contactsctl -n "__contactsctl_at ' history'" -l no-color -d 'never colour the output'

@@ -184,7 +184,9 @@ final class DaemonFixture {
         return p.terminationStatus
     }
 
-    func ctl(_ args: String..., stdin: String? = nil) throws -> ProcessResult {
+    func ctl(_ args: String..., stdin: String? = nil) throws -> ProcessResult { try ctl(args, stdin: stdin) }
+
+    func ctl(_ args: [String], stdin: String? = nil) throws -> ProcessResult {
         try runProgram(try Products.path("contactsctl"), args, environment: environment, stdin: stdin)
     }
 

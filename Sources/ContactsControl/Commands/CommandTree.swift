@@ -69,6 +69,26 @@ public enum CommandTree {
                 ],
                 run: SyncCommands.move),
             CommandSpec(
+                "duplicates", summary: "List contacts that are likely one person: the score, the names and what they share.",
+                options: [
+                    OptionSpec("min-score", value: "SCORE", help: "leave out groups below SCORE, 0 to 1 (default 0.5)"),
+                    OptionSpec("limit", short: "n", value: "N", help: "at most N groups"),
+                ],
+                run: DuplicateCommands.list),
+            CommandSpec(
+                "merge", summary: "Merge contacts into one without losing a value; the others go to the trash.",
+                arguments: [ArgumentSpec("ID", optional: true, variadic: true, help: "the contacts to merge", completion: .contacts)],
+                options: [
+                    OptionSpec("into", value: "ID", help: "the contact that stays (default: the most complete)", completion: .contacts),
+                    OptionSpec("dry-run", short: "n", help: "print the merged contact and change nothing"),
+                    OptionSpec("auto", help: "merge every group of duplicates that are identical once normalised"),
+                ],
+                run: DuplicateCommands.merge),
+            CommandSpec(
+                "not-duplicates", summary: "Say that contacts are different people: they are not proposed as duplicates again.",
+                arguments: [ArgumentSpec("ID", variadic: true, help: "two or more contacts", completion: .contacts)],
+                run: DuplicateCommands.notDuplicates),
+            CommandSpec(
                 "history", summary: "List a contact's changes: revision, when, by what and which fields.", arguments: [contactArg],
                 run: HistoryCommands.history),
             CommandSpec(

@@ -123,13 +123,7 @@ enum ContactCommands {
     }
 
     static func remove(_ inv: inout Invocation) throws -> Int32 {
-        var ids: [JSONValue] = []
-        var names: [String] = []
-        for ref in inv.arguments {
-            let c = try ContactResolver.resolve(ref, in: inv)
-            ids.append(c["id"] ?? .null)
-            names.append(c["name"]?.stringValue ?? "")
-        }
+        let (ids, names) = try ContactResolver.resolveAll(inv.arguments, in: inv)
         let result = try inv.call(ContactsAPI.Method.contactsDelete, ["ids": .array(ids)])
         if inv.json {
             inv.output.json(result)
@@ -242,7 +236,7 @@ enum ContactView {
         for (label, value) in rows {
             let lines = value.split(separator: "\n", omittingEmptySubsequences: false)
             o.line("  " + o.dim(label.padding(width)) + (lines.first.map(String.init) ?? ""))
-            for more in lines.dropFirst() { o.line("  " + String(repeating: " ", count: width + 1) + more) }
+            for more in lines.dropFirst() { o.line(more.isEmpty ? "" : "  " + String(repeating: " ", count: width + 1) + more) }
         }
     }
 }

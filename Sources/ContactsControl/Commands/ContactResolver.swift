@@ -30,6 +30,18 @@ enum ContactResolver {
             "'\(reference)' matches \(total) contacts (\(names)\(total > 5 ? ", ..." : "")); be more specific or use the id")
     }
 
+    /// Several references, each to one contact: their ids (as JSON, for a call) and names.
+    static func resolveAll(_ references: [String], in inv: Invocation) throws -> (ids: [JSONValue], names: [String]) {
+        var ids: [JSONValue] = []
+        var names: [String] = []
+        for reference in references {
+            let c = try resolve(reference, in: inv)
+            ids.append(c["id"] ?? .null)
+            names.append(c["name"]?.stringValue ?? "")
+        }
+        return (ids, names)
+    }
+
     static func folded(_ s: String) -> String {
         s.trimmingWhitespace().folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
     }

@@ -47,6 +47,16 @@ public struct RPCParams: Sendable {
         return i
     }
 
+    /// A number (whole or not) in `range`, or nil when absent.
+    public func optionalDouble(_ key: String, in range: ClosedRange<Double>) throws(RPCError) -> Double? {
+        guard let v = self[key] else { return nil }
+        guard let d = v.doubleValue else { throw .invalidParams("'\(key)' must be a number, not \(v.typeName)", field: key) }
+        guard range.contains(d) else {
+            throw .invalidParams("'\(key)' must be between \(range.lowerBound) and \(range.upperBound), not \(v.description)", field: key)
+        }
+        return d
+    }
+
     /// A whole number in `range`, which must be given.
     public func int(_ key: String, in range: ClosedRange<Int>) throws(RPCError) -> Int {
         guard let i = try optionalInt(key, in: range) else { throw .invalidParams("'\(key)' is required", field: key) }
