@@ -41,6 +41,8 @@ let package = Package(
         .target(name: "PhoneNumbers", dependencies: ["PhoneNumberShim"]),
         // The contact model, its JSON shapes, validation, vCard mapping and search normalisation.
         .target(name: "ContactsCore", dependencies: ["ContactsSupport", "JSONCore", "VCard", "PhoneNumbers"]),
+        // Contacts as Google's and Outlook's CSV exports hold them, read and written.
+        .target(name: "ContactsCSV", dependencies: ["ContactsCore", "ContactsSupport", "VCard"]),
         // Duplicates: finding contacts that are one person (blocking keys, scores, groups),
         // and merging them without losing a value.
         .target(name: "Duplicates", dependencies: ["ContactsCore", "ContactsSupport", "PhoneNumbers", "VCard"]),
@@ -69,7 +71,7 @@ let package = Package(
             name: "ContactsDaemon",
             dependencies: [
                 "ContactsAPI", "ContactsStore", "Thumbnails", "ContactsCore", "ContactsSupport", "VCard", "JSONRPC", "JSONCore", "CSystemd",
-                "CSystem", "CardDAV", "ContactsSync", "PhoneNumbers", "Duplicates",
+                "CSystem", "CardDAV", "ContactsSync", "PhoneNumbers", "Duplicates", "ContactsCSV",
             ]),
         // The command-line client's logic; links neither SQLite nor image libraries.
         .target(name: "ContactsControl", dependencies: ["ContactsAPI", "JSONRPC", "JSONCore", "ContactsSupport"]),
@@ -90,6 +92,7 @@ let package = Package(
         .testTarget(name: "JSONCoreTests", dependencies: ["JSONCore"]),
         .testTarget(name: "VCardTests", dependencies: ["VCard"]),
         .testTarget(name: "PhoneNumbersTests", dependencies: ["PhoneNumbers"]),
+        .testTarget(name: "ContactsCSVTests", dependencies: ["ContactsCSV", "ContactsCore", "VCard"]),
         .testTarget(name: "DuplicatesTests", dependencies: ["Duplicates", "ContactsCore", "VCard", "TestSupport"]),
         .testTarget(name: "JSONRPCTests", dependencies: ["JSONRPC", "JSONCore"]),
         // The CardDAV client against real Radicale and Xandikos servers on 127.0.0.1.

@@ -581,7 +581,7 @@ _contactsctl() {
         return
         ;;
     " export|--format")
-        COMPREPLY=($(compgen -W 'vcard3 vcard4 json' -- "$cur"))
+        COMPREPLY=($(compgen -W 'vcard3 vcard4 json csv' -- "$cur"))
         return
         ;;
     " export|--output"|" export|-o")
@@ -852,7 +852,7 @@ _contactsctl() {
         ;;
     " import")
         case $nargs in
-        *) _contactsctl_files 'vcf|vcard|json' ;;
+        *) _contactsctl_files 'vcf|vcard|csv|json' ;;
         esac
         ;;
     " export")

@@ -10,3 +10,8 @@ extension String {
         return String(scalars[first...last])
     }
 }
+
+extension Substring {
+    /// The text without leading and trailing white space, as a string.
+    public func trimmingWhitespace() -> String { String(self).trimmingWhitespace() }
+}

@@ -38,7 +38,8 @@ public enum CommandTree {
                 run: ContactCommands.search),
             CommandSpec("show", summary: "Show everything about one contact.", arguments: [contactArg], run: ContactCommands.show),
             CommandSpec(
-                "add", summary: "Add a contact.", arguments: [ArgumentSpec("NAME", help: "the full name")],
+                "add", summary: "Add a contact; with no NAME, fill in a form in $VISUAL or $EDITOR.",
+                arguments: [ArgumentSpec("NAME", optional: true, help: "the full name")],
                 options: fieldOptions + [
                     OptionSpec("favorite", help: "mark as a favorite"),
                     OptionSpec(
@@ -46,7 +47,8 @@ public enum CommandTree {
                         completion: .accounts),
                 ], run: ContactCommands.add),
             CommandSpec(
-                "edit", summary: "Change a contact; the fields given replace the old ones.", arguments: [contactArg],
+                "edit", summary: "Change a contact: the fields given replace the old ones; with none, edit it all in $VISUAL or $EDITOR.",
+                arguments: [contactArg],
                 options: [OptionSpec("name", value: "NAME", help: "the new full name")] + fieldOptions
                     + [
                         OptionSpec(
@@ -219,18 +221,19 @@ public enum CommandTree {
                     CommandSpec("rm", summary: "Remove a contact's photo.", arguments: [contactArg], run: PhotoCommands.remove),
                 ]),
             CommandSpec(
-                "import", summary: "Import vCard (2.1, 3.0, 4.0) or JSON files; '-' reads standard input.",
+                "import", summary: "Import vCard (2.1, 3.0, 4.0), Google or Outlook CSV, or JSON files; '-' reads standard input.",
                 arguments: [
-                    ArgumentSpec("FILE", variadic: true, help: "files to import", completion: .files(extensions: ["vcf", "vcard", "json"]))
+                    ArgumentSpec(
+                        "FILE", variadic: true, help: "files to import", completion: .files(extensions: ["vcf", "vcard", "csv", "json"]))
                 ],
                 run: TransferCommands.importFiles),
             CommandSpec(
-                "export", summary: "Export contacts as vCard or JSON, to standard output or a file.",
+                "export", summary: "Export contacts as vCard, JSON or CSV, to standard output or a file.",
                 arguments: [ArgumentSpec("ID", optional: true, variadic: true, help: "only these contacts", completion: .contacts)],
                 options: [
                     OptionSpec(
-                        "format", value: "FORMAT", help: "vcard3, vcard4 (default) or json",
-                        completion: .choices(["vcard3", "vcard4", "json"])),
+                        "format", value: "FORMAT", help: "vcard3, vcard4 (default), json or csv (Google's, which Outlook and phones read)",
+                        completion: .choices(["vcard3", "vcard4", "json", "csv"])),
                     OptionSpec(
                         "output", short: "o", value: "FILE", help: "write to FILE instead of standard output",
                         completion: .files(extensions: [])),

@@ -66,7 +66,14 @@ enum ContactCommands {
     }
 
     static func add(_ inv: inout Invocation) throws -> Int32 {
-        var contact: JSONObject = ["name": .string(inv.arguments[0])]
+        guard let name = inv.arguments.first else {
+            guard inv.options.isEmpty && inv.flags.isEmpty else {
+                throw UsageError(
+                    message: "give the NAME with the other fields, or nothing to fill a form in the editor", command: "contactsctl add")
+            }
+            return try EditorSession.run(&inv, contact: nil)
+        }
+        var contact: JSONObject = ["name": .string(name)]
         try fill(&contact, from: inv)
         if inv.flag("favorite") { contact["favorite"] = true }
         var params: JSONObject = ["contact": .object(contact)]
@@ -82,9 +89,8 @@ enum ContactCommands {
         if let name = inv.value("name") { changes["name"] = .string(name) }
         try fill(&changes, from: inv)
         for field in inv.values("clear") { changes[field] = field.hasSuffix("s") ? .array([]) : .null }
-        guard !changes.isEmpty else {
-            throw UsageError(message: "nothing to change: give at least one option such as --phone or --name", command: "contactsctl edit")
-        }
+        // No field given: the whole contact in the editor.
+        guard !changes.isEmpty else { return try EditorSession.run(&inv, contact: contact) }
         let updated = try inv.call(
             ContactsAPI.Method.contactsUpdate,
             ["id": contact["id"] ?? .null, "changes": .object(changes), "ifRevision": contact["revision"] ?? .null])

@@ -19,8 +19,11 @@ enum TransferCommands {
                         throw CommandFailure("standard input is not a JSON array of contacts")
                     }
                     params = ["json": .array(list)]
-                } else {
+                } else if text.prefix(4096).range(of: "BEGIN:VCARD", options: .caseInsensitive) != nil {
                     params = ["vcard": .string(text)]
+                } else {
+                    // Neither JSON nor vCard: a CSV export, whose header tells its dialect.
+                    params = ["csv": .string(text)]
                 }
             } else {
                 let absolute = file.hasPrefix("/") ? file : FileManager.default.currentDirectoryPath + "/" + file
@@ -42,16 +45,17 @@ enum TransferCommands {
             guard !inv.json else { continue }
             let counts = ["created", "updated", "unchanged", "failed"].map { "\(report[$0]?.intValue ?? 0) \($0)" }.joined(separator: ", ")
             inv.output.line("\(name): \(counts)")
+            let item = params["csv"] != nil || file.lowercased().hasSuffix(".csv") ? "row" : "card"
             for e in report["errors"]?.arrayValue ?? [] {
-                let card = (e["index"]?.intValue ?? 0) + 1
+                let number = (e["index"]?.intValue ?? 0) + 1
                 let line = e["line"]?.intValue.map { ", line \($0)" } ?? ""
-                inv.output.line("  card \(card)\(line): \(e["message"]?.stringValue ?? "")")
+                inv.output.line("  \(item) \(number)\(line): \(e["message"]?.stringValue ?? "")")
             }
         }
         if inv.json { inv.output.json(.array(reports)) }
         if anyFailed {
             inv.output.flush()
-            throw CommandFailure("some cards were not imported (see above)")
+            throw CommandFailure("some contacts were not imported (see above)")
         }
         return 0
     }

@@ -1,3 +1,4 @@
+import ContactsCSV
 import ContactsCore
 import ContactsStore
 import ContactsSupport
@@ -23,6 +24,8 @@ public struct ImportReport: Sendable {
     public var errors: [Failure] = []
     /// Lines that were skipped without losing a card (junk, comments outside cards).
     public var warnings: [VCardIssue] = []
+    /// What the file's items are called in its text report: cards, or a CSV file's rows.
+    public var itemName = "card"
 
     public var failed: Int { errors.count }
 
@@ -44,9 +47,9 @@ public struct ImportReport: Sendable {
         lines.append("\(created) created, \(updated) updated, \(unchanged) unchanged, \(failed) failed.")
         if !errors.isEmpty {
             lines.append("")
-            lines.append("Failed cards:")
+            lines.append("Failed \(itemName)s:")
             for e in errors {
-                lines.append("  card \(e.index + 1)\(e.line.map { ", line \($0)" } ?? ""): \(e.message)")
+                lines.append("  \(itemName) \(e.index + 1)\(e.line.map { ", line \($0)" } ?? ""): \(e.message)")
             }
         }
         if !warnings.isEmpty {
@@ -237,6 +240,27 @@ struct Importer {
         count(try store.importContacts(items), into: &report)
         return report
     }
+
+    /// Imports a Google or Outlook CSV export (any of their encodings): a row that cannot be a
+    /// contact is reported with its line, the others land together.
+    func importCSV(_ bytes: [UInt8], origin: String = "import") throws -> ImportReport {
+        if isCancelled?() == true { throw StoreError.cancelled }
+        let file = CSVImport.read(bytes)
+        var report = ImportReport()
+        report.itemName = "row"
+        var items: [ImportItem] = []
+        for row in file.rows {
+            switch row.contact {
+            case .success(let c): items.append(ImportItem(contact: c, carriesGroups: file.carriesGroups, carriesFavorite: false))
+            case .failure(let p): report.errors.append(.init(index: row.index, line: p.line, message: p.message))
+            }
+        }
+        count(try store.importContacts(items, origin: origin, isCancelled: isCancelled), into: &report)
+        return report
+    }
+
+    /// Whether a file is CSV by its name.
+    static func isCSV(_ name: String) -> Bool { name.lowercased().hasSuffix(".csv") }
 
     private func count(_ outcomes: [ImportOutcome], into report: inout ImportReport) {
         for o in outcomes {

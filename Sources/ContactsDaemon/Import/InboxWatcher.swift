@@ -6,7 +6,7 @@ import Foundation
 import Glibc
 import JSONCore
 
-/// The drop folder: every `.vcf`/`.vcard` file closed after writing or moved into it is
+/// The drop folder: every `.vcf`/`.vcard`/`.csv` file closed after writing or moved into it is
 /// imported, then moved to `imported/`, or to `failed/` beside `NAME.error.txt`.
 ///
 /// A file moves only after its import committed, so a crash at any moment leaves it in the
@@ -49,7 +49,7 @@ final class InboxWatcher: @unchecked Sendable {
     static func wants(_ name: String) -> Bool {
         let lower = name.lowercased()
         if name.hasPrefix(".") || partialSuffixes.contains(where: lower.hasSuffix) { return false }
-        return lower.hasSuffix(".vcf") || lower.hasSuffix(".vcard")
+        return lower.hasSuffix(".vcf") || lower.hasSuffix(".vcard") || lower.hasSuffix(".csv")
     }
 
     private var isStopping: Bool {
@@ -178,6 +178,8 @@ final class InboxWatcher: @unchecked Sendable {
             if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
                 report = ImportReport()
                 report.errors.append(.init(index: 0, line: nil, message: "the file is empty"))
+            } else if Importer.isCSV(name) {
+                report = try importer.importCSV(bytes, origin: "import:" + name)
             } else {
                 report = try importer.importVCard(bytes, origin: "import:" + name)
                 if report.created + report.updated + report.unchanged + report.groups + report.failed == 0 {

@@ -1,4 +1,5 @@
 import ContactsAPI
+import ContactsCSV
 import ContactsCore
 import ContactsStore
 import ContactsSupport
@@ -83,18 +84,19 @@ enum ImportExportMethods {
             RPCMethod(
                 ContactsAPI.Method.contactsImport,
                 summary:
-                    "Imports contacts from vCard text (2.1, 3.0 or 4.0, any producer), a JSON array of contacts, or a file. A UID already stored updates that contact; an identical card is unchanged; one bad card never stops the others.",
+                    "Imports contacts from vCard text (2.1, 3.0 or 4.0, any producer), a Google or Outlook CSV export, a JSON array of contacts, or a file. A UID already stored updates that contact; an identical card is unchanged; one bad card or row never stops the others.",
                 params: [
                     RPCParam("vcard", "vCard text.", schema: Schemas.string),
+                    RPCParam("csv", "A Google or Outlook contacts CSV export, as text.", schema: Schemas.string),
                     RPCParam("json", "Contacts in the API's shape.", schema: ["type": "array", "items": Schemas.ref("ContactInput")]),
-                    RPCParam("path", "An absolute path to a .vcf or .json file.", schema: Schemas.string),
+                    RPCParam("path", "An absolute path to a .vcf, .csv or .json file.", schema: Schemas.string),
                 ],
                 result: "report", resultSchema: reportSchema,
                 errors: [RPCError(.invalidData, "The input cannot be read"), RPCError(.tooLarge, "The file is too large")]
             ) { call in
-                let given = ["vcard", "json", "path"].filter { call.params.has($0) }
+                let given = ["vcard", "csv", "json", "path"].filter { call.params.has($0) }
                 guard given.count == 1 else {
-                    throw RPCError.invalidParams("give exactly one of 'vcard', 'json' or 'path'")
+                    throw RPCError.invalidParams("give exactly one of 'vcard', 'csv', 'json' or 'path'")
                 }
                 let progress: (Int, Int) -> Void = { done, total in
                     call.session?.sendNotification(
@@ -103,6 +105,7 @@ enum ImportExportMethods {
                 if let text = try call.params.optionalString("vcard") {
                     return try importer.importVCard(Array(text.utf8), progress: progress).json
                 }
+                if let text = try call.params.optionalString("csv") { return try importer.importCSV(Array(text.utf8)).json }
                 if let list = call.params["json"] {
                     guard let array = list.arrayValue else {
                         throw RPCError.invalidParams("'json' must be an array of contacts", field: "json")
@@ -123,13 +126,16 @@ enum ImportExportMethods {
                     }
                     return try importer.importJSON(array).json
                 }
+                if Importer.isCSV(path) { return try importer.importCSV(bytes).json }
                 return try importer.importVCard(bytes, progress: progress).json
             },
             RPCMethod(
                 ContactsAPI.Method.contactsExport,
-                summary: "Exports contacts as vCard 3.0, vCard 4.0 or JSON: everyone, the given ids, or the matches of a query.",
+                summary:
+                    "Exports contacts as vCard 3.0, vCard 4.0, JSON or CSV (Google's dialect): everyone, the given ids, or the matches of a query.",
                 params: [
-                    RPCParam("format", "vcard3, vcard4 (the default) or json.", schema: ["enum": ["vcard3", "vcard4", "json"]]),
+                    RPCParam(
+                        "format", "vcard3, vcard4 (the default), json or csv.", schema: ["enum": ["vcard3", "vcard4", "json", "csv"]]),
                     RPCParam("ids", "Only these contacts.", schema: Schemas.stringArray),
                     RPCParam(
                         "query", "Only the matches of this contacts.query (text, favoritesOnly, group).",
@@ -142,8 +148,8 @@ enum ImportExportMethods {
                 errors: [RPCError(.notFound, "No contact with one of the ids")]
             ) { call in
                 let format = try call.params.optionalString("format") ?? "vcard4"
-                guard ["vcard3", "vcard4", "json"].contains(format) else {
-                    throw RPCError.invalidParams("'format' must be vcard3, vcard4 or json", field: "format")
+                guard ["vcard3", "vcard4", "json", "csv"].contains(format) else {
+                    throw RPCError.invalidParams("'format' must be vcard3, vcard4, json or csv", field: "format")
                 }
                 var ids: [String]?
                 if call.params.has("ids") { ids = try call.params.stringArray("ids") }
@@ -165,7 +171,7 @@ enum ImportExportMethods {
                     } else {
                         contacts = matching
                     }
-                } else if ids == nil && format != "json" {
+                } else if ids == nil && format.hasPrefix("vcard") {
                     // Everyone as vCards: written while the rows are read.
                     let version: VCardWriter.Version = format == "vcard3" ? .v3 : .v4
                     let parts = try store.exportEach { contacts in
@@ -180,6 +186,7 @@ enum ImportExportMethods {
                 let data: String
                 switch format {
                 case "json": data = JSONWriter.string(.array(contacts.map(\.json)))
+                case "csv": data = CSVExport.csv(contacts)
                 default:
                     data = vcards(contacts, version: format == "vcard3" ? .v3 : .v4, store: store)
                 }

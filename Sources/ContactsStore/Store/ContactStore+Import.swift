@@ -137,6 +137,10 @@ extension ContactStore {
         x.groups = x.groups.map { $0.lowercased() }.sorted()
         y.groups = y.groups.map { $0.lowercased() }.sorted()
         guard x == y else { return false }
+        // The same groups in another order (a file lists them as it likes; the store sorts
+        // them) write the same categories.
+        var a = a
+        a.groups = b.groups
         var left = "", right = ""
         VCardWriter.write(VCard(properties: VCardMapping.properties(for: a)), version: .v4, into: &left)
         VCardWriter.write(VCard(properties: VCardMapping.properties(for: b)), version: .v4, into: &right)
