@@ -111,7 +111,7 @@ _contactsctl() {
                 ((i++))
                 continue
                 ;;
-            " account add|--user"|" account add|--password-command"|" account add|--token-command"|" account add|--address-book"|" account add|--ca-file"|" account add|--interval"|" account add|--socket")
+            " account add|--vdir"|" account add|--user"|" account add|--password-command"|" account add|--token-command"|" account add|--address-book"|" account add|--ca-file"|" account add|--interval"|" account add|--socket")
                 ((i++))
                 continue
                 ;;
@@ -460,6 +460,10 @@ _contactsctl() {
         _contactsctl_files ''
         return
         ;;
+    " account add|--vdir")
+        _contactsctl_files ''
+        return
+        ;;
     " account add|--user")
         :
         return
@@ -663,7 +667,7 @@ _contactsctl() {
     " undelete") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " purge") COMPREPLY=($(compgen -W '--yes -y --json --socket --no-color --help -h' -- "$cur")) ;;
     " account") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
-    " account add") COMPREPLY=($(compgen -W '--user --password-command --token-command --address-book --ca-file --interval --read-only --adopt-local --json --socket --no-color --help -h' -- "$cur")) ;;
+    " account add") COMPREPLY=($(compgen -W '--vdir --user --password-command --token-command --address-book --ca-file --interval --read-only --adopt-local --json --socket --no-color --help -h' -- "$cur")) ;;
     " account list") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " account rm") COMPREPLY=($(compgen -W '--delete-contacts --json --socket --no-color --help -h' -- "$cur")) ;;
     " sync") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;

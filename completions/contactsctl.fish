@@ -73,7 +73,7 @@ function __contactsctl_state
             case ' account|--socket'
                 set skip 1
                 continue
-            case ' account add|--user' ' account add|--password-command' ' account add|--token-command' ' account add|--address-book' ' account add|--ca-file' ' account add|--interval' ' account add|--socket'
+            case ' account add|--vdir' ' account add|--user' ' account add|--password-command' ' account add|--token-command' ' account add|--address-book' ' account add|--ca-file' ' account add|--interval' ' account add|--socket'
                 set skip 1
                 continue
             case ' account list|--socket'
@@ -357,13 +357,14 @@ complete -c contactsctl -n "__contactsctl_at ' purge'" -l socket -r -F -d 'the d
 complete -c contactsctl -n "__contactsctl_at ' purge'" -l no-color -d 'never colour the output'
 complete -c contactsctl -n "__contactsctl_at ' purge'" -l help -s h -d 'show help'
 complete -c contactsctl -n "__contactsctl_arg ' purge' '*'" -x -a '(contactsctl __complete trash (commandline -ct) 2>/dev/null)'
-complete -c contactsctl -n "__contactsctl_at ' account'" -a add -d 'Add an account: find the address book behind URL, sign in, and keep it in sync.'
+complete -c contactsctl -n "__contactsctl_at ' account'" -a add -d 'Add an account: find the address book behind URL, sign in, and keep it in sync; or keep a vdir (--vdir DIR) in sync.'
 complete -c contactsctl -n "__contactsctl_at ' account'" -a list -d 'List the accounts with their last sync.'
 complete -c contactsctl -n "__contactsctl_at ' account'" -a rm -d 'Remove an account (its contacts stay here unless --delete-contacts).'
 complete -c contactsctl -n "__contactsctl_at ' account'" -l json -d 'print machine-readable JSON'
 complete -c contactsctl -n "__contactsctl_at ' account'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
 complete -c contactsctl -n "__contactsctl_at ' account'" -l no-color -d 'never colour the output'
 complete -c contactsctl -n "__contactsctl_at ' account'" -l help -s h -d 'show help'
+complete -c contactsctl -n "__contactsctl_at ' account add'" -l vdir -r -F -d 'instead of URL: a directory of .vcf files, one a contact (khard, vdirsyncer)'
 complete -c contactsctl -n "__contactsctl_at ' account add'" -l user -r -d 'the user to sign in as'
 complete -c contactsctl -n "__contactsctl_at ' account add'" -l password-command -r -d 'a command that prints the password (secret-tool, pass)'
 complete -c contactsctl -n "__contactsctl_at ' account add'" -l token-command -r -d 'a command that prints a bearer token (OAuth 2)'

@@ -32,15 +32,15 @@ done
 # in a virtual environment of the project's own (.venv), made once; the benchmark measures
 # vdirsyncer beside contactsd.
 venv="$(cd "$(dirname "$0")/.." && pwd)/.venv"
-if [ ! -x "$venv/bin/radicale" ] || [ ! -x "$venv/bin/xandikos" ] || [ ! -x "$venv/bin/vdirsyncer" ]; then
+if [ ! -x "$venv/bin/radicale" ] || [ ! -x "$venv/bin/xandikos" ] || [ ! -x "$venv/bin/vdirsyncer" ] || [ ! -x "$venv/bin/khard" ]; then
     if ! python3 -c "import venv, ensurepip" 2>/dev/null; then
         sudo=""
         [ "$(id -u)" -ne 0 ] && sudo="sudo"
         DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends python3-venv >/dev/null
     fi
-    echo "Installing Radicale, Xandikos and vdirsyncer into $venv" >&2
+    echo "Installing Radicale, Xandikos, vdirsyncer and khard into $venv" >&2
     python3 -m venv "$venv"
-    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "radicale==3.9.*" "xandikos==0.4.*" "vdirsyncer==0.21.*"
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "radicale==3.9.*" "xandikos==0.4.*" "vdirsyncer==0.21.*" "khard==0.19.*"
 fi
 
 if ! command -v swift >/dev/null; then

@@ -34,6 +34,17 @@ public struct AddressBookProperties: Sendable {
     /// vCard versions `supported-address-data` lists (empty when it says nothing).
     public var versions: [String]
     public var isAddressBook: Bool
+
+    public init(
+        displayName: String?, syncToken: String?, ctag: String?, supportsSyncCollection: Bool, versions: [String], isAddressBook: Bool
+    ) {
+        self.displayName = displayName
+        self.syncToken = syncToken
+        self.ctag = ctag
+        self.supportsSyncCollection = supportsSyncCollection
+        self.versions = versions
+        self.isAddressBook = isAddressBook
+    }
 }
 
 /// The answer to a write with a precondition.

@@ -23,6 +23,12 @@ public struct SyncReport: Sendable, Equatable {
         public var href: String
         public var status: Int?
         public var message: String
+
+        public init(href: String, status: Int?, message: String) {
+            self.href = href
+            self.status = status
+            self.message = message
+        }
     }
 
     public var account: String

@@ -125,12 +125,17 @@ public enum CommandTree {
                 "account", summary: "Manage sync accounts (CardDAV address books).",
                 subcommands: [
                     CommandSpec(
-                        "add", summary: "Add an account: find the address book behind URL, sign in, and keep it in sync.",
+                        "add",
+                        summary:
+                            "Add an account: find the address book behind URL, sign in, and keep it in sync; or keep a vdir (--vdir DIR) in sync.",
                         arguments: [
                             ArgumentSpec("NAME", help: "the account's name"),
-                            ArgumentSpec("URL", help: "the address book, the server, a host or an email address"),
+                            ArgumentSpec("URL", optional: true, help: "the address book, the server, a host or an email address"),
                         ],
                         options: [
+                            OptionSpec(
+                                "vdir", value: "DIR", help: "instead of URL: a directory of .vcf files, one a contact (khard, vdirsyncer)",
+                                completion: .files(extensions: [])),
                             OptionSpec("user", value: "USER", help: "the user to sign in as"),
                             OptionSpec("password-command", value: "CMD", help: "a command that prints the password (secret-tool, pass)"),
                             OptionSpec("token-command", value: "CMD", help: "a command that prints a bearer token (OAuth 2)"),

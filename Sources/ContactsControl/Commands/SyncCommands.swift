@@ -6,7 +6,14 @@ import JSONCore
 /// Accounts and syncs: `account add|list|rm`, `sync [NAME]`, `sync status`.
 enum SyncCommands {
     static func add(_ inv: inout Invocation) throws -> Int32 {
-        var params: JSONObject = ["name": .string(inv.arguments[0]), "url": .string(inv.arguments[1])]
+        var params: JSONObject = ["name": .string(inv.arguments[0])]
+        switch (inv.arguments.count > 1 ? inv.arguments[1] : nil, inv.value("vdir")) {
+        case (let url?, nil): params["url"] = .string(url)
+        case (nil, let dir?): params["vdir"] = .string(TransferCommands.absolute(dir))
+        default:
+            throw UsageError(
+                message: "give the address book's URL, or --vdir DIR for a directory of .vcf files", command: "contactsctl account add")
+        }
         if let user = inv.value("user") { params["username"] = .string(user) }
         if let command = inv.value("password-command") { params["passwordCommand"] = .array(try words(command).map(JSONValue.string)) }
         if let command = inv.value("token-command") { params["tokenCommand"] = .array(try words(command).map(JSONValue.string)) }

@@ -17,13 +17,11 @@ final class InboxWatcher: @unchecked Sendable {
     let importer: Importer
     let bus: EventBus
     let log: Logger
-    private var inotifyFD: Int32 = -1
-    private var wakePipe: [Int32] = [-1, -1]
+    private var inotify: Inotify?
     private let lock = NSCondition()
     private var queue: [String] = []
     private var stopping = false
     private var workerDone = false
-    private var readerDone = false
     private var lastProcessedName: String?
     private var processed = 0
 
@@ -60,15 +58,18 @@ final class InboxWatcher: @unchecked Sendable {
 
     func start() throws(SystemError) {
         for dir in [inbox, inbox + "/imported", inbox + "/failed"] { try FileIO.makeDirectories(dir) }
-        inotifyFD = try retryingSyscall("inotify_init1") { inotify_init1(Int32(IN_CLOEXEC)) }
-        try retryingSyscall("watch", detail: inbox) { inotify_add_watch(inotifyFD, inbox, UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO)) }
-        var fds: [Int32] = [-1, -1]
-        try retryingSyscall("pipe") { pipe(&fds) }
-        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        wakePipe = fds
-        let reader = Thread { [self] in readEvents() }
-        reader.name = "inbox-events"
-        reader.start()
+        let events = try Inotify()
+        _ = try events.watch(inbox, UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO))
+        lock.withLock { inotify = events }
+        events.start(name: "inbox-events") { [self] batch in
+            if batch.contains(where: { $0.mask & Inotify.overflow != 0 }) {
+                log.warning("inotify queue overflowed; rescanning \(inbox)")
+                rescan()
+            }
+            for e in batch where Self.wants(e.name) { enqueue(e.name) }
+        } failed: { [log] error in
+            log.error("inbox: \(error)")
+        }
         let worker = Thread { [self] in work() }
         worker.name = "inbox-import"
         worker.start()
@@ -85,48 +86,6 @@ final class InboxWatcher: @unchecked Sendable {
         lock.lock()
         if !queue.contains(name) { queue.append(name) }
         lock.signal()
-        lock.unlock()
-    }
-
-    private func readEvents() {
-        var buffer = [UInt8](repeating: 0, count: 64 << 10)
-        var pfds = [pollfd(fd: inotifyFD, events: Int16(POLLIN), revents: 0), pollfd(fd: wakePipe[0], events: Int16(POLLIN), revents: 0)]
-        loop: while true {
-            guard (try? retryingSyscall("poll", { poll(&pfds, 2, -1) })) != nil else { break }
-            if pfds[1].revents != 0 { break }
-            let n: Int
-            do {
-                n = try retryingSyscall("read", detail: "inotify events") {
-                    buffer.withUnsafeMutableBytes { read(inotifyFD, $0.baseAddress, $0.count) }
-                }
-            } catch {
-                if error.errno == EAGAIN { continue }
-                log.error("inbox: \(error)")
-                break
-            }
-            var offset = 0
-            var names: [String] = []
-            var overflow = false
-            while offset + 16 <= n {
-                let mask = buffer.withUnsafeBytes { $0.load(fromByteOffset: offset + 4, as: UInt32.self) }
-                let len = Int(buffer.withUnsafeBytes { $0.load(fromByteOffset: offset + 12, as: UInt32.self) })
-                if mask & UInt32(IN_Q_OVERFLOW) != 0 { overflow = true }
-                if len > 0 {
-                    let raw = buffer[(offset + 16)..<min(offset + 16 + len, n)]
-                    let name = String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-                    if Self.wants(name) { names.append(name) }
-                }
-                offset += 16 + len
-            }
-            if overflow {
-                log.warning("inotify queue overflowed; rescanning \(inbox)")
-                rescan()
-            }
-            for name in names { enqueue(name) }
-        }
-        lock.lock()
-        readerDone = true
-        lock.broadcast()
         lock.unlock()
     }
 
@@ -152,16 +111,13 @@ final class InboxWatcher: @unchecked Sendable {
         stopping = true
         lock.broadcast()
         lock.unlock()
-        var one: UInt8 = 1
-        _ = write(wakePipe[1], &one, 1)
+        lock.withLock { inotify }?.stop()
         lock.lock()
-        while !(workerDone && readerDone) {
+        while !workerDone {
             if !lock.wait(until: Date().addingTimeInterval(30)) { break }
         }
+        inotify = nil
         lock.unlock()
-        close(inotifyFD)
-        close(wakePipe[0])
-        close(wakePipe[1])
     }
 
     func process(_ name: String) {

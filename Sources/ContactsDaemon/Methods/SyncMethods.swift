@@ -18,7 +18,10 @@ enum SyncMethods {
                     "Adds an account: finds the address book behind url (the book, a server, a host or an email domain), signs in, and keeps it in two-way sync. No password is stored: passwordCommand or tokenCommand prints it when needed.",
                 params: [
                     RPCParam("name", "The account's name.", schema: Schemas.string, required: true),
-                    RPCParam("url", "An address book, a server, a host or an email address.", schema: Schemas.string, required: true),
+                    RPCParam("url", "An address book, a server, a host or an email address.", schema: Schemas.string),
+                    RPCParam(
+                        "vdir", "Instead of url: an absolute path to a directory of .vcf files, one a contact (khard, vdirsyncer).",
+                        schema: Schemas.string),
                     RPCParam("username", "The user to sign in as (HTTP Basic).", schema: Schemas.string),
                     RPCParam("passwordCommand", "A command (argv) that prints the password.", schema: Schemas.stringArray),
                     RPCParam("tokenCommand", "A command (argv) that prints a bearer token (OAuth 2).", schema: Schemas.stringArray),
@@ -40,6 +43,20 @@ enum SyncMethods {
                         .invalidParams,
                         "Invalid params: name must be 1 to 64 characters, without '/', and not 'local' (which means this machine)",
                         data: ["field": "name"])
+                }
+                guard p.has("url") != p.has("vdir") else {
+                    throw RPCError.invalidParams("give either 'url' (a CardDAV address book) or 'vdir' (a directory)")
+                }
+                if let directory = try p.optionalString("vdir") {
+                    var a = try vdirAccount(name: name, directory: directory)
+                    a.interval = try p.optionalInt("interval", in: 60...604_800) ?? 900
+                    a.readOnly = try p.optionalBool("readOnly") ?? false
+                    try store.addAccount(a)
+                    if try p.optionalBool("adoptLocal") ?? false {
+                        _ = try store.addToAccount(name, ids: try store.localContactIDs()) { VdirBackend.fileName(uid: $0.uid) }
+                    }
+                    sync.accountsChanged()
+                    return try json(try store.account(named: name), store: store, sync: nil)
                 }
                 let url = try p.string("url")
                 let passwordCommand = p.has("passwordCommand") ? try p.stringArray("passwordCommand") : nil
@@ -237,6 +254,26 @@ enum SyncMethods {
             let name = try call.params.string("account")
             return json(try remote(url: try store.account(named: name).addressBookURL, account: name) { try sync.sync(name, held: held) })
         }
+    }
+
+    /// A vdir account for `directory`: an absolute path to a directory this user can write
+    /// (made when it is missing, as vdirsyncer does for a new local storage).
+    static func vdirAccount(name: String, directory: String) throws -> SyncAccount {
+        guard directory.hasPrefix("/"), !directory.split(separator: "/").contains("..") else {
+            throw RPCError.invalidParams("'vdir' must be an absolute path without '..'", field: "vdir")
+        }
+        var st = stat()
+        if lstat(directory, &st) != 0 {
+            do {
+                try FileIO.makeDirectories(directory)
+            } catch {
+                throw RPCError(.invalidData, "cannot make the vdir \(directory): \(error)", data: ["field": "vdir"])
+            }
+        } else if (st.st_mode & S_IFMT) != S_IFDIR || access(directory, R_OK | W_OK | X_OK) != 0 {
+            throw RPCError(.invalidData, "\(directory) is not a directory this user can read and write", data: ["field": "vdir"])
+        }
+        let url = URL(fileURLWithPath: directory, isDirectory: true)
+        return SyncAccount(name: name, url: directory, addressBookURL: url.absoluteString, displayName: url.lastPathComponent)
     }
 
     /// A CA file named by a client: an absolute path to a regular file this user can read.

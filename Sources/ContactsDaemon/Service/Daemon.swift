@@ -28,6 +28,7 @@ public final class Daemon: @unchecked Sendable {
     private(set) var store: ContactStore?
     private var photos: PhotoService?
     private var sync: SyncService?
+    private var vdirs: VdirWatcher?
     /// How the last sync of each account went, for the status line.
     private let lastSync = Mutex<[String: String]>([:])
     private(set) var server: RPCServer?
@@ -131,6 +132,9 @@ public final class Daemon: @unchecked Sendable {
             self?.bus.publish(method: ContactsAPI.Notification.syncProgress, params: SyncMethods.json(p, account: name))
         }
         self.sync = sync
+        let vdirs = VdirWatcher(store: store, sync: sync, log: log)
+        sync.onAccountsChanged = { [weak vdirs] in vdirs?.refresh() }
+        self.vdirs = vdirs
         let engine = Self.engine(store: store, importer: importer, photos: photos, sync: sync, more: daemonMethods(store: store))
 
         let listenFD = try openListener()
@@ -149,6 +153,13 @@ public final class Daemon: @unchecked Sendable {
         // Both are set before the first request can arrive: handlers read them from other threads.
         self.server = server
         inbox = watcher
+        // Syncs are scheduled and vdirs watched before the first request can add an account.
+        sync.start()
+        do {
+            try vdirs.start()
+        } catch {
+            log.warning("vdir accounts are not watched (they sync every interval): \(error)")
+        }
         try server.start()
         try FileIO.makeDirectories(inboxPath)
         try watcher.start()
@@ -175,7 +186,6 @@ public final class Daemon: @unchecked Sendable {
         warm.name = "warm-up"
         warm.start()
         pruneHistorySoon(after: 5)
-        sync.start()
     }
 
     /// A sync ended: subscribers hear of it, the log and the status line say how it went.
@@ -326,6 +336,7 @@ public final class Daemon: @unchecked Sendable {
         Systemd.notify("STOPPING=1\nSTATUS=Stopping")
         stopping.store(true, ordering: .relaxed)
         sync?.stop()
+        vdirs?.stop()
         inbox?.stop()
         server?.shutdown(grace: 10)
         store?.close()

@@ -17,6 +17,8 @@ final class SyncService: @unchecked Sendable {
     var onFinished: (@Sendable (String, Result<SyncReport, Error>) -> Void)?
     /// Told how far each sync has come, every hundred cards.
     var onProgress: (@Sendable (String, SyncProgress) -> Void)?
+    /// Told after an account was added or removed.
+    var onAccountsChanged: (@Sendable () -> Void)?
     /// Whether the daemon is stopping: a sync stops at its next batch.
     var isStopping: @Sendable () -> Bool = { false }
     /// Seconds from a local change to the sync that sends it.
@@ -80,16 +82,26 @@ final class SyncService: @unchecked Sendable {
         accountLock.lock()
         defer { accountLock.unlock() }
         let account = try store.account(named: name)
-        let url = try Self.bookURL(account)
-        let credentials = try Self.credentials(
-            username: account.username, passwordCommand: account.passwordCommand, tokenCommand: account.tokenCommand, account: name)
-        let book = AddressBookClient(url: url, http: HTTPClient(credentials: credentials, for: url, caFile: account.caFile))
         let told = onProgress
-        let result = Result {
-            try engine.sync(account, with: book, held: held, cancelled: isStopping) { p in
-                progress(p)
-                told?(name, p)
+        let report: (SyncProgress) -> Void = { p in
+            progress(p)
+            told?(name, p)
+        }
+        let result: Result<SyncReport, Error>
+        if let directory = account.vdirPath {
+            let vdir = VdirBackend(directory: directory)
+            result = Result {
+                var r = try engine.sync(account, with: vdir, held: held, cancelled: isStopping, progress: report)
+                // Files that are no card of one contact are told, and left alone.
+                r.errors += vdir.problems.map { SyncReport.CardError(href: $0.href, status: nil, message: "\($0.href) \($0.message)") }
+                return r
             }
+        } else {
+            let url = try Self.bookURL(account)
+            let credentials = try Self.credentials(
+                username: account.username, passwordCommand: account.passwordCommand, tokenCommand: account.tokenCommand, account: name)
+            let book = AddressBookClient(url: url, http: HTTPClient(credentials: credentials, for: url, caFile: account.caFile))
+            result = Result { try engine.sync(account, with: book, held: held, cancelled: isStopping, progress: report) }
         }
         lock.withLock {
             if case .success = result { failures[name] = nil } else { failures[name, default: 0] += 1 }
@@ -116,6 +128,7 @@ final class SyncService: @unchecked Sendable {
 
     /// The account was added or removed: its schedule starts or ends.
     func accountsChanged() {
+        onAccountsChanged?()
         guard lock.withLock({ started }) else { return }
         let names = Set(((try? store.accounts()) ?? []).map(\.name))
         lock.withLock {
@@ -130,12 +143,18 @@ final class SyncService: @unchecked Sendable {
     /// Moves contacts to `account` (nil: this machine alone), each at the href a new card of
     /// its UID gets there. Returns how many moved.
     func move(ids: [String], to account: String?) throws -> Int {
-        let book = try account.map { try Self.bookURL(try store.account(named: $0)) }
-        let moved = try store.moveContacts(ids: ids, to: account) { c in
-            book.map { AddressBookClient.hrefForNewCard(uid: c.uid, in: $0) } ?? ""
-        }
+        let target = try account.map { try store.account(named: $0) }
+        let book = try target.flatMap { $0.vdirPath == nil ? try Self.bookURL($0) : nil }
+        let moved = try store.moveContacts(ids: ids, to: account) { c in Self.hrefForNewCard(uid: c.uid, account: target, book: book) }
         if moved > 0 { localChange(origin: "rpc") }
         return moved
+    }
+
+    /// Where a new card of an account goes: a file named by its UID in a vdir, else a path in
+    /// the address book (`book`).
+    static func hrefForNewCard(uid: String, account: SyncAccount?, book: URL?) -> String {
+        if account?.vdirPath != nil { return VdirBackend.fileName(uid: uid) }
+        return book.map { AddressBookClient.hrefForNewCard(uid: uid, in: $0) } ?? ""
     }
 
     /// Where an account's address book is.

@@ -30,6 +30,12 @@ public struct SyncAccount: Sendable, Equatable {
     /// What the last sync that ended reported, as JSON (written by the daemon).
     public var lastReport: String?
 
+    /// The directory of a vdir account, whose address book is a `file:` URL; nil for CardDAV.
+    public var vdirPath: String? {
+        guard addressBookURL.hasPrefix("file:") else { return nil }
+        return URL(string: addressBookURL)?.path
+    }
+
     public init(
         name: String, url: String, addressBookURL: String, displayName: String? = nil, username: String? = nil,
         passwordCommand: [String]? = nil, tokenCommand: [String]? = nil, interval: Int = 900, readOnly: Bool = false

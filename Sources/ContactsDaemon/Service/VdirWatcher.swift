@@ -1,0 +1,78 @@
+import ContactsStore
+import ContactsSupport
+import ContactsSync
+import Foundation
+import Glibc
+
+/// The directories of vdir accounts, watched: a card written, moved in or out, or removed by
+/// another program (khard, an editor, vdirsyncer) starts a sync of its account a moment later
+/// (a burst of events is one sync). Each start of the watch and an overflow of the queue sync
+/// every vdir account: what changed while nobody watched is found by the listing.
+final class VdirWatcher: @unchecked Sendable {
+    private let store: ContactStore
+    private let sync: SyncService
+    private let log: Logger
+    private let lock = NSLock()
+    private var inotify: Inotify?
+    /// Watch descriptor → account name.
+    private var watched: [Int32: String] = [:]
+    /// Seconds from an event to the sync it starts.
+    var delay = 0.2
+
+    static let mask = UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_MOVED_FROM) | UInt32(IN_DELETE) | UInt32(IN_ATTRIB)
+
+    init(store: ContactStore, sync: SyncService, log: Logger) {
+        self.store = store
+        self.sync = sync
+        self.log = log
+    }
+
+    func start() throws(SystemError) {
+        let events = try Inotify()
+        lock.withLock { inotify = events }
+        events.start(name: "vdir-events") { [weak self] batch in
+            self?.handle(batch)
+        } failed: { [log] error in
+            log.error("vdir accounts: \(error)")
+        }
+        refresh()
+    }
+
+    /// Watches the directory of every vdir account, and no other (after accounts changed).
+    func refresh() {
+        let vdirs = ((try? store.accounts()) ?? []).compactMap { a in a.vdirPath.map { (a.name, $0) } }
+        lock.withLock {
+            guard let inotify else { return }
+            for wd in watched.keys { inotify.unwatch(wd) }
+            watched.removeAll()
+            for (name, path) in vdirs {
+                do {
+                    watched[try inotify.watch(path, Self.mask)] = name
+                } catch {
+                    log.warning("vdir account '\(name)': cannot watch \(path): \(error); it syncs every interval only")
+                }
+            }
+        }
+    }
+
+    private func handle(_ batch: [Inotify.Event]) {
+        var names: Set<String> = []
+        let overflow = batch.contains { $0.mask & Inotify.overflow != 0 }
+        lock.withLock {
+            if overflow {
+                names = Set(watched.values)
+            } else {
+                for e in batch where VdirBackend.isCard(e.name) { if let name = watched[e.watch] { names.insert(name) } }
+            }
+        }
+        for name in names { sync.schedule(name, after: delay) }
+    }
+
+    func stop() {
+        lock.withLock { inotify }?.stop()
+        lock.withLock {
+            inotify = nil
+            watched.removeAll()
+        }
+    }
+}
