@@ -61,6 +61,14 @@ final class VdirTests: DaemonTestCase {
         XCTAssertEqual(added.status, 0, added.stderr)
         XCTAssertTrue(FileManager.default.fileExists(atPath: vdir), "the directory is made")
 
+        // The account's first sync (a second after it was added) is over: from here on, what
+        // brings a change is the watch.
+        XCTAssertNotNil(
+            try waitUntil {
+                try JSONParser.parse(try daemon.ctl("--json", "sync", "status").stdout)["accounts"]?.arrayValue?.first?["lastSuccess"]
+                    != .null
+            },
+            "the first sync ran")
         // khard adds a contact: it is in the store a moment later, with nothing asked.
         let new = try khard(
             "new", "-a", "contacts", "-i",

@@ -19,7 +19,10 @@ final class VdirWatcher: @unchecked Sendable {
     /// Seconds from an event to the sync it starts.
     var delay = 0.2
 
-    static let mask = UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_MOVED_FROM) | UInt32(IN_DELETE) | UInt32(IN_ATTRIB)
+    /// Written and closed, moved in or out, removed, touched; and created, which is all a
+    /// hard link says (khard writes a new card as a temporary file linked to its name).
+    static let mask =
+        UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_MOVED_FROM) | UInt32(IN_DELETE) | UInt32(IN_ATTRIB) | UInt32(IN_CREATE)
 
     init(store: ContactStore, sync: SyncService, log: Logger) {
         self.store = store
