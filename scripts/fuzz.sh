@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (with the address sanitizer) and runs each for a while,
+# Builds the libFuzzer targets (the vCard parser, the JSON-RPC framing and engine, the CSV
+# reader; with the address sanitizer) and runs each for a while,
 # seeded from the shared vCard corpus when it is there and from fuzz/seeds otherwise.
 # Usage: scripts/fuzz.sh [SECONDS]   (default 30 per target)
 set -euo pipefail
@@ -20,13 +21,19 @@ swiftc "${flags[@]}" -module-name ContactsSupport -emit-module -emit-module-path
 swiftc "${flags[@]}" -I "$out" -module-name JSONRPC -emit-module -emit-module-path "$out/JSONRPC.swiftmodule" -emit-library -static \
     -o "$out/libJSONRPC.a" Sources/JSONRPC/*/*.swift
 swiftc "${flags[@]}" -I "$out" fuzz/JSONRPCFuzz.swift "$out/libJSONRPC.a" "$out/libJSONCore.a" "$out/libContactsSupport.a" -o "$out/jsonrpc-fuzz"
+# The CSV reader stands alone (Foundation only): its one file makes the module here.
+swiftc "${flags[@]}" -module-name ContactsCSV -emit-module -emit-module-path "$out/ContactsCSV.swiftmodule" -emit-library -static \
+    -o "$out/libContactsCSV.a" Sources/ContactsCSV/CSVReader.swift
+swiftc "${flags[@]}" -I "$out" fuzz/CSVFuzz.swift "$out/libContactsCSV.a" -o "$out/csv-fuzz"
 
 vcard_seeds=("fuzz/seeds/vcard")
 [ -d ../shared/corpus/vcard ] && vcard_seeds+=(../shared/corpus/vcard/*/)
-mkdir -p "$out/corpus-vcard" "$out/corpus-jsonrpc"
+mkdir -p "$out/corpus-vcard" "$out/corpus-jsonrpc" "$out/corpus-csv"
 status=0
 ASAN_OPTIONS=detect_leaks=0 "$out/vcard-fuzz" -max_total_time="$seconds" -max_len=65536 -print_final_stats=1 \
     "$out/corpus-vcard" "${vcard_seeds[@]}" || status=$?
 ASAN_OPTIONS=detect_leaks=0 "$out/jsonrpc-fuzz" -max_total_time="$seconds" -max_len=8192 -print_final_stats=1 \
     "$out/corpus-jsonrpc" fuzz/seeds/jsonrpc || status=$?
+ASAN_OPTIONS=detect_leaks=0 "$out/csv-fuzz" -max_total_time="$seconds" -max_len=16384 -print_final_stats=1 \
+    "$out/corpus-csv" fuzz/seeds/csv || status=$?
 exit $status

@@ -1,5 +1,3 @@
-import Foundation
-
 /// One row of a CSV file: its cells, and the line it starts on (from 1).
 public struct CSVRecord: Sendable, Equatable {
     public var line: Int
@@ -99,10 +97,18 @@ public enum CSVReader {
     }
 
     /// One row as CSV text: cells quoted where they hold the delimiter, a quote or a line break.
-    public static func row(_ cells: [String], delimiter: Character = ",") -> String {
+    /// Bytes are looked at, as the reader splits at bytes: a comma a combining mark follows is
+    /// one character with it, and still a delimiter.
+    public static func row(_ cells: [String], delimiter: UInt8 = UInt8(ascii: ",")) -> String {
         cells.map { c in
-            guard c.contains(where: { $0 == delimiter || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return c }
-            return "\"" + c.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-        }.joined(separator: String(delimiter)) + "\r\n"
+            guard c.utf8.contains(where: { $0 == delimiter || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }) else { return c }
+            var quoted: [UInt8] = [UInt8(ascii: "\"")]
+            for b in c.utf8 {
+                quoted.append(b)
+                if b == UInt8(ascii: "\"") { quoted.append(b) }
+            }
+            quoted.append(UInt8(ascii: "\""))
+            return String(decoding: quoted, as: UTF8.self)
+        }.joined(separator: String(UnicodeScalar(delimiter))) + "\r\n"
     }
 }
