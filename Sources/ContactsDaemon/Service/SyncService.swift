@@ -21,8 +21,10 @@ final class SyncService: @unchecked Sendable {
     var onAccountsChanged: (@Sendable () -> Void)?
     /// Whether the daemon is stopping: a sync stops at its next batch.
     var isStopping: @Sendable () -> Bool = { false }
-    /// Seconds from a local change to the sync that sends it.
+    /// Seconds from a local change to the sync that sends it: to a server, after a pause that
+    /// gathers a burst of edits into one sync; to a vdir on this machine, at once.
     var changeDelay = 2.0
+    var vdirChangeDelay = 0.2
     /// The account new contacts go to (`defaultAccount` in config.json), when there is one.
     var defaultAccount: String? {
         get { lock.withLock { configuredDefault } }
@@ -123,7 +125,7 @@ final class SyncService: @unchecked Sendable {
     /// changes come meanwhile). A change a sync made is not one to send.
     func localChange(origin: String) {
         guard !origin.hasPrefix("sync:"), lock.withLock({ started }) else { return }
-        for a in (try? store.accounts()) ?? [] { schedule(a.name, after: changeDelay) }
+        for a in (try? store.accounts()) ?? [] { schedule(a.name, after: a.vdirPath == nil ? changeDelay : vdirChangeDelay) }
     }
 
     /// The account was added or removed: its schedule starts or ends.
