@@ -55,16 +55,11 @@ enum DuplicateCandidateReader {
     /// `ContactMerge.contentKey` of the contacts with these rowids.
     static func contentKeys(_ db: Database, rowids: [Int64], region: String?) throws -> [Int64: Int] {
         var keys: [Int64: Int] = [:]
-        var rest = rowids.sorted()[...]
-        while !rest.isEmpty {
-            let chunk = rest.prefix(500)
-            rest = rest.dropFirst(500)
-            try rows(db, where: chunk) { batch in
-                for row in batch {
-                    let (c, numbers) = row.decoded(region: region)
-                    let phoneKeys = zip(c.phones, numbers).map { ContactMerge.phoneKey($0.value, e164: $1) }
-                    keys[row.rowid] = ContactMerge.contentKey(c, phoneKeys: phoneKeys)
-                }
+        try rows(db, where: rowids) { batch in
+            for row in batch {
+                let (c, numbers) = row.decoded(region: region)
+                let phoneKeys = zip(c.phones, numbers).map { ContactMerge.phoneKey($0.value, e164: $1) }
+                keys[row.rowid] = ContactMerge.contentKey(c, phoneKeys: phoneKeys)
             }
         }
         return keys
@@ -96,16 +91,19 @@ enum DuplicateCandidateReader {
 
     /// The rows of every contact (`rowids` nil) or of those with these rowids, in rowid order,
     /// handed to `body` a batch at a time.
-    private static func rows(_ db: Database, where rowids: ArraySlice<Int64>?, _ body: ([Row]) throws -> Void) throws {
-        let filter = rowids.map { r in " WHERE \(r.isEmpty ? "0" : "rowid IN (\(r.map(String.init).joined(separator: ",")))")" } ?? ""
-        let keyFilter =
-            rowids.map { r in " WHERE \(r.isEmpty ? "0" : "contact_rowid IN (\(r.map(String.init).joined(separator: ",")))")" } ?? ""
+    /// The rowids go in as one bound JSON array: one statement each, whatever their number
+    /// (the connection caches statements by their text).
+    private static func rows(_ db: Database, where rowids: [Int64]?, _ body: ([Row]) throws -> Void) throws {
+        let filter = rowids == nil ? "" : " WHERE rowid IN (SELECT value FROM json_each(?1))"
+        let keyFilter = rowids == nil ? "" : " WHERE contact_rowid IN (SELECT value FROM json_each(?1))"
+        let bound: [SQLValue] = rowids.map { [.text("[" + $0.map(String.init).joined(separator: ",") + "]")] } ?? []
         var unkeyed = Set<Int64>()
         let u = try db.prepare("SELECT contact_rowid FROM phones_unkeyed")
         while try u.step() { unkeyed.insert(u.int64(0)) }
         // In the primary key's order, which is the order asked for: no sort, and no index on
         // e164 (a condition on it would pick that index and sort every key).
         let k = try db.prepare("SELECT contact_rowid, position, e164 FROM phone_numbers\(keyFilter) ORDER BY contact_rowid, position")
+        try k.bind(bound)
         var key: (rowid: Int64, position: Int, e164: String?)? = nil
         func nextKey() throws { key = try k.step() ? (k.int64(0), k.int(1), k.optionalText(2)) : nil }
         try nextKey()
@@ -113,6 +111,7 @@ enum DuplicateCandidateReader {
         var batch: [Row] = []
         batch.reserveCapacity(min(batchSize, rowids?.count ?? batchSize))
         let s = try db.prepare("SELECT rowid, id, name, body FROM contacts\(filter) ORDER BY rowid")
+        try s.bind(bound)
         while try s.step() {
             let rowid = s.int64(0)
             var keys: [(position: Int, e164: String)] = []
