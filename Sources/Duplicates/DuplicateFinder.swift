@@ -64,11 +64,12 @@ public enum DuplicateFinder {
             byRoot[root] = g
         }
         var out = byRoot.values.map { g in
-            (
-                first: g.members.min() ?? 0,
+            let members = g.members.sorted()
+            return (
+                first: members.first ?? 0,
                 DuplicateGroup(
-                    ids: g.members.sorted().map { candidates[$0].id }, members: g.members.sorted(),
-                    score: (g.score * 100).rounded() / 100, reasons: g.reasons)
+                    ids: members.map { candidates[$0].id }, members: members, score: (g.score * 100).rounded() / 100,
+                    reasons: g.reasons)
             )
         }
         out.sort { $0.1.score != $1.1.score ? $0.1.score > $1.1.score : $0.first < $1.first }
@@ -123,8 +124,8 @@ public enum DuplicateFinder {
     static func candidatePairs(_ candidates: [DuplicateCandidate]) -> (pairs: [UInt64], common: Set<Int>) {
         precondition(candidates.count <= Entry.indexMask, "more candidates than an entry can number")
         // Each key of each candidate as one integer, the key's hash above the candidate's
-        // place, sorted by the hash: runs of one hash are the blocks. Hashes that collide only add pairs
-        // that score low.
+        // place, sorted by the hash: runs of one hash are the blocks. Hashes that collide only
+        // add pairs that score low.
         var entries = Parallel.chunks(candidates.count, minimum: 8192) { r in
             var out: [UInt64] = []
             out.reserveCapacity(r.count * 4)

@@ -47,44 +47,39 @@ enum SyncMethods {
                 guard p.has("url") != p.has("vdir") else {
                     throw RPCError.invalidParams("give either 'url' (a CardDAV address book) or 'vdir' (a directory)")
                 }
+                var a: SyncAccount
+                var book: URL? = nil
                 if let directory = try p.optionalString("vdir") {
-                    var a = try vdirAccount(name: name, directory: directory)
-                    a.interval = try p.optionalInt("interval", in: 60...604_800) ?? 900
-                    a.readOnly = try p.optionalBool("readOnly") ?? false
-                    try store.addAccount(a)
-                    if try p.optionalBool("adoptLocal") ?? false {
-                        _ = try store.addToAccount(name, ids: try store.localContactIDs()) { VdirBackend.fileName(uid: $0.uid) }
+                    a = try vdirAccount(name: name, directory: directory)
+                } else {
+                    let url = try p.string("url")
+                    let passwordCommand = p.has("passwordCommand") ? try p.stringArray("passwordCommand") : nil
+                    let tokenCommand = p.has("tokenCommand") ? try p.stringArray("tokenCommand") : nil
+                    let username = try p.optionalString("username")
+                    let caFile = try p.optionalString("caFile").map { try checkCAFile($0, field: "caFile") }
+                    let (found, properties) = try remote(url: url, account: name) {
+                        let credentials = try SyncService.credentials(
+                            username: username, passwordCommand: passwordCommand, tokenCommand: tokenCommand, account: name)
+                        return try SyncService.discover(
+                            url, wanted: try p.optionalString("addressBook"), credentials: credentials, caFile: caFile)
                     }
-                    sync.accountsChanged()
-                    return try json(try store.account(named: name), store: store, sync: nil)
+                    a = SyncAccount(
+                        name: name, url: url, addressBookURL: found.url.absoluteString, displayName: found.displayName,
+                        username: username, passwordCommand: passwordCommand, tokenCommand: tokenCommand)
+                    a.caFile = caFile
+                    a.offers4 = properties.versions.contains("4.0")
+                    book = found.url
                 }
-                let url = try p.string("url")
-                let passwordCommand = p.has("passwordCommand") ? try p.stringArray("passwordCommand") : nil
-                let tokenCommand = p.has("tokenCommand") ? try p.stringArray("tokenCommand") : nil
-                let username = try p.optionalString("username")
-                let caFile = try p.optionalString("caFile").map { try checkCAFile($0, field: "caFile") }
-                let (book, properties) = try remote(url: url, account: name) {
-                    let credentials = try SyncService.credentials(
-                        username: username, passwordCommand: passwordCommand, tokenCommand: tokenCommand, account: name)
-                    return try SyncService.discover(
-                        url, wanted: try p.optionalString("addressBook"), credentials: credentials, caFile: caFile)
-                }
-                var a = SyncAccount(
-                    name: name, url: url, addressBookURL: book.url.absoluteString, displayName: book.displayName, username: username,
-                    passwordCommand: passwordCommand, tokenCommand: tokenCommand,
-                    interval: try p.optionalInt("interval", in: 60...604_800) ?? 900,
-                    readOnly: try p.optionalBool("readOnly") ?? false)
-                a.caFile = caFile
-                a.offers4 = properties.versions.contains("4.0")
+                a.interval = try p.optionalInt("interval", in: 60...604_800) ?? 900
+                a.readOnly = try p.optionalBool("readOnly") ?? false
                 try store.addAccount(a)
                 if try p.optionalBool("adoptLocal") ?? false {
-                    _ = try store.addToAccount(name, ids: try store.localContactIDs()) {
-                        AddressBookClient.hrefForNewCard(uid: $0.uid, in: book.url)
+                    _ = try store.addToAccount(name, ids: try store.localContactIDs()) { [a] c in
+                        SyncService.hrefForNewCard(uid: c.uid, account: a, book: book)
                     }
                 }
-                a = try store.account(named: name)
                 sync.accountsChanged()
-                return try json(a, store: store, sync: nil)
+                return try json(try store.account(named: name), store: store, sync: nil)
             },
             RPCMethod(
                 ContactsAPI.Method.accountsList, summary: "The sync accounts.", params: [], result: "accounts",

@@ -6,8 +6,9 @@ import Glibc
 
 /// The directories of vdir accounts, watched: a card written, moved in or out, or removed by
 /// another program (khard, an editor, vdirsyncer) starts a sync of its account a moment later
-/// (a burst of events is one sync). Each start of the watch and an overflow of the queue sync
-/// every vdir account: what changed while nobody watched is found by the listing.
+/// (a burst of events is one sync). What changed while nobody watched is found by the
+/// listing of the sync every account has at start, and of every vdir account after an
+/// overflow of the queue.
 final class VdirWatcher: @unchecked Sendable {
     private let store: ContactStore
     private let sync: SyncService

@@ -26,12 +26,12 @@ enum DuplicateCandidateReader {
             var c = Contact(name: name)
             c.id = id
             body.withUnsafeBytes { StoredBody.decode($0, into: &c) }
-            let numbers = c.phones.enumerated().map { (position, phone) in
-                unkeyed
-                    ? PhoneNumber.parse(phone.value, region: region, withType: false)?.e164
-                    : keys.first { $0.position == position }?.e164
-            }
-            return (c, numbers)
+            return (c, c.phones.enumerated().map { e164(at: $0, text: $1.value, region: region) })
+        }
+
+        /// The E.164 form of the phone at `position`: its stored key, or parsed when it has none yet.
+        func e164(at position: Int, text: String, region: String?) -> String? {
+            unkeyed ? PhoneNumber.parse(text, region: region, withType: false)?.e164 : keys.first { $0.position == position }?.e164
         }
     }
 
@@ -80,18 +80,15 @@ enum DuplicateCandidateReader {
         var phones: [String] = []
         for (position, phone) in (members?[2]?.arrayValue ?? []).enumerated() {
             guard let text = phone["value"]?.stringValue else { continue }
-            let e164 =
-                row.unkeyed
-                ? PhoneNumber.parse(text, region: region, withType: false)?.e164
-                : row.keys.first { $0.position == position }?.e164
-            if let key = DuplicateCandidate.phoneKey(e164: e164, text: text) { phones.append(key) }
+            if let key = DuplicateCandidate.phoneKey(e164: row.e164(at: position, text: text, region: region), text: text) {
+                phones.append(key)
+            }
         }
         return DuplicateCandidate(id: row.id, name: row.name, structuredName: name, emails: emails, phones: phones)
     }
 
     /// The rows of every contact (`rowids` nil) or of those with these rowids, in rowid order,
-    /// handed to `body` a batch at a time.
-    /// The rowids go in as one bound JSON array: one statement each, whatever their number
+    /// handed to `body` a batch at a time. The rowids go in as one bound JSON array: one statement each, whatever their number
     /// (the connection caches statements by their text).
     private static func rows(_ db: Database, where rowids: [Int64]?, _ body: ([Row]) throws -> Void) throws {
         let filter = rowids == nil ? "" : " WHERE rowid IN (SELECT value FROM json_each(?1))"
