@@ -55,6 +55,39 @@ public enum Parallel {
     }
 }
 
+/// Work handed over as it comes and run on every core while the caller goes on (reading the
+/// next batch of rows, say); `results()` waits for it all and gives the results in the order
+/// the work was handed over.
+public final class Overlapped<T>: @unchecked Sendable {
+    private let group = DispatchGroup()
+    private let lock = NSLock()
+    private var done: [Int: T] = [:]
+    private var handed = 0
+    private let room: DispatchSemaphore
+
+    /// At most `ahead` pieces of work unfinished at once: `run` waits for room.
+    public init(ahead: Int) { room = DispatchSemaphore(value: max(1, ahead)) }
+
+    /// Starts `work` on a background thread once fewer than `ahead` are unfinished. Called
+    /// from one thread.
+    public func run(_ work: @escaping @Sendable () -> T) {
+        room.wait()
+        let i = handed
+        handed += 1
+        DispatchQueue.global().async(group: group) { [self] in
+            let result = work()
+            lock.withLock { done[i] = result }
+            room.signal()
+        }
+    }
+
+    /// Every result, in order, once all the work has finished.
+    public func results() -> [T] {
+        group.wait()
+        return lock.withLock { (0..<handed).compactMap { done.removeValue(forKey: $0) } }
+    }
+}
+
 /// Work items `0..<count` made on worker threads at most `window` items ahead of the one
 /// consumer, which takes the results in order. What is made ahead is bounded, so a long stream
 /// of work (an import of a million cards) never holds more than a window of results.

@@ -102,4 +102,14 @@ final class DuplicateStoreTests: GermanStoreTestCase {
         XCTAssertFalse(groups.contains { $0.group.ids.contains(ids["jose1"]!) })
         XCTAssertEqual(groups.count, 2)
     }
+
+    func testCandidatesComeInNameOrderWhateverTheirRowids() {
+        let nameOrder: [Int64] = [7, 3, 9, 1]
+        // Rowids close to their count (ranks in an array) and far from it (in a table) alike;
+        // those not in the name order come last, by rowid.
+        XCTAssertEqual(DuplicateCandidateReader.nameOrdered([1, 2, 3, 7, 8, 9], nameOrder: nameOrder), [3, 2, 5, 0, 1, 4])
+        let far: [Int64] = [1, 2, 3, 7, 8, 9, 5_000_000]
+        XCTAssertEqual(DuplicateCandidateReader.nameOrdered(far, nameOrder: nameOrder + [5_000_000]), [3, 2, 5, 0, 6, 1, 4])
+        XCTAssertEqual(DuplicateCandidateReader.nameOrdered([], nameOrder: []), [])
+    }
 }

@@ -51,6 +51,34 @@ final class ParallelTests: XCTestCase {
         }
     }
 
+    final class Running: @unchecked Sendable {
+        let lock = NSLock()
+        var now = 0
+        var most = 0
+        func begin() {
+            lock.withLock {
+                now += 1; most = max(most, now)
+            }
+        }
+        func end() { lock.withLock { now -= 1 } }
+    }
+
+    func testOverlappedWorkComesBackInOrderWithAtMostSoManyUnfinished() {
+        let running = Running()
+        let work = Overlapped<[Int]>(ahead: 3)
+        for i in 0..<100 {
+            work.run {
+                running.begin()
+                usleep(UInt32.random(in: 0...500))  // finishing out of order
+                running.end()
+                return [i, -i]
+            }
+        }
+        XCTAssertEqual(work.results(), (0..<100).map { [$0, -$0] })
+        XCTAssertLessThanOrEqual(running.most, 3)
+        XCTAssertEqual(Overlapped<Int>(ahead: 1).results(), [])
+    }
+
     func testACancelledPipelineStartsNothingMore() {
         let tally = Tally()
         let pipeline = OrderedPipeline(count: 10_000, window: 2, workers: 2) { i -> Int in

@@ -6,10 +6,10 @@ import PhoneNumbers
 
 /// Stored contacts as duplicates see them. Every contact as a candidate: one pass over the
 /// contacts and one over their phone keys, both in rowid order and merged as they go, the
-/// bodies decoded on every core a batch at a time (no more than a batch of rows is held at
-/// once). And, for the few that are grouped, the key of what a merge compares.
+/// bodies decoded on every core a batch at a time while the next is read (no more than a few
+/// batches of rows are held at once). And, for the few that are grouped, the key of what a merge compares.
 enum DuplicateCandidateReader {
-    static let batchSize = 8192
+    static let batchSize = 4096
 
     /// A contact's row as read: its body still JSON, its phones' stored E.164 keys by position.
     struct Row: Sendable {
@@ -39,30 +39,52 @@ enum DuplicateCandidateReader {
     static func candidates(_ db: Database, region: String?, nameOrder: [Int64]) throws -> (
         candidates: [DuplicateCandidate], rowids: [Int64]
     ) {
-        var made: [DuplicateCandidate] = [], rowids: [Int64] = []
+        // Each batch is decoded while the next is read.
+        let decoding = Overlapped<[DuplicateCandidate]>(ahead: 2 * Parallel.cores)
+        var rowids: [Int64] = []
         try rows(db, where: nil) { batch in
-            made += Parallel.chunks(batch.count, minimum: 1024) { r in batch[r].map { candidate($0, region: region) } }.flatMap { $0 }
+            decoding.run { batch.map { candidate($0, region: region) } }
             rowids += batch.map(\.rowid)
         }
-        var rank: [Int64: Int] = [:]
-        rank.reserveCapacity(nameOrder.count)
-        for (i, rowid) in nameOrder.enumerated() { rank[rowid] = i }
-        let ranks = rowids.map { rank[$0] ?? Int.max }
-        let order = rowids.indices.sorted { ranks[$0] != ranks[$1] ? ranks[$0] < ranks[$1] : rowids[$0] < rowids[$1] }
+        let made = Array(decoding.results().joined())
+        let order = nameOrdered(rowids, nameOrder: nameOrder)
         return (order.map { made[$0] }, order.map { rowids[$0] })
+    }
+
+    /// The places of `rowids` (ascending) in the order of `nameOrder`, those missing from it
+    /// last in rowid order. Rowids are close to `1...count`: their ranks are an array, not a table.
+    static func nameOrdered(_ rowids: [Int64], nameOrder: [Int64]) -> [Int] {
+        let largest = max(rowids.max() ?? 0, nameOrder.max() ?? 0)
+        let ranks: [Int]
+        if largest < 4 * Int64(max(rowids.count, 1024)) && rowids.allSatisfy({ $0 >= 0 }) {
+            var rank = [Int](repeating: Int.max, count: Int(largest) + 1)
+            for (i, rowid) in nameOrder.enumerated() where rowid >= 0 { rank[Int(rowid)] = i }
+            ranks = rowids.map { rank[Int($0)] }
+        } else {
+            var rank: [Int64: Int] = [:]
+            for (i, rowid) in nameOrder.enumerated() { rank[rowid] = i }
+            ranks = rowids.map { rank[$0] ?? Int.max }
+        }
+        var placed = [Int](repeating: -1, count: nameOrder.count), unranked: [Int] = []
+        for (place, r) in ranks.enumerated() {
+            if r == Int.max { unranked.append(place) } else { placed[r] = place }
+        }
+        return placed.filter { $0 >= 0 } + unranked
     }
 
     /// `ContactMerge.contentKey` of the contacts with these rowids.
     static func contentKeys(_ db: Database, rowids: [Int64], region: String?) throws -> [Int64: Int] {
-        var keys: [Int64: Int] = [:]
+        let keying = Overlapped<[(Int64, Int)]>(ahead: 2 * Parallel.cores)
         try rows(db, where: rowids) { batch in
-            for row in batch {
-                let (c, numbers) = row.decoded(region: region)
-                let phoneKeys = zip(c.phones, numbers).map { ContactMerge.phoneKey($0.value, e164: $1) }
-                keys[row.rowid] = ContactMerge.contentKey(c, phoneKeys: phoneKeys)
+            keying.run {
+                batch.map { row in
+                    let (c, numbers) = row.decoded(region: region)
+                    let phoneKeys = zip(c.phones, numbers).map { ContactMerge.phoneKey($0.value, e164: $1) }
+                    return (row.rowid, ContactMerge.contentKey(c, phoneKeys: phoneKeys))
+                }
             }
         }
-        return keys
+        return Dictionary(keying.results().joined(), uniquingKeysWith: { first, _ in first })
     }
 
     /// A row as a candidate: its name's parts, its emails and its phones as numbers. Only
