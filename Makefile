@@ -39,6 +39,7 @@ test:
 
 # The bench drives the release contactsd beside it, and the contactsctl that is installed.
 bench: static-client
+	scripts/install-deps.sh
 	$(SWIFT) build -c release --product contactsd
 	$(SWIFT) build -c release --product contactsd-imaging
 	$(SWIFT) build -c release --product contactsctl
