@@ -23,6 +23,11 @@ extension Daemon {
                         "connections": Schemas.integer, "subscribers": Schemas.integer, "logLevel": Schemas.string,
                         "defaultRegion": Schemas.nullableString, "defaultRegionSource": Schemas.nullableString,
                         "phonesAwaitingNumbers": Schemas.integer,
+                        "memory": [
+                            "type": "object",
+                            "description":
+                                "Where the daemon's memory goes, in bytes: resident (peak), anonymous and file pages; the heap's allocated and resident bytes and its bookkeeping; the search index; SQLite; and how many contacts the read cache holds.",
+                        ],
                     ],
                 ]
             ) { [self] _ in
@@ -38,6 +43,7 @@ extension Daemon {
                     "defaultRegion": current.defaultRegion.map { .string($0) } ?? .null,
                     "defaultRegionSource": current.regionSource.map { .string($0) } ?? .null,
                     "phonesAwaitingNumbers": .int(try store.phonesWaitingForKeys()),
+                    "memory": Self.memoryReport(store),
                 ]
             },
             RPCMethod(
@@ -51,5 +57,22 @@ extension Daemon {
                 return ["subscribed": true]
             },
         ]
+    }
+
+    /// `daemon.status`'s `memory`: where the resident bytes go.
+    static func memoryReport(_ store: ContactStore) -> JSONValue {
+        let process = Memory.process()
+        let held = store.memory()
+        var report: JSONObject = [
+            "resident": .int(process.resident), "peak": .int(process.peak), "anonymous": .int(process.anonymous),
+            "files": .int(process.files), "searchIndex": .int(held.searchIndexBytes), "sqlite": .int(held.sqliteBytes),
+            "cachedContacts": .int(held.cachedContacts),
+        ]
+        if let heap = Memory.heap() {
+            report["heapAllocated"] = .int(heap.allocated)
+            report["heapResident"] = .int(heap.resident)
+            report["heapMetadata"] = .int(heap.metadata)
+        }
+        return .object(report)
     }
 }

@@ -56,6 +56,35 @@ public enum Memory {
         return "jemalloc " + String(cString: version).prefix { $0 != "-" }
     }
 
+    /// jemalloc's own figures, in bytes: what the program holds (`allocated`), the pages those
+    /// allocations occupy (`active`), what jemalloc has resident (`resident`: active pages,
+    /// freed pages not yet given back, and its own bookkeeping) and that bookkeeping
+    /// (`metadata`). Nil under another allocator.
+    static func heap() -> (allocated: Int, active: Int, resident: Int, metadata: Int)? {
+        // The statistics are a snapshot taken when the epoch moves on.
+        var epoch: UInt64 = 1
+        guard mallctl("epoch", nil, nil, &epoch, MemoryLayout<UInt64>.size) == 0 else { return nil }
+        func read(_ name: String) -> Int {
+            var value = 0
+            var size = MemoryLayout<Int>.size
+            return mallctl(name, &value, &size, nil, 0) == 0 ? value : 0
+        }
+        return (read("stats.allocated"), read("stats.active"), read("stats.resident"), read("stats.metadata"))
+    }
+
+    /// This process's resident memory from `/proc/self/status`, in bytes: all of it (`VmRSS`),
+    /// its peak (`VmHWM`), anonymous memory (the heap, stacks) and pages of mapped files (the
+    /// program, its libraries and their data, such as ICU's).
+    static func process() -> (resident: Int, peak: Int, anonymous: Int, files: Int) {
+        guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return (0, 0, 0, 0) }
+        var kib: [String: Int] = [:]
+        for line in text.split(separator: "\n") {
+            let parts = line.split(whereSeparator: { $0 == ":" || $0 == " " || $0 == "\t" })
+            if parts.count >= 2, let v = Int(parts[1]) { kib[String(parts[0])] = v }
+        }
+        return ((kib["VmRSS"] ?? 0) << 10, (kib["VmHWM"] ?? 0) << 10, (kib["RssAnon"] ?? 0) << 10, (kib["RssFile"] ?? 0) << 10)
+    }
+
     /// Gives what is free back now: every arena's unused pages go back to the system.
     static func release() {
         // "arena.<i>.purge" with MALLCTL_ARENAS_ALL (4096): every arena; else the C library's.

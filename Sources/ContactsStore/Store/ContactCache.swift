@@ -17,6 +17,9 @@ final class ContactCache: @unchecked Sendable {
 
     init(capacity: Int) { self.capacity = capacity }
 
+    /// How many contacts it holds.
+    var count: Int { lock.withLock { entries.count } }
+
     func get(_ id: String) -> Contact? {
         lock.lock()
         defer { lock.unlock() }

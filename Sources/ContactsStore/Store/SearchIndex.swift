@@ -271,6 +271,14 @@ final class SearchIndex: @unchecked Sendable {
         for i in slots.indices.dropFirst() where slots[i].textStart != slots[i - 1].textEnd { stretches.append(i) }
     }
 
+    /// The bytes the index holds: its slots, their features, and the buffers of texts and keys.
+    var bytes: Int {
+        pthread_rwlock_rdlock(&lock)
+        defer { pthread_rwlock_unlock(&lock) }
+        return slots.capacity * MemoryLayout<Slot>.stride + features.capacity * MemoryLayout<ScanFeatures>.stride
+            + textBuffer.capacity + keyBuffer.capacity + stretches.capacity * MemoryLayout<Int>.stride
+    }
+
     /// Every contact's rowid, in name order.
     func rowidsInNameOrder() -> [Int64] {
         pthread_rwlock_rdlock(&lock)
