@@ -60,6 +60,7 @@ public enum ContactsAPI {
         public static let contactsReset = "contacts.reset"
         public static let inboxProcessed = "inbox.processed"
         public static let importProgress = "import.progress"
+        public static let exportChunk = "export.chunk"
         public static let syncFinished = "sync.finished"
         public static let syncHeld = "sync.held"
         public static let syncProgress = "sync.progress"

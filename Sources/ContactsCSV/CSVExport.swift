@@ -5,25 +5,54 @@ import ContactsCore
 /// for as many emails, phones, addresses and websites as the contact with the most has.
 public enum CSVExport {
     public static func csv(_ contacts: [Contact]) -> String {
-        let emails = contacts.map(\.emails.count).max() ?? 0
-        let phones = contacts.map(\.phones.count).max() ?? 0
-        let addresses = contacts.map(\.addresses.count).max() ?? 0
-        let urls = contacts.map(\.urls.count).max() ?? 0
+        let columns = Columns(contacts)
+        return header(columns) + rows(contacts, columns)
+    }
+
+    /// How many numbered groups of each kind the columns have: as many as the contact with the
+    /// most has. An export streamed in blocks widens them block by block before writing.
+    public struct Columns: Sendable, Equatable {
+        public var emails = 0, phones = 0, addresses = 0, urls = 0
+
+        public init(_ contacts: [Contact] = []) {
+            for c in contacts {
+                emails = max(emails, c.emails.count)
+                phones = max(phones, c.phones.count)
+                addresses = max(addresses, c.addresses.count)
+                urls = max(urls, c.urls.count)
+            }
+        }
+
+        public mutating func widen(to other: Columns) {
+            emails = max(emails, other.emails)
+            phones = max(phones, other.phones)
+            addresses = max(addresses, other.addresses)
+            urls = max(urls, other.urls)
+        }
+    }
+
+    /// The header row, with its line end.
+    public static func header(_ columns: Columns) -> String {
         var header = [
             "Name", "Given Name", "Additional Name", "Family Name", "Name Prefix", "Name Suffix", "Nickname", "Birthday", "Notes",
             "Group Membership", "Organization 1 - Name", "Organization 1 - Title",
         ]
-        for k in stride(from: 1, through: emails, by: 1) { header += ["E-mail \(k) - Type", "E-mail \(k) - Value"] }
-        for k in stride(from: 1, through: phones, by: 1) { header += ["Phone \(k) - Type", "Phone \(k) - Value"] }
-        for k in stride(from: 1, through: addresses, by: 1) {
+        for k in stride(from: 1, through: columns.emails, by: 1) { header += ["E-mail \(k) - Type", "E-mail \(k) - Value"] }
+        for k in stride(from: 1, through: columns.phones, by: 1) { header += ["Phone \(k) - Type", "Phone \(k) - Value"] }
+        for k in stride(from: 1, through: columns.addresses, by: 1) {
             header += [
                 "Address \(k) - Type", "Address \(k) - Formatted", "Address \(k) - Street", "Address \(k) - City",
                 "Address \(k) - PO Box", "Address \(k) - Region", "Address \(k) - Postal Code", "Address \(k) - Country",
                 "Address \(k) - Extended Address",
             ]
         }
-        for k in stride(from: 1, through: urls, by: 1) { header += ["Website \(k) - Type", "Website \(k) - Value"] }
-        var out = CSVReader.row(header)
+        for k in stride(from: 1, through: columns.urls, by: 1) { header += ["Website \(k) - Type", "Website \(k) - Value"] }
+        return CSVReader.row(header)
+    }
+
+    /// One row a contact, each with its line end, in `columns` (at least as wide as any of them).
+    public static func rows(_ contacts: [Contact], _ columns: Columns) -> String {
+        var out = ""
         for c in contacts {
             let n = c.structuredName ?? StructuredName()
             var row = [
@@ -33,9 +62,9 @@ public enum CSVExport {
             func labeled(_ values: [LabeledValue], _ count: Int) {
                 for k in 0..<count { row += k < values.count ? [label(values[k].label), values[k].value] : ["", ""] }
             }
-            labeled(c.emails, emails)
-            labeled(c.phones, phones)
-            for k in 0..<addresses {
+            labeled(c.emails, columns.emails)
+            labeled(c.phones, columns.phones)
+            for k in 0..<columns.addresses {
                 guard k < c.addresses.count else {
                     row += Array(repeating: "", count: 9)
                     continue
@@ -45,7 +74,7 @@ public enum CSVExport {
                     .filter { !$0.isEmpty }.joined(separator: "\n")
                 row += [label(a.label), formatted, a.street, a.locality, a.poBox, a.region, a.postalCode, a.country, a.extended]
             }
-            labeled(c.urls, urls)
+            labeled(c.urls, columns.urls)
             out += CSVReader.row(row)
         }
         return out

@@ -8,9 +8,48 @@ extension Contact {
     public enum Shape: Sendable {
         /// Everything, as the API shows it: absent values as `null` or `[]`.
         case api
+        /// The API's shape of these fields alone (`id` always): a projection.
+        case only(Fields)
         /// The typed fields the store keeps in its `body` column (identity, name, favorite,
         /// groups and times have columns of their own); absent ones are left out.
         case storedBody
+    }
+
+    /// A set of the API's fields, by the names the API gives them.
+    public struct Fields: OptionSet, Sendable, Hashable {
+        public let rawValue: UInt32
+        public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+        /// Every field's name, in the order the API writes them.
+        public static let names = [
+            "id", "uid", "revision", "name", "structuredName", "nickname", "phones", "emails", "addresses", "organization", "title",
+            "birthday", "note", "urls", "favorite", "groups", "photo", "createdAt", "updatedAt",
+        ]
+        public static let all = Fields(rawValue: (1 << UInt32(names.count)) - 1)
+
+        /// The field with this name; nil for a name the API does not have.
+        public init?(name: String) {
+            guard let i = Self.names.firstIndex(of: name) else { return nil }
+            rawValue = 1 << UInt32(i)
+        }
+
+        /// Fields by name; nil for a name the API does not have.
+        public static func named(_ list: some Sequence<String>) -> (Fields, unknown: [String]) {
+            var fields: Fields = [], unknown: [String] = []
+            for n in list {
+                if let f = Fields(name: n) { fields.insert(f) } else { unknown.append(n) }
+            }
+            return (fields, unknown)
+        }
+
+        // swift-format-ignore: NeverForceUnwrap
+        static func field(_ name: String) -> Fields { Fields(name: name)! }
+        static let id = field("id"), uid = field("uid"), revision = field("revision"), name = field("name")
+        static let structuredName = field("structuredName"), nickname = field("nickname"), phones = field("phones")
+        static let emails = field("emails"), addresses = field("addresses"), organization = field("organization")
+        static let title = field("title"), birthday = field("birthday"), note = field("note"), urls = field("urls")
+        static let favorite = field("favorite"), groups = field("groups"), photo = field("photo")
+        static let createdAt = field("createdAt"), updatedAt = field("updatedAt")
     }
 
     /// The contact in the API's JSON shape.
@@ -20,46 +59,55 @@ extension Contact {
         return tree.value
     }
 
+    /// The contact in the API's JSON shape, only `fields` (and `id`).
+    public func json(_ fields: Fields) -> JSONValue {
+        var tree = JSONTreeBuilder()
+        build(into: &tree, .only(fields))
+        return tree.value
+    }
+
     public func build(into b: inout some JSONBuilding, _ shape: Shape) {
-        let all = shape == .api
-        b.beginObject(nil)
-        if all {
-            b.string("id", id)
-            b.string("uid", uid)
-            b.int("revision", revision)
-            b.string("name", name)
+        // The API's shape shows every field it is asked for, absent ones as null or []; the
+        // stored body holds only the typed fields that have a value.
+        let api: Bool, fields: Fields
+        switch shape {
+        case .api: (api, fields) = (true, .all)
+        case .only(let f): (api, fields) = (true, f.union(.id))
+        case .storedBody: (api, fields) = (false, [])
         }
-        if all || structuredName != nil {
+        func wants(_ f: Fields, present: Bool) -> Bool { api ? fields.contains(f) : present }
+        b.beginObject(nil)
+        if fields.contains(.id) { b.string("id", id) }
+        if fields.contains(.uid) { b.string("uid", uid) }
+        if fields.contains(.revision) { b.int("revision", revision) }
+        if fields.contains(.name) { b.string("name", name) }
+        if wants(.structuredName, present: structuredName != nil) {
             if let n = structuredName { n.build("structuredName", into: &b) } else { b.string("structuredName", nil) }
         }
-        if all || nickname != nil { b.string("nickname", nickname) }
-        if all {
-            LabeledValue.buildPhones("phones", phones, into: &b)
+        if wants(.nickname, present: nickname != nil) { b.string("nickname", nickname) }
+        if api {
+            if fields.contains(.phones) { LabeledValue.buildPhones("phones", phones, into: &b) }
         } else if !phones.isEmpty {
             LabeledValue.build("phones", phones, into: &b)
         }
-        if all || !emails.isEmpty { LabeledValue.build("emails", emails, into: &b) }
-        if all || !addresses.isEmpty {
+        if wants(.emails, present: !emails.isEmpty) { LabeledValue.build("emails", emails, into: &b) }
+        if wants(.addresses, present: !addresses.isEmpty) {
             b.beginArray("addresses")
             for a in addresses { a.build(nil, into: &b) }
             b.endArray()
         }
-        if all || organization != nil { b.string("organization", organization) }
-        if all || title != nil { b.string("title", title) }
-        if all || birthday != nil { b.string("birthday", birthday) }
-        if all || note != nil { b.string("note", note) }
-        if all || !urls.isEmpty { LabeledValue.build("urls", urls, into: &b) }
-        if all {
-            b.bool("favorite", favorite)
-            b.strings("groups", groups)
-        }
-        if all || photo != nil {
+        if wants(.organization, present: organization != nil) { b.string("organization", organization) }
+        if wants(.title, present: title != nil) { b.string("title", title) }
+        if wants(.birthday, present: birthday != nil) { b.string("birthday", birthday) }
+        if wants(.note, present: note != nil) { b.string("note", note) }
+        if wants(.urls, present: !urls.isEmpty) { LabeledValue.build("urls", urls, into: &b) }
+        if fields.contains(.favorite) { b.bool("favorite", favorite) }
+        if fields.contains(.groups) { b.strings("groups", groups) }
+        if wants(.photo, present: photo != nil) {
             if let p = photo { p.build("photo", into: &b) } else { b.string("photo", nil) }
         }
-        if all {
-            b.string("createdAt", Timestamp.format(createdAt))
-            b.string("updatedAt", Timestamp.format(updatedAt))
-        }
+        if fields.contains(.createdAt) { b.string("createdAt", Timestamp.format(createdAt)) }
+        if fields.contains(.updatedAt) { b.string("updatedAt", Timestamp.format(updatedAt)) }
         b.endObject()
     }
 }

@@ -9,21 +9,26 @@ public enum FileIO {
     public static func writeAll(_ fd: Int32, _ bytes: [UInt8], detail: String? = nil) throws(SystemError) {
         // The buffer's closure cannot throw a typed error: its failure comes back as a value.
         let failure: SystemError? = bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                do throws(SystemError) {
-                    // offset < count, so the buffer is not empty and has a base address.
-                    // swift-format-ignore: NeverForceUnwrap
-                    let n = try retryingSyscall("write", detail: detail) { write(fd, buffer.baseAddress! + offset, buffer.count - offset) }
-                    guard n > 0 else { return SystemError("write", errno: EIO, detail: detail) }
-                    offset += n
-                } catch {
-                    return error
-                }
+            do throws(SystemError) {
+                try writeAll(fd, buffer, detail: detail)
+                return nil
+            } catch {
+                return error
             }
-            return nil
         }
         if let failure { throw failure }
+    }
+
+    /// Writes every byte of `buffer`, retrying interrupted and short writes.
+    public static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer, detail: String? = nil) throws(SystemError) {
+        var offset = 0
+        while offset < buffer.count {
+            // offset < count, so the buffer is not empty and has a base address.
+            // swift-format-ignore: NeverForceUnwrap
+            let n = try retryingSyscall("write", detail: detail) { write(fd, buffer.baseAddress! + offset, buffer.count - offset) }
+            guard n > 0 else { throw SystemError("write", errno: EIO, detail: detail) }
+            offset += n
+        }
     }
 
     /// Reads until the end, retrying interrupted reads (standard input, a pipe, a file).
@@ -41,18 +46,9 @@ public enum FileIO {
     /// through a symlink), synced unless `sync` is false (for files that can be made again),
     /// then renamed over the old one. Concurrent writers of one path never share a temporary.
     public static func writeAtomically(_ path: String, _ bytes: [UInt8], sync: Bool = true) throws(SystemError) {
-        let tmp = path + ".tmp-\(getpid())-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
-        let fd = try retryingSyscall("open", detail: path) { open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600) }
-        do {
-            try writeAll(fd, bytes, detail: path)
-            if sync { try retryingSyscall("fsync", detail: path) { fsync(fd) } }
-            close(fd)
-            try retryingSyscall("rename", detail: path) { rename(tmp, path) }
-        } catch {
-            close(fd)
-            unlink(tmp)
-            throw error
-        }
+        let file = try AtomicFile(path)
+        try file.write(bytes)
+        try file.commit(sync: sync)
     }
 
     /// Makes `path` and the directories above it that are missing, each with `mode`; a path

@@ -63,6 +63,7 @@ public final class Overlapped<T>: @unchecked Sendable {
     private let lock = NSLock()
     private var done: [Int: T] = [:]
     private var handed = 0
+    private var taken = 0
     private let room: DispatchSemaphore
 
     /// At most `ahead` pieces of work unfinished at once: `run` waits for room.
@@ -81,10 +82,27 @@ public final class Overlapped<T>: @unchecked Sendable {
         }
     }
 
-    /// Every result, in order, once all the work has finished.
+    /// The results finished so far that follow those already taken, in order, without
+    /// waiting: for a caller that hands results on while more work runs.
+    public func finished() -> [T] {
+        lock.withLock {
+            var ready: [T] = []
+            while let next = done.removeValue(forKey: taken) {
+                ready.append(next)
+                taken += 1
+            }
+            return ready
+        }
+    }
+
+    /// Every result not yet taken, in order, once all the work has finished.
     public func results() -> [T] {
         group.wait()
-        return lock.withLock { (0..<handed).compactMap { done.removeValue(forKey: $0) } }
+        return lock.withLock {
+            let rest = (taken..<handed).compactMap { done.removeValue(forKey: $0) }
+            taken = handed
+            return rest
+        }
     }
 }
 

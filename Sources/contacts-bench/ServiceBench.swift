@@ -8,6 +8,14 @@ import VipsImages
 
 /// Measurements through the socket of a real contactsd holding the corpus.
 enum ServiceBench {
+    /// Starts the process's peak resident memory (`VmHWM`) again from what it holds now.
+    static func resetPeakRSS(_ pid: Int32) {
+        let fd = open("/proc/\(pid)/clear_refs", O_WRONLY)
+        guard fd >= 0 else { return }
+        _ = write(fd, "5", 1)
+        close(fd)
+    }
+
     /// Resident memory now (`VmRSS`) or at its peak (`VmHWM`), in MiB.
     static func rssMiB(_ pid: Int32, field: String = "VmRSS") -> Double {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),

@@ -34,6 +34,32 @@ final class ContactMethodTests: MethodTestCase {
         XCTAssertEqual(try call(ContactsAPI.Method.contactsQuery, [:])["total"], 2)
     }
 
+    func testAQueryWithFieldsReturnsOnlyThoseAndTheID() throws {
+        _ = try call(
+            ContactsAPI.Method.contactsCreate,
+            ["contact": ["name": "Zoë Ångström", "emails": ["zoe@example.se"], "phones": ["+46 8 123 456"], "note": "long"]])
+        let full = try XCTUnwrap(try call(ContactsAPI.Method.contactsQuery, ["text": "zoe"])["contacts"]?.arrayValue?.first?.objectValue)
+        let page = try call(ContactsAPI.Method.contactsQuery, ["text": "zoe", "fields": ["name", "emails"]])
+        XCTAssertEqual(page["total"], 1)
+        let projected = try XCTUnwrap(page["contacts"]?.arrayValue?.first?.objectValue)
+        XCTAssertEqual(projected.keys.sorted(), ["emails", "id", "name"])
+        for key in projected.keys { XCTAssertEqual(projected[key], full[key], key) }
+        // Every field alone is the full contact's value under that name.
+        for name in Contact.Fields.names {
+            let one = try XCTUnwrap(
+                try call(ContactsAPI.Method.contactsQuery, ["text": "zoe", "fields": [.string(name)]])["contacts"]?.arrayValue?.first?
+                    .objectValue)
+            XCTAssertEqual(one.keys.sorted(), Array(Set(["id", name])).sorted(), name)
+            XCTAssertEqual(one[name], full[name], name)
+        }
+        XCTAssertEqual(full.keys.count, Contact.Fields.names.count, "the names are every field the API has")
+        XCTAssertThrowsError(try call(ContactsAPI.Method.contactsQuery, ["fields": ["name", "email"]])) { e in
+            let error = e as? RPCError
+            XCTAssertEqual(error?.code, RPCError.Code.invalidParams)
+            XCTAssertTrue(error?.message.contains("'email'") == true && error?.message.contains("emails") == true, "\(e)")
+        }
+    }
+
     func testAnImportThroughTheAPIStoresItsGroupCardWithItsContacts() throws {
         let text = """
             BEGIN:VCARD\r

@@ -56,7 +56,9 @@ final class LargeImportTests: StoreTestCase {
         let exported = try store.exportContacts(ids: nil).map(\.name)
         XCTAssertEqual(exported.count, Self.large)
         XCTAssertEqual(exported, exported.sorted())
-        XCTAssertEqual(try store.exportEach { $0.map(\.name) }.flatMap { $0 }, exported)
+        var streamed: [String] = []
+        XCTAssertEqual(try store.exportEach({ $0.map(\.name) }, consume: { streamed += $0 }), Self.large)
+        XCTAssertEqual(streamed, exported)
     }
 
     /// A file that holds the same card twice creates the contact, then updates it, in one
@@ -126,10 +128,45 @@ final class LargeImportTests: StoreTestCase {
     /// contacts of a plain read, in the same order.
     func testExportInBlocksKeepsTheOrderOfAPlainRead() throws {
         _ = try store.importContacts(items(2_500))
-        let blocks = try store.exportEach { contacts in contacts.map { "\($0.id) \($0.name) \($0.vcardProperties?.count ?? -1)" } }
-        XCTAssertEqual(blocks.count, 3)
+        var blocks: [[String]] = []
+        let count = try store.exportEach({ contacts in contacts.map { "\($0.id) \($0.name) \($0.vcardProperties?.count ?? -1)" } }) {
+            blocks.append($0)
+        }
+        XCTAssertEqual(count, 2_500)
+        XCTAssertEqual(blocks.map(\.count), [1000, 1000, 500])
         let plain = try store.exportContacts(ids: nil).map { "\($0.id) \($0.name) \($0.vcardProperties?.count ?? -1)" }
         XCTAssertEqual(blocks.flatMap { $0 }, plain)
         XCTAssertEqual(plain.first?.split(separator: " ").dropFirst().first, "Person")
+    }
+
+    /// A consumer that fails (a full disk) ends the export there, with the work under way
+    /// finished and nothing more made.
+    func testAFailingConsumerEndsTheExport() throws {
+        _ = try store.importContacts(items(5_000))
+        struct Full: Error {}
+        var taken = 0
+        XCTAssertThrowsError(
+            try store.exportEach(blockSize: 100, { $0.count }) { _ in
+                taken += 1
+                if taken == 3 { throw Full() }
+            }
+        ) { XCTAssertTrue($0 is Full) }
+        XCTAssertEqual(taken, 3)
+        // The store still reads and writes.
+        XCTAssertEqual(try store.counts().contacts, 5_000)
+        _ = try store.importContacts(items(5_001))
+        XCTAssertEqual(try store.counts().contacts, 5_001)
+    }
+
+    /// Two readings of one snapshot see the same contacts, though a write lands between them.
+    func testASnapshotReadTwiceSeesTheSameContacts() throws {
+        _ = try store.importContacts(items(1_500))
+        let (first, second) = try store.exportSnapshot { snapshot -> (Int, Int) in
+            let first = try snapshot.each({ $0.count }, consume: { _ in })
+            _ = try store.importContacts(items(1_600))
+            return (first, try snapshot.each({ $0.count }, consume: { _ in }))
+        }
+        XCTAssertEqual([first, second], [1_500, 1_500])
+        XCTAssertEqual(try store.counts().contacts, 1_600)
     }
 }

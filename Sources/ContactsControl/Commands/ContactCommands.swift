@@ -25,6 +25,8 @@ enum ContactCommands {
             }
             params["limit"] = .int(limit)
         }
+        // The table shows a name, a first email and phone, and a star: only those are asked for.
+        if !inv.json { params["fields"] = ["name", "emails", "phones", "favorite"] }
         let result = try inv.call(ContactsAPI.Method.contactsQuery, params)
         if inv.json {
             inv.output.json(result)

@@ -17,7 +17,8 @@ enum LiveCommands {
             }
             limit = v
         }
-        let result = try inv.call(ContactsAPI.Method.contactsQuery, ["text": .string(text), "limit": .int(limit)])
+        let result = try inv.call(
+            ContactsAPI.Method.contactsQuery, ["text": .string(text), "limit": .int(limit), "fields": ["name", "emails"]])
         var lines: [String] = []
         // Every address of every matching contact: the daemon has matched names, nicknames,
         // organizations and addresses as search does. (No folding here: the client stays
@@ -132,7 +133,7 @@ enum LiveCommands {
                 if let n = g["name"]?.stringValue, n.lowercased().hasPrefix(prefix.lowercased()) { inv.output.line(n) }
             }
         case "contacts":
-            var params: JSONObject = ["limit": 200]
+            var params: JSONObject = ["limit": 200, "fields": ["name"]]
             if !prefix.isEmpty { params["text"] = .string(prefix) }
             let contacts = (try? client.call(ContactsAPI.Method.contactsQuery, params))?["contacts"]?.arrayValue ?? []
             for c in contacts {

@@ -73,17 +73,26 @@ enum TransferCommands {
         if let a = inv.value("account") { query["account"] = SyncCommands.accountParam(a) }
         if inv.flag("favorites") { query["favoritesOnly"] = true }
         if !query.isEmpty { params["query"] = .object(query) }
-        let result = try inv.call(ContactsAPI.Method.contactsExport, params)
-        let data = result["data"]?.stringValue ?? ""
-        guard let output = inv.value("output"), output != "-" else {
-            inv.output.write(data)
+        // The daemon writes a named file itself; to standard output the export streams, each
+        // chunk written as it comes, so that neither side holds all of it.
+        let output = inv.value("output").flatMap { $0 == "-" ? nil : $0 }
+        if let output { params["path"] = .string(absolute(output)) }
+        let client = try inv.client()
+        let out = inv.output
+        client.onNotification = { n in
+            guard n["method"]?.stringValue == ContactsAPI.Notification.exportChunk else { return }
+            out.write(n["params"]?["data"]?.stringValue ?? "")
+        }
+        defer { client.onNotification = nil }
+        let result = try client.call(ContactsAPI.Method.contactsExport, params)
+        guard let output else {
+            inv.output.write(result["data"]?.stringValue ?? "")
             return 0
         }
-        try writeFile(output, Array(data.utf8))
         if inv.output.isTerminal || inv.json {
             let count = result["count"]?.intValue ?? 0
             if inv.json {
-                inv.output.json(["file": .string(output), "count": .int(count)])
+                inv.output.json(["file": .string(output), "count": .int(count), "bytes": result["bytes"] ?? .null])
             } else {
                 inv.output.line("Exported \(count) contacts to \(output)")
             }

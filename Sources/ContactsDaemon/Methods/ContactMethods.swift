@@ -94,6 +94,9 @@ enum ContactMethods {
                         schema: ["type": "array", "items": Schemas.ref("SortKey")]),
                     RPCParam("limit", "At most this many contacts.", schema: ["type": "integer", "minimum": 0]),
                     RPCParam("offset", "Skip this many first.", schema: ["type": "integer", "minimum": 0]),
+                    RPCParam(
+                        "fields", "Only these fields of each contact (id always): a projection, for clients that show a few.",
+                        schema: ["type": "array", "items": ["enum": .array(Contact.Fields.names.map { .string($0) })]]),
                 ],
                 result: "page",
                 resultSchema: [
@@ -103,8 +106,9 @@ enum ContactMethods {
                 errors: [RPCError(.notFound, "No group or account with that name")]
             ) { call in
                 let q = try parseQuery(call.params)
+                let fields = try projection(call.params)
                 let r = try store.query(q)
-                return ["total": .int(r.total), "contacts": .array(r.contacts.map(\.json))]
+                return ["total": .int(r.total), "contacts": .array(r.contacts.map { fields.map($0.json) ?? $0.json })]
             },
             RPCMethod(
                 ContactsAPI.Method.contactsLookupPhone,
@@ -162,6 +166,18 @@ enum ContactMethods {
                 return try store.setFavorite(id: id, favorite, ifRevision: ifRevision).json
             },
         ]
+    }
+
+    /// The fields a query asks for (`fields`); nil for all of them.
+    static func projection(_ p: RPCParams) throws -> Contact.Fields? {
+        guard p.has("fields") else { return nil }
+        let (fields, unknown) = Contact.Fields.named(try p.stringArray("fields"))
+        guard unknown.isEmpty else {
+            throw RPCError.invalidParams(
+                "'fields' names no field \(unknown.map { "'\($0)'" }.joined(separator: ", ")); the fields are \(Contact.Fields.names.joined(separator: ", "))",
+                field: "fields")
+        }
+        return fields
     }
 
     static func parseQuery(_ p: RPCParams) throws -> ContactQuery {

@@ -7,7 +7,7 @@ import JSONCore
 import JSONRPC
 import VCard
 
-/// `contacts.import` and `contacts.export`.
+/// `contacts.import`, `contacts.backup` and `contacts.restore` (and `contacts.export`, its own file).
 enum ImportExportMethods {
     static let reportSchema: JSONValue = [
         "type": "object", "required": ["created", "updated", "unchanged", "failed", "errors"],
@@ -30,7 +30,7 @@ enum ImportExportMethods {
     /// `importer` is the daemon's: RPC imports are logged and stopped by a shutdown as the
     /// drop folder's are.
     static func all(store: ContactStore, importer: Importer) -> [RPCMethod] {
-        transfer(store: store, importer: importer) + safekeeping(store: store)
+        transfer(store: store, importer: importer) + [ExportMethod.method(store: store)] + safekeeping(store: store)
     }
 
     /// `contacts.backup` and `contacts.restore`.
@@ -79,6 +79,7 @@ enum ImportExportMethods {
         ]
     }
 
+    /// `contacts.import`.
     static func transfer(store: ContactStore, importer: Importer) -> [RPCMethod] {
         [
             RPCMethod(
@@ -128,90 +129,7 @@ enum ImportExportMethods {
                 }
                 if Importer.isCSV(path) { return try importer.importCSV(bytes).json }
                 return try importer.importVCard(bytes, progress: progress).json
-            },
-            RPCMethod(
-                ContactsAPI.Method.contactsExport,
-                summary:
-                    "Exports contacts as vCard 3.0, vCard 4.0, JSON or CSV (Google's dialect): everyone, the given ids, or the matches of a query.",
-                params: [
-                    RPCParam(
-                        "format", "vcard3, vcard4 (the default), json or csv.", schema: ["enum": ["vcard3", "vcard4", "json", "csv"]]),
-                    RPCParam("ids", "Only these contacts.", schema: Schemas.stringArray),
-                    RPCParam(
-                        "query", "Only the matches of this contacts.query (text, favoritesOnly, group).",
-                        schema: ["type": ["object", "string"]]),
-                ],
-                result: "export",
-                resultSchema: [
-                    "type": "object", "required": ["data", "count"], "properties": ["data": Schemas.string, "count": Schemas.integer],
-                ],
-                errors: [RPCError(.notFound, "No contact with one of the ids")]
-            ) { call in
-                let format = try call.params.optionalString("format") ?? "vcard4"
-                guard ["vcard3", "vcard4", "json", "csv"].contains(format) else {
-                    throw RPCError.invalidParams("'format' must be vcard3, vcard4, json or csv", field: "format")
-                }
-                var ids: [String]?
-                if call.params.has("ids") { ids = try call.params.stringArray("ids") }
-                let contacts: [Contact]
-                if let q = call.params["query"] {
-                    let query: ContactQuery
-                    if let text = q.stringValue {
-                        query = ContactQuery(text: text)
-                    } else if let o = q.objectValue {
-                        query = try ContactMethods.parseQuery(RPCParams(o))
-                    } else {
-                        throw RPCError.invalidParams("'query' must be an object or a string", field: "query")
-                    }
-                    let matching = try store.exportContacts(matching: query)
-                    if let ids {
-                        // Both: the given ids that match, in the order given.
-                        let byID = Dictionary(matching.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-                        contacts = ids.compactMap { byID[$0] }
-                    } else {
-                        contacts = matching
-                    }
-                } else if ids == nil && format.hasPrefix("vcard") {
-                    // Everyone as vCards: written while the rows are read.
-                    let version: VCardWriter.Version = format == "vcard3" ? .v3 : .v4
-                    let parts = try store.exportEach { contacts in
-                        (text: vcards(contacts, version: version, store: store), count: contacts.count)
-                    }
-                    let count = parts.reduce(0) { $0 + $1.count }
-                    defer { if count > 1000 { Memory.releaseSoon() } }
-                    return ["data": .string(joined(parts.map(\.text))), "count": .int(count)]
-                } else {
-                    contacts = try store.exportContacts(ids: ids)
-                }
-                let data: String
-                switch format {
-                case "json": data = JSONWriter.string(.array(contacts.map(\.json)))
-                case "csv": data = CSVExport.csv(contacts)
-                default:
-                    data = vcards(contacts, version: format == "vcard3" ? .v3 : .v4, store: store)
-                }
-                defer { if contacts.count > 1000 { Memory.releaseSoon() } }
-                return ["data": .string(data), "count": .int(contacts.count)]
-            },
+            }
         ]
-    }
-
-    /// The contacts as vCards, in order. Each card is independent of the others, so a large
-    /// export writes its parts on all cores and joins them.
-    static func vcards(_ contacts: [Contact], version: VCardWriter.Version, store: ContactStore) -> String {
-        let parts = Parallel.chunks(contacts.count, minimum: 2000) { range in
-            var text = ""
-            for c in contacts[range] { VCardWriter.write(VCard(properties: store.cardProperties(for: c)), version: version, into: &text) }
-            return text
-        }
-        return joined(parts)
-    }
-
-    /// The parts as one string, made in one allocation rather than one per doubling.
-    static func joined(_ parts: [String]) -> String {
-        var text = ""
-        text.reserveCapacity(parts.reduce(0) { $0 + $1.utf8.count })
-        for p in parts { text += p }
-        return text
     }
 }

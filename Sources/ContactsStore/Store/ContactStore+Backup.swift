@@ -12,7 +12,7 @@ extension ContactStore {
 
     /// Checks a path a client gave for writing: absolute, in an existing directory, and not
     /// an existing symlink, directory or device.
-    static func checkTarget(_ path: String) throws {
+    public static func checkTarget(_ path: String) throws {
         guard path.hasPrefix("/") else { throw PathError(description: "'\(path)' is not an absolute path") }
         var st = stat()
         if lstat(path, &st) == 0 {

@@ -5,32 +5,24 @@ import Foundation
 
 extension ContactStore {
     /// Everyone's rowids in name order (the search index's order; loaded if it is not).
-    private func everyoneInNameOrder(_ db: Database) throws -> [Int64] {
+    func everyoneInNameOrder(_ db: Database) throws -> [Int64] {
         try searchIndex.loadIfNeeded(db)
         return searchIndex.rowidsInNameOrder()
     }
 
-    /// Everyone in name order with their vCard properties, in blocks made into `T` by `make`
-    /// on all cores while later rows are still being read; the results in order. An export
-    /// writes its text this way, never holding every contact at once.
-    public func exportEach<T>(_ make: @escaping @Sendable ([Contact]) -> T) throws -> [T] {
-        try read { db in
-            let rowids = try everyoneInNameOrder(db)
-            let results = OrderedResults<T>()
-            let group = DispatchGroup()
-            defer { group.wait() }
-            var made = 0
-            for start in stride(from: 0, to: rowids.count, by: 1000) {
-                let block = try Self.fetch(db, rowids: rowids[start..<min(start + 1000, rowids.count)], withCard: true) {
-                    RawRow($0, withCard: true)
-                }
-                let i = made
-                made += 1
-                DispatchQueue.global(qos: .userInitiated).async(group: group) { results.set(i, make(block.map { $0.contact() })) }
-            }
-            group.wait()
-            return results.inOrder(made)
-        }
+    /// Everyone in name order with their vCard properties, in blocks (see
+    /// `ContactSnapshot.each`). Returns the number of contacts.
+    @discardableResult
+    public func exportEach<T>(
+        blockSize: Int = 1000, _ make: @escaping @Sendable ([Contact]) -> T, consume: (T) throws -> Void
+    ) throws -> Int {
+        try exportSnapshot { try $0.each(blockSize: blockSize, make, consume: consume) }
+    }
+
+    /// Runs `body` on one snapshot of the store: an export that reads everyone twice (CSV's
+    /// columns, then its rows) sees the same contacts both times.
+    public func exportSnapshot<R>(_ body: (ContactSnapshot) throws -> R) throws -> R {
+        try read { db in try body(ContactSnapshot(db: db, rowids: try everyoneInNameOrder(db))) }
     }
 
     /// Contacts with their vCard properties, for export: by ids (in that order; unknown ids
@@ -53,25 +45,5 @@ extension ContactStore {
     /// Decodes rows read in order, on all cores when there are many.
     static func decode(_ rows: [RawRow]) -> [Contact] {
         Parallel.chunks(rows.count, minimum: 2000) { range in rows[range].map { $0.contact() } }.flatMap { $0 }
-    }
-}
-
-/// Results set from several threads by index, read in order once all are set.
-private final class OrderedResults<T>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var values: [Int: T] = [:]
-
-    func set(_ i: Int, _ value: T) {
-        lock.lock()
-        values[i] = value
-        lock.unlock()
-    }
-
-    func inOrder(_ count: Int) -> [T] {
-        lock.lock()
-        defer { lock.unlock() }
-        // Read after the group that sets every index has been waited for.
-        // swift-format-ignore: NeverForceUnwrap
-        return (0..<count).map { values[$0]! }
     }
 }

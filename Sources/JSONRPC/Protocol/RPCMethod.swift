@@ -22,6 +22,10 @@ public protocol RPCSession: AnyObject, Sendable {
     /// Sends a server-to-client notification on this connection. Returns false when the
     /// connection is gone or too far behind to take more.
     @discardableResult func sendNotification(method: String, params: JSONValue) -> Bool
+    /// Sends a notification that is part of the reply under way (a piece of a large export):
+    /// it waits while the client is behind, as a reply does, instead of dropping the
+    /// connection. Returns false when the connection is gone.
+    func sendPart(method: String, params: JSONValue) -> Bool
     /// Called once when the connection closes.
     func onClose(_ action: @escaping @Sendable () -> Void)
 }

@@ -224,6 +224,11 @@ final class ServerConnection: RPCSession, @unchecked Sendable {
         return enqueue(JSONWriter.serialize(message), isReply: false)
     }
 
+    func sendPart(method: String, params: JSONValue) -> Bool {
+        let message: JSONValue = .object(["jsonrpc": "2.0", "method": .string(method), "params": params])
+        return enqueue(JSONWriter.serialize(message), isReply: true)
+    }
+
     func onClose(_ action: @escaping @Sendable () -> Void) {
         cond.lock()
         if closed && inputDone {
