@@ -24,6 +24,9 @@ public enum PhoneDescriptions {
         return d
     }
 
+    /// Forgets every phone read so far, and the room they took (the daemon at rest).
+    public static func forget() { remembered.withLock { $0 = [:] } }
+
     static let capacity = 8192
     private static let remembered = Mutex<[String: Description]>([:])
 }

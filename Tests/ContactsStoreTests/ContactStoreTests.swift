@@ -1,7 +1,8 @@
 import ContactsCore
-import ContactsStore
 import Foundation
 import XCTest
+
+@testable import ContactsStore
 
 final class ContactStoreTests: StoreTestCase {
     func testCreate_assignsIdUidRevisionAndTimestamps() throws {
@@ -164,6 +165,40 @@ final class ContactStoreTests: StoreTestCase {
 /// `contact(id:)` answers from memory after the first read: never with something older than
 /// the store.
 final class ContactCacheTests: StoreTestCase {
+    func cached(_ id: String) -> Contact {
+        var c = Contact(name: "Person " + id)
+        c.id = id
+        return c
+    }
+
+    func testAContactIsFoundByIdAndRowidUntilAWriteOrTheRingDropsIt() {
+        let cache = ContactCache(capacity: 3)
+        let g = cache.currentGeneration
+        for (rowid, id) in [(1, "a"), (2, "b"), (3, "c")] { cache.put(cached(id), rowid: Int64(rowid), readAt: g) }
+        XCTAssertEqual(cache.get("b")?.name, "Person b")
+        XCTAssertEqual(cache.get(rowid: 2)?.id, "b")
+        // The ring is full: the oldest goes, by id and by rowid.
+        cache.put(cached("d"), rowid: 4, readAt: g)
+        XCTAssertNil(cache.get("a"))
+        XCTAssertNil(cache.get(rowid: 1))
+        XCTAssertEqual(cache.get(rowid: 4)?.id, "d")
+        // A write drops what it touched, and what was read before it is not kept.
+        cache.invalidate(["c"])
+        XCTAssertNil(cache.get(rowid: 3))
+        cache.put(cached("c"), rowid: 3, readAt: g)
+        XCTAssertNil(cache.get("c"), "read before the write")
+        // A rowid used again (the last contact deleted, a new one inserted) finds the new one.
+        let now = cache.currentGeneration
+        cache.invalidate(["d"])
+        cache.put(cached("e"), rowid: 4, readAt: cache.currentGeneration)
+        XCTAssertEqual(cache.get(rowid: 4)?.id, "e")
+        XCTAssertNil(cache.get("d"))
+        XCTAssertNotEqual(now, cache.currentGeneration)
+        cache.empty()
+        XCTAssertEqual(cache.count, 0)
+        XCTAssertNil(cache.get(rowid: 2))
+    }
+
     func testARereadContactIsNeverStale() throws {
         let c = try add("Kate Bell", groups: ["Work"])
         XCTAssertEqual(try store.contact(id: c.id).groups, ["Work"])

@@ -84,8 +84,8 @@ final class LargeImportTests: StoreTestCase {
 
     func testTheIndexLoadsInTheOrderOfKeysWhateverTheirFirstBytes() {
         // Keys that share their first eight bytes, keys shorter than eight, and keys that
-        // differ only in length: ordered by `less` alone. Enough of them to be sorted in two
-        // halves at once and merged.
+        // differ only in length: ordered by their bytes, equal keys by rowid. Enough of them
+        // to be sorted in two halves at once and merged.
         var generator = SystemRandomNumberGenerator()
         var keys: [[UInt8]] = ["", "a", "ab", "abcdefgh", "abcdefghi", "abcdefgh\u{0}", "\u{7F}", "é"].map { Array($0.utf8) }
         for _ in 0..<60_000 {
@@ -94,16 +94,20 @@ final class LargeImportTests: StoreTestCase {
         }
         var buffer: [UInt8] = []
         var slots: [ScanSlot] = []
-        for k in keys {
+        // Rowids against the order the keys came in, so that a tie is not settled by chance.
+        let rowids = keys.indices.map { Int64(keys.count - $0) }
+        for (k, rowid) in zip(keys, rowids) {
             slots.append(
                 ScanSlot(
-                    rowid: 0, createdAt: 0, updatedAt: 0, textStart: 0, keyStart: buffer.count, textCount: 0, keyCount: Int32(k.count),
-                    favorite: false))
+                    rowid: rowid, createdAt: 0, updatedAt: 0, textStart: 0, keyStart: buffer.count, textCount: 0,
+                    keyCount: Int32(k.count), favorite: false))
             buffer += k
         }
         let order = buffer.withUnsafeBytes { SearchIndex.nameOrder(slots, keys: $0) }
-        XCTAssertEqual(
-            order.map { keys[$0] }, keys.sorted { a, b in a.withUnsafeBytes { x in b.withUnsafeBytes { y in SearchIndex.less(x, y) } } })
+        let expected = keys.indices.sorted { a, b in
+            keys[a].lexicographicallyPrecedes(keys[b]) || (keys[a] == keys[b] && rowids[a] < rowids[b])
+        }
+        XCTAssertEqual(order, expected)
     }
 
     /// A large import's commit leaves the copy of its log into the database to a moment

@@ -108,6 +108,19 @@ final class SearchTests: StoreTestCase {
         XCTAssertEqual(items, ["item 1", "Item 2", "Ítem 3", "Item 10"])
     }
 
+    /// Contacts with the same name come in the order they were made, in the index and in SQL
+    /// (a second sort key) alike, and after an edit that leaves the name.
+    func testTheSameNameComesInTheOrderTheContactsWereMade() throws {
+        let made = try (0..<5).map { i in try add("Sam Lee", emails: ["sam\(i)@example.org"]) }
+        _ = try store.update(id: made[0].id) { $0.title = "Boss" }
+        var q = ContactQuery(text: "sam lee")
+        XCTAssertEqual(try store.query(q).contacts.map(\.id), made.map(\.id))
+        q.sort = [.init(.name), .init(.createdAt)]
+        XCTAssertEqual(try store.query(q).contacts.map(\.id), made.map(\.id))
+        q.sort = [.init(.name, ascending: false)]
+        XCTAssertEqual(try store.query(q).contacts.map(\.id), made.map(\.id).reversed())
+    }
+
     func testSortByCreationDescending() throws {
         var q = ContactQuery(limit: 2)
         q.sort = [.init(.createdAt, ascending: false)]

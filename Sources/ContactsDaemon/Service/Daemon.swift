@@ -13,6 +13,8 @@ import Synchronization
 
 /// The running service: store, RPC server, event bus, signals and systemd state.
 public final class Daemon: @unchecked Sendable {
+    /// How long the store must go unread before it rests (`ContactStore.rest`).
+    static let restAfterMillis: Int64 = 1_000
     let options: DaemonOptions
     let log: Logger
     let paths: XDGPaths
@@ -107,6 +109,12 @@ public final class Daemon: @unchecked Sendable {
         }
         self.store = store
         store.keepsHistory = settings.historyDays > 0
+        // A second after the last read, what only helps a burst of work goes back, and with
+        // it the heap's free pages: a daemon at rest holds its index and little else.
+        store.restWhenQuiet(after: Self.restAfterMillis) {
+            PhoneDescriptions.forget()
+            Memory.release()
+        }
         store.setChangeHandler { [weak self] contacts, groups, source in
             if contacts.isEmpty && groups.isEmpty {
                 // The whole store was replaced (restore): clients should read everything again.

@@ -62,11 +62,13 @@ extension ContactStore {
         noteRead()
         if let c = cache.get(id) { return c }
         let generation = cache.currentGeneration
-        let c = try read { db in
-            guard let c = try Self.fetch(db, id: id) else { throw StoreError.notFound(kind: "contact", id: id) }
-            return c
+        let (rowid, c) = try read { db in
+            let s = try db.prepare("SELECT \(Self.contactColumns) FROM contacts c WHERE c.id = ?")
+            try s.bind([.text(id)])
+            guard try s.step() else { throw StoreError.notFound(kind: "contact", id: id) }
+            return (s.int64(0), Self.readContact(s))
         }
-        cache.put(c, readAt: generation)
+        cache.put(c, rowid: rowid, readAt: generation)
         return c
     }
 
@@ -144,7 +146,7 @@ extension ContactStore {
         init(new c: Contact, keyPhonesLater: Bool = false) {
             self.init(c, keyPhonesLater: keyPhonesLater)
             newID = Identifier.make()
-            indexKey = SearchIndex.Entry.key(sortKey: sortKey, name: c.name, id: newID)
+            indexKey = SearchIndex.Entry.key(sortKey: sortKey, name: c.name)
             indexText = Array(search.utf8)
         }
     }
@@ -288,7 +290,7 @@ extension ContactStore {
         }
         log.indexUpserts.append(
             SearchIndex.Entry(
-                rowid: rowid, id: c.id, sortKey: sortKey, name: c.name, text: search, favorite: c.favorite, createdAt: c.createdAt,
+                rowid: rowid, sortKey: sortKey, name: c.name, text: search, favorite: c.favorite, createdAt: c.createdAt,
                 updatedAt: c.updatedAt))
     }
 

@@ -18,8 +18,8 @@ extension ContactStore {
     func query(_ q: ContactQuery, withCard: Bool) throws -> QueryResult {
         // Contacts read for the page go to the cache, unless a write committed meanwhile.
         let generation = cache.currentGeneration
-        var fromDatabase: [Contact] = []
-        defer { for c in fromDatabase { cache.put(c, readAt: generation) } }
+        var fromDatabase: [(rowid: Int64, contact: Contact)] = []
+        defer { for (rowid, c) in fromDatabase { cache.put(c, rowid: rowid, readAt: generation) } }
         return try read { db in
             let patterns = q.text.map(SearchDocument.patterns(for:)) ?? []
             if let text = q.text, !text.trimmingWhitespace().isEmpty, patterns.isEmpty {
@@ -56,13 +56,15 @@ extension ContactStore {
             if withCard { return QueryResult(total: page.total, contacts: try Self.fetch(db, rowids: page.rowids, withCard: true)) }
             // Contacts read lately (the first page of the query before, a contact just opened)
             // come from the cache; the rest from the database, in one statement.
-            var contacts = page.ids.map { cache.get($0) }
+            var contacts = page.rowids.map { cache.get(rowid: $0) }
             let missing = contacts.indices.filter { contacts[$0] == nil }
             if !missing.isEmpty {
-                fromDatabase = try Self.fetch(db, rowids: missing.map { page.rowids[$0] })
-                var byID: [String: Contact] = [:]
-                for c in fromDatabase { byID[c.id] = c }
-                for k in missing { contacts[k] = byID[page.ids[k]] }
+                fromDatabase = try Self.fetch(db, rowids: missing.map { page.rowids[$0] }, withCard: false) { s in
+                    (s.int64(0), Self.readContact(s))
+                }
+                var byRowid: [Int64: Contact] = [:]
+                for (rowid, c) in fromDatabase { byRowid[rowid] = c }
+                for k in missing { contacts[k] = byRowid[page.rowids[k]] }
             }
             return QueryResult(total: page.total, contacts: contacts.compactMap { $0 })
         }
@@ -134,12 +136,12 @@ extension ContactStore {
         for s in q.sort {
             let dir = s.ascending ? "ASC" : "DESC"
             switch s.field {
-            case .name: order.append("c.sort_key \(dir), c.name \(dir), c.id \(dir)")
+            case .name: order.append("c.sort_key \(dir), c.name \(dir), c.rowid \(dir)")
             case .createdAt: order.append("c.created_at \(dir)")
             case .updatedAt: order.append("c.updated_at \(dir)")
             }
         }
-        if !q.sort.contains(where: { $0.field == .name }) { order.append("c.sort_key, c.name, c.id") }
+        if !q.sort.contains(where: { $0.field == .name }) { order.append("c.sort_key, c.name, c.rowid") }
         let sql =
             "SELECT \(withCard ? contactColumnsWithCard : contactColumns) FROM contacts c\(whereClause) ORDER BY \(order.joined(separator: ", ")) LIMIT ? OFFSET ?"
         let s = try db.prepare(sql)

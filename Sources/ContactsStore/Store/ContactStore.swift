@@ -16,11 +16,13 @@ public final class ContactStore: @unchecked Sendable {
     let writer: Database
     let writeLock = NSLock()
     let poolLock = NSLock()
-    private var idleReaders: [Database] = []
+    var idleReaders: [Database] = []
     var closed = false
     /// When the store was last read (monotonic milliseconds, under the pool lock): searches
     /// and gets answered from memory count too, and the end of a large import.
     var lastRead: Int64 = 0
+    /// Whether and when the store gives back what it keeps for bursts of work (under the pool lock).
+    var restPolicy: RestPolicy?
     /// Whether writes keep the history (`historyDays` 0 turns it off); under the write lock.
     private var historyOn = true
     public var keepsHistory: Bool {
@@ -42,6 +44,7 @@ public final class ContactStore: @unchecked Sendable {
         let now = Timestamp.monotonicMillis()
         poolLock.lock()
         lastRead = now
+        if restPolicy != nil { scheduleRestLocked() }
         poolLock.unlock()
     }
 

@@ -12,7 +12,7 @@ extension SearchIndex {
             let slot = slots[i]
             var p: UInt64 = 0
             for k in 0..<min(8, Int(slot.keyCount)) { p |= UInt64(keys[slot.keyStart + k]) << (56 - 8 * k) }
-            return OrderItem(prefix: p, start: slot.keyStart, count: Int(slot.keyCount), index: i)
+            return OrderItem(prefix: p, start: slot.keyStart, count: Int(slot.keyCount), rowid: slot.rowid, index: i)
         }
         guard items.count >= 50_000 else { return items.sorted { $0.before($1, keys) }.map(\.index) }
         let middle = items.count / 2
@@ -47,16 +47,17 @@ extension SearchIndex {
         var prefix: UInt64
         var start: Int
         var count: Int
+        var rowid: Int64
         var index: Int
 
         @inline(__always)
         func before(_ other: OrderItem, _ keys: UnsafeRawBufferPointer) -> Bool {
             if prefix != other.prefix { return prefix < other.prefix }
-            // Every key holds two NUL separators, so the buffer of keys is not empty.
+            // Every key holds a NUL separator, so the buffer of keys is not empty.
             // swift-format-ignore: NeverForceUnwrap
-            return SearchIndex.less(
-                UnsafeRawBufferPointer(start: keys.baseAddress! + start, count: count),
-                UnsafeRawBufferPointer(start: keys.baseAddress! + other.start, count: other.count))
+            return SearchIndex.before(
+                UnsafeRawBufferPointer(start: keys.baseAddress! + start, count: count), rowid,
+                UnsafeRawBufferPointer(start: keys.baseAddress! + other.start, count: other.count), other.rowid)
         }
     }
 
@@ -66,13 +67,14 @@ extension SearchIndex {
         case updated(ascending: Bool)
     }
 
-    /// The order of keys: their bytes, then the shorter first (SQLite's BINARY collation).
-    /// Keys always hold two NUL separators, so neither is empty.
-    static func less(_ x: UnsafeRawBufferPointer, _ y: UnsafeRawBufferPointer) -> Bool {
+    /// The order of slots: their keys' bytes, the shorter first (SQLite's BINARY collation),
+    /// then their rowids. Keys always hold a NUL separator, so neither is empty.
+    static func before(_ x: UnsafeRawBufferPointer, _ xRowid: Int64, _ y: UnsafeRawBufferPointer, _ yRowid: Int64) -> Bool {
         // Neither key is empty (see above).
         // swift-format-ignore: NeverForceUnwrap
         let r = memcmp(x.baseAddress!, y.baseAddress!, min(x.count, y.count))
-        return r == 0 ? x.count < y.count : r < 0
+        if r != 0 { return r < 0 }
+        return x.count != y.count ? x.count < y.count : xRowid < yRowid
     }
 }
 

@@ -5,9 +5,9 @@ import ScanKernel
 /// A search: the scan of every slot's text for the query's needles, on all cores, and the
 /// page of matches in the order asked for.
 extension SearchIndex {
-    /// One page of matches (rowids and ids), and how many match in all.
+    /// One page of matches (their rowids), and how many match in all.
     func search(patterns: [[UInt8]], favoritesOnly: Bool, members: Set<Int64>?, order: Order, offset: Int, limit: Int?) -> (
-        total: Int, rowids: [Int64], ids: [String]
+        total: Int, rowids: [Int64]
     ) {
         pthread_rwlock_rdlock(&lock)
         defer { pthread_rwlock_unlock(&lock) }
@@ -33,7 +33,7 @@ extension SearchIndex {
             }
         }
         let total = parts.reduce(0) { $0 + $1.count }
-        guard offset < total else { return (total, [], []) }
+        guard offset < total else { return (total, []) }
         var matches: [Int]
         switch order {
         case .name(let ascending):
@@ -57,9 +57,8 @@ extension SearchIndex {
             }
         }
         let end = min(matches.count, limit.map { offset + $0 } ?? matches.count)
-        guard offset < end else { return (total, [], []) }
-        let page = matches[offset..<end]
-        return (total, page.map { slots[$0].rowid }, page.map(id(ofSlot:)))
+        guard offset < end else { return (total, []) }
+        return (total, matches[offset..<end].map { slots[$0].rowid })
     }
 
     /// One search's view of the index. The caller holds the read lock for as long as any

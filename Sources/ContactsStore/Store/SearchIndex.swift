@@ -15,27 +15,25 @@ import ScanKernel
 final class SearchIndex: @unchecked Sendable {
     struct Entry {
         var rowid: Int64
-        /// `sort_key NUL name NUL id`: the order of `ORDER BY sort_key, name, id`.
+        /// `sort_key NUL name`: with the rowid after it, the order of `ORDER BY sort_key, name, rowid`.
         var key: [UInt8]
         var text: [UInt8]
         var favorite: Bool
         var createdAt: Int64
         var updatedAt: Int64
 
-        init(rowid: Int64, id: String, sortKey: String, name: String, text: String, favorite: Bool, createdAt: Int64, updatedAt: Int64) {
+        init(rowid: Int64, sortKey: String, name: String, text: String, favorite: Bool, createdAt: Int64, updatedAt: Int64) {
             self.init(
-                rowid: rowid, key: Self.key(sortKey: sortKey, name: name, id: id), text: Array(text.utf8), favorite: favorite,
+                rowid: rowid, key: Self.key(sortKey: sortKey, name: name), text: Array(text.utf8), favorite: favorite,
                 createdAt: createdAt, updatedAt: updatedAt)
         }
 
-        static func key(sortKey: String, name: String, id: String) -> [UInt8] {
+        static func key(sortKey: String, name: String) -> [UInt8] {
             var k: [UInt8] = []
-            k.reserveCapacity(sortKey.utf8.count + name.utf8.count + id.utf8.count + 2)
+            k.reserveCapacity(sortKey.utf8.count + name.utf8.count + 1)
             k.append(contentsOf: sortKey.utf8)
             k.append(0)
             k.append(contentsOf: name.utf8)
-            k.append(0)
-            k.append(contentsOf: id.utf8)
             return k
         }
 
@@ -63,7 +61,8 @@ final class SearchIndex: @unchecked Sendable {
     /// `features[i]` belongs to `slots[i]`.
     var features: [ScanFeatures] = []
     var textBuffer: [UInt8] = []
-    /// `sort_key NUL name NUL id` of each slot: the id is what follows the last NUL.
+    /// `sort_key NUL name` of each slot. (Not the id: 36 bytes a contact that a search can do
+    /// without, the rowid standing in for it in the order and in the contact cache.)
     var keyBuffer: [UInt8] = []
     /// Bytes of the buffers that no slot refers to any more.
     var garbage = 0
@@ -78,12 +77,12 @@ final class SearchIndex: @unchecked Sendable {
 
     deinit { pthread_rwlock_destroy(&lock) }
 
-    static let selectColumns = "rowid, id, sort_key, name, search, favorite, created_at, updated_at"
+    static let selectColumns = "rowid, sort_key, name, search, favorite, created_at, updated_at"
 
     static func entry(_ s: Statement) -> Entry {
         Entry(
-            rowid: s.int64(0), id: s.text(1), sortKey: s.text(2), name: s.text(3), text: s.text(4), favorite: s.int64(5) != 0,
-            createdAt: s.int64(6), updatedAt: s.int64(7))
+            rowid: s.int64(0), sortKey: s.text(1), name: s.text(2), text: s.text(3), favorite: s.int64(4) != 0,
+            createdAt: s.int64(5), updatedAt: s.int64(6))
     }
 
     /// Loads every contact, unless already loaded. Loads never overlap: a caller arriving
@@ -123,16 +122,14 @@ final class SearchIndex: @unchecked Sendable {
         var read: [Slot] = [], texts: [UInt8] = [], keys: [UInt8] = []
         while try s.step() {
             let textStart = texts.count, keyStart = keys.count
-            s.withBytes(4) { texts.append(contentsOf: $0) }
-            s.withBytes(2) { keys.append(contentsOf: $0) }
-            keys.append(0)
-            s.withBytes(3) { keys.append(contentsOf: $0) }
-            keys.append(0)
+            s.withBytes(3) { texts.append(contentsOf: $0) }
             s.withBytes(1) { keys.append(contentsOf: $0) }
+            keys.append(0)
+            s.withBytes(2) { keys.append(contentsOf: $0) }
             read.append(
                 Slot(
-                    rowid: s.int64(0), createdAt: s.int64(6), updatedAt: s.int64(7), textStart: textStart, keyStart: keyStart,
-                    textCount: Int32(texts.count - textStart), keyCount: Int32(keys.count - keyStart), favorite: s.int64(5) != 0))
+                    rowid: s.int64(0), createdAt: s.int64(5), updatedAt: s.int64(6), textStart: textStart, keyStart: keyStart,
+                    textCount: Int32(texts.count - textStart), keyCount: Int32(keys.count - keyStart), favorite: s.int64(4) != 0))
         }
         return ordered(read, texts: texts, keys: keys)
     }
@@ -286,20 +283,12 @@ final class SearchIndex: @unchecked Sendable {
         return slots.map(\.rowid)
     }
 
-    /// The contact id of slot `i`: what follows the last NUL of its key.
-    func id(ofSlot i: Int) -> String {
-        let slot = slots[i]
-        let key = keyBuffer[slot.keyStart..<(slot.keyStart + Int(slot.keyCount))]
-        let start = key.lastIndex(of: 0).map { $0 + 1 } ?? key.startIndex
-        return String(decoding: key[start...], as: UTF8.self)
-    }
-
-    /// Whether slot `i`'s key sorts before `key`.
-    func slotKey(_ i: Int, isLessThan key: [UInt8]) -> Bool {
+    /// Whether slot `i` sorts before the entry with `key` and `rowid`.
+    func slot(_ i: Int, isBefore key: [UInt8], rowid: Int64) -> Bool {
         let slot = slots[i]
         return keyBuffer.withUnsafeBytes { k in
             key.withUnsafeBytes { y in
-                Self.less(UnsafeRawBufferPointer(rebasing: k[slot.keyStart..<(slot.keyStart + Int(slot.keyCount))]), y)
+                Self.before(UnsafeRawBufferPointer(rebasing: k[slot.keyStart..<(slot.keyStart + Int(slot.keyCount))]), slot.rowid, y, rowid)
             }
         }
     }
@@ -351,7 +340,7 @@ final class SearchIndex: @unchecked Sendable {
             var hi = slots.count
             while lo < hi {
                 let mid = (lo + hi) / 2
-                if slotKey(mid, isLessThan: e.key) { lo = mid + 1 } else { hi = mid }
+                if slot(mid, isBefore: e.key, rowid: e.rowid) { lo = mid + 1 } else { hi = mid }
             }
             let (slot, summary) = Self.makeSlot(e, texts: &textBuffer, keys: &keyBuffer)
             slots.insert(slot, at: lo)
