@@ -44,12 +44,12 @@ extension Contact {
 
         // swift-format-ignore: NeverForceUnwrap
         static func field(_ name: String) -> Fields { Fields(name: name)! }
-        static let id = field("id"), uid = field("uid"), revision = field("revision"), name = field("name")
-        static let structuredName = field("structuredName"), nickname = field("nickname"), phones = field("phones")
-        static let emails = field("emails"), addresses = field("addresses"), organization = field("organization")
-        static let title = field("title"), birthday = field("birthday"), note = field("note"), urls = field("urls")
-        static let favorite = field("favorite"), groups = field("groups"), photo = field("photo")
-        static let createdAt = field("createdAt"), updatedAt = field("updatedAt")
+        public static let id = field("id"), uid = field("uid"), revision = field("revision"), name = field("name")
+        public static let structuredName = field("structuredName"), nickname = field("nickname"), phones = field("phones")
+        public static let emails = field("emails"), addresses = field("addresses"), organization = field("organization")
+        public static let title = field("title"), birthday = field("birthday"), note = field("note"), urls = field("urls")
+        public static let favorite = field("favorite"), groups = field("groups"), photo = field("photo")
+        public static let createdAt = field("createdAt"), updatedAt = field("updatedAt")
     }
 
     /// The contact in the API's JSON shape.

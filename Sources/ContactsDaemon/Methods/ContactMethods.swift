@@ -107,7 +107,7 @@ enum ContactMethods {
             ) { call in
                 let q = try parseQuery(call.params)
                 let fields = try projection(call.params)
-                let r = try store.query(q)
+                let r = try store.query(q, fields: fields)
                 return ["total": .int(r.total), "contacts": .array(r.contacts.map { fields.map($0.json) ?? $0.json })]
             },
             RPCMethod(

@@ -10,6 +10,8 @@ extension ContactStore {
         (SELECT group_concat(g.name, char(31)) FROM memberships m JOIN groups g ON g.rowid = m.group_rowid
          WHERE m.contact_rowid = c.rowid)
         """
+    /// The columns of `contactColumns` without the groups: a projection that does not show them.
+    static let projectedColumns = "c.rowid, c.id, c.uid, c.revision, c.name, c.favorite, c.created_at, c.updated_at, c.body"
     /// The same, then the vCard properties (column 10): for export and for changes.
     static let contactColumnsWithCard = contactColumns + ", c.vcard"
 

@@ -7,15 +7,19 @@ extension ContactStore {
     ///
     /// Text queries are answered from the in-memory `SearchIndex`; listing without text uses
     /// the SQL indexes directly.
-    public func query(_ q: ContactQuery) throws -> QueryResult {
+    ///
+    /// With `fields` (a projection), the contacts read from the database hold those fields
+    /// alone (and their identity, name, favorite and times), decoded without the rest of
+    /// their stored body, and are not cached.
+    public func query(_ q: ContactQuery, fields: Contact.Fields? = nil) throws -> QueryResult {
         noteRead()
-        return try query(q, withCard: false)
+        return try query(q, withCard: false, fields: fields)
     }
 
     /// The matches of a query with their vCard properties, for export.
     public func exportContacts(matching q: ContactQuery) throws -> [Contact] { try query(q, withCard: true).contacts }
 
-    func query(_ q: ContactQuery, withCard: Bool) throws -> QueryResult {
+    func query(_ q: ContactQuery, withCard: Bool, fields: Contact.Fields? = nil) throws -> QueryResult {
         // Contacts read for the page go to the cache, unless a write committed meanwhile.
         let generation = cache.currentGeneration
         var fromDatabase: [(rowid: Int64, contact: Contact)] = []
@@ -59,12 +63,23 @@ extension ContactStore {
             var contacts = page.rowids.map { cache.get(rowid: $0) }
             let missing = contacts.indices.filter { contacts[$0] == nil }
             if !missing.isEmpty {
-                fromDatabase = try Self.fetch(db, rowids: missing.map { page.rowids[$0] }, withCard: false) { s in
-                    (s.int64(0), Self.readContact(s))
+                let read: [(rowid: Int64, contact: Contact)]
+                if let fields {
+                    read = try Self.fetchProjected(db, rowids: missing.map { page.rowids[$0] }, fields: fields)
+                } else {
+                    read = try Self.fetch(db, rowids: missing.map { page.rowids[$0] }, withCard: false) { s in
+                        (s.int64(0), Self.readContact(s))
+                    }
+                    fromDatabase = read
                 }
-                var byRowid: [Int64: Contact] = [:]
-                for (rowid, c) in fromDatabase { byRowid[rowid] = c }
-                for k in missing { contacts[k] = byRowid[page.rowids[k]] }
+                if read.count == missing.count {
+                    // Read in the order asked for, none deleted meanwhile.
+                    for (k, r) in zip(missing, read) { contacts[k] = r.contact }
+                } else {
+                    var byRowid: [Int64: Contact] = [:]
+                    for (rowid, c) in read { byRowid[rowid] = c }
+                    for k in missing { contacts[k] = byRowid[page.rowids[k]] }
+                }
             }
             return QueryResult(total: page.total, contacts: contacts.compactMap { $0 })
         }
@@ -75,9 +90,33 @@ extension ContactStore {
         try fetch(db, rowids: rowids, withCard: withCard) { s in readContact(s, withCard: withCard) }
     }
 
+    /// Contacts by rowid holding `fields` and their identity, name, favorite and times (the
+    /// columns of their own), the rest of the body stepped over; groups only when asked for.
+    static func fetchProjected(_ db: Database, rowids: [Int64], fields: Contact.Fields) throws -> [(rowid: Int64, contact: Contact)] {
+        let columns = fields.contains(.groups) ? contactColumns : projectedColumns
+        return try fetch(db, rowids: rowids, columns: columns) { s in
+            var c = Contact(name: s.text(4))
+            c.id = s.text(1)
+            c.uid = s.text(2)
+            c.revision = s.int(3)
+            c.favorite = s.int64(5) != 0
+            c.createdAt = s.int64(6)
+            c.updatedAt = s.int64(7)
+            s.withBytes(8) { StoredBody.decode($0, into: &c, only: fields) }
+            if fields.contains(.groups), let g = s.optionalText(9), !g.isEmpty {
+                c.groups = sortedGroupNames(g.split(separator: "\u{1F}").map(String.init))
+            }
+            return (s.int64(0), c)
+        }
+    }
+
     /// Rows by rowid made into `T` by `make`, in the order given; rowids deleted meanwhile
     /// are skipped. (SQLite reads each statement's 500 in rowid order.)
     static func fetch<T>(_ db: Database, rowids: some Collection<Int64>, withCard: Bool, _ make: (Statement) -> T) throws -> [T] {
+        try fetch(db, rowids: rowids, columns: withCard ? contactColumnsWithCard : contactColumns, make)
+    }
+
+    static func fetch<T>(_ db: Database, rowids: some Collection<Int64>, columns: String, _ make: (Statement) -> T) throws -> [T] {
         guard !rowids.isEmpty else { return [] }
         var byRowid: [Int64: T] = [:]
         byRowid.reserveCapacity(rowids.count)
@@ -87,7 +126,7 @@ extension ContactStore {
             rest = rest.dropFirst(500)
             let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ",")
             let s = try db.prepare(
-                "SELECT \(withCard ? contactColumnsWithCard : contactColumns) FROM contacts c WHERE c.rowid IN (\(placeholders))")
+                "SELECT \(columns) FROM contacts c WHERE c.rowid IN (\(placeholders))")
             try s.bind(chunk.map { .int($0) })
             while try s.step() { byRowid[s.int64(0)] = make(s) }
         }

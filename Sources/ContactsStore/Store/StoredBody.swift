@@ -15,49 +15,69 @@ enum StoredBody {
     /// field it cannot read is left empty rather than failing the whole contact.
     static func decode(_ bytes: UnsafeRawBufferPointer, into c: inout Contact) {
         guard case .object(let o)? = try? JSONParser.parse(bytes) else { return }
-        for m in o {
-            switch m.key {
-            case "structuredName":
-                if let n = m.value.objectValue {
-                    c.structuredName = StructuredName(
-                        family: n["family"]?.stringValue ?? "", given: n["given"]?.stringValue ?? "",
-                        additional: n["additional"]?.stringValue ?? "", prefix: n["prefix"]?.stringValue ?? "",
-                        suffix: n["suffix"]?.stringValue ?? "")
-                }
-            case "nickname": c.nickname = m.value.stringValue
-            case "phones": c.phones = labeled(m.value)
-            case "emails": c.emails = labeled(m.value)
-            case "urls": c.urls = labeled(m.value)
-            case "addresses":
-                c.addresses = (m.value.arrayValue ?? []).compactMap { v in
-                    guard let a = v.objectValue else { return nil }
-                    var p = PostalAddress()
-                    p.poBox = a["poBox"]?.stringValue ?? ""
-                    p.extended = a["extended"]?.stringValue ?? ""
-                    p.street = a["street"]?.stringValue ?? ""
-                    p.locality = a["locality"]?.stringValue ?? ""
-                    p.region = a["region"]?.stringValue ?? ""
-                    p.postalCode = a["postalCode"]?.stringValue ?? ""
-                    p.country = a["country"]?.stringValue ?? ""
-                    p.label = a["label"]?.stringValue
-                    return p
-                }
-            case "organization": c.organization = m.value.stringValue
-            case "title": c.title = m.value.stringValue
-            case "birthday": c.birthday = m.value.stringValue
-            case "note": c.note = m.value.stringValue
-            case "photo":
-                if let p = m.value.objectValue {
-                    if let url = p["url"]?.stringValue {
-                        c.photo = .url(url)
-                    } else if let hash = p["hash"]?.stringValue {
-                        c.photo = .stored(
-                            hash: hash, mimeType: p["mimeType"]?.stringValue ?? "application/octet-stream",
-                            width: p["width"]?.intValue, height: p["height"]?.intValue)
-                    }
-                }
-            default: break
+        for m in o { apply(m.key, m.value, into: &c) }
+    }
+
+    /// Fills only `fields` of `contact` from a stored body, stepping over the other members
+    /// unbuilt: for a projection (`contacts.query {fields}`) of many contacts.
+    static func decode(_ bytes: UnsafeRawBufferPointer, into c: inout Contact, only fields: Contact.Fields) {
+        let wanted = members.filter { fields.contains($0.field) }
+        guard !wanted.isEmpty, let values = try? JSONParser.members(bytes, wanted.map(\.key)) else { return }
+        for (m, v) in zip(wanted, values) {
+            if let v { apply(m.name, v, into: &c) }
+        }
+    }
+
+    /// The members a body can hold, and the field each fills.
+    static let members: [(key: StaticString, name: String, field: Contact.Fields)] = [
+        ("structuredName", "structuredName", .structuredName), ("nickname", "nickname", .nickname), ("phones", "phones", .phones),
+        ("emails", "emails", .emails), ("urls", "urls", .urls), ("addresses", "addresses", .addresses),
+        ("organization", "organization", .organization), ("title", "title", .title), ("birthday", "birthday", .birthday),
+        ("note", "note", .note), ("photo", "photo", .photo),
+    ]
+
+    private static func apply(_ key: String, _ value: JSONValue, into c: inout Contact) {
+        switch key {
+        case "structuredName":
+            if let n = value.objectValue {
+                c.structuredName = StructuredName(
+                    family: n["family"]?.stringValue ?? "", given: n["given"]?.stringValue ?? "",
+                    additional: n["additional"]?.stringValue ?? "", prefix: n["prefix"]?.stringValue ?? "",
+                    suffix: n["suffix"]?.stringValue ?? "")
             }
+        case "nickname": c.nickname = value.stringValue
+        case "phones": c.phones = labeled(value)
+        case "emails": c.emails = labeled(value)
+        case "urls": c.urls = labeled(value)
+        case "addresses":
+            c.addresses = (value.arrayValue ?? []).compactMap { v in
+                guard let a = v.objectValue else { return nil }
+                var p = PostalAddress()
+                p.poBox = a["poBox"]?.stringValue ?? ""
+                p.extended = a["extended"]?.stringValue ?? ""
+                p.street = a["street"]?.stringValue ?? ""
+                p.locality = a["locality"]?.stringValue ?? ""
+                p.region = a["region"]?.stringValue ?? ""
+                p.postalCode = a["postalCode"]?.stringValue ?? ""
+                p.country = a["country"]?.stringValue ?? ""
+                p.label = a["label"]?.stringValue
+                return p
+            }
+        case "organization": c.organization = value.stringValue
+        case "title": c.title = value.stringValue
+        case "birthday": c.birthday = value.stringValue
+        case "note": c.note = value.stringValue
+        case "photo":
+            if let p = value.objectValue {
+                if let url = p["url"]?.stringValue {
+                    c.photo = .url(url)
+                } else if let hash = p["hash"]?.stringValue {
+                    c.photo = .stored(
+                        hash: hash, mimeType: p["mimeType"]?.stringValue ?? "application/octet-stream",
+                        width: p["width"]?.intValue, height: p["height"]?.intValue)
+                }
+            }
+        default: break
         }
     }
 
