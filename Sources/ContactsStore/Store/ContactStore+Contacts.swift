@@ -28,6 +28,15 @@ extension ContactStore {
         var card: [UInt8]?
 
         init(_ s: Statement, withCard: Bool) {
+            contact0 = Self.columns(s)
+            body = s.withBytes(8) { [UInt8]($0) }
+            groups = s.optionalText(9)
+            card = withCard && s.optionalText(10) != nil ? s.withBytes(10) { [UInt8]($0) } : nil
+        }
+
+        /// The contact's own columns (identity, name, favorite, times): all but its body,
+        /// groups and card.
+        static func columns(_ s: Statement) -> Contact {
             var c = Contact(name: s.text(4))
             c.id = s.text(1)
             c.uid = s.text(2)
@@ -35,10 +44,7 @@ extension ContactStore {
             c.favorite = s.int64(5) != 0
             c.createdAt = s.int64(6)
             c.updatedAt = s.int64(7)
-            contact0 = c
-            body = s.withBytes(8) { [UInt8]($0) }
-            groups = s.optionalText(9)
-            card = withCard && s.optionalText(10) != nil ? s.withBytes(10) { [UInt8]($0) } : nil
+            return c
         }
 
         func contact() -> Contact {

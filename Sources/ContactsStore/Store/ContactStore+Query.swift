@@ -95,13 +95,7 @@ extension ContactStore {
     static func fetchProjected(_ db: Database, rowids: [Int64], fields: Contact.Fields) throws -> [(rowid: Int64, contact: Contact)] {
         let columns = fields.contains(.groups) ? contactColumns : projectedColumns
         return try fetch(db, rowids: rowids, columns: columns) { s in
-            var c = Contact(name: s.text(4))
-            c.id = s.text(1)
-            c.uid = s.text(2)
-            c.revision = s.int(3)
-            c.favorite = s.int64(5) != 0
-            c.createdAt = s.int64(6)
-            c.updatedAt = s.int64(7)
+            var c = RawRow.columns(s)
             s.withBytes(8) { StoredBody.decode($0, into: &c, only: fields) }
             if fields.contains(.groups), let g = s.optionalText(9), !g.isEmpty {
                 c.groups = sortedGroupNames(g.split(separator: "\u{1F}").map(String.init))
