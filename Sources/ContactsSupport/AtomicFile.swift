@@ -10,7 +10,6 @@ public final class AtomicFile {
     private var fd: Int32
     /// Whether the temporary file is still there to be removed (not yet renamed or unlinked).
     private var pending = true
-    public private(set) var bytesWritten = 0
 
     public init(_ path: String) throws(SystemError) {
         self.path = path
@@ -52,7 +51,6 @@ public final class AtomicFile {
         guard fd >= 0 else { throw SystemError("write", errno: EBADF, detail: path) }
         do {
             try FileIO.writeAll(fd, buffer, detail: path)
-            bytesWritten += buffer.count
         } catch {
             discard()
             throw error

@@ -15,7 +15,9 @@ enum ExportMethod {
             summary:
                 "Exports contacts as vCard 3.0, vCard 4.0, JSON or CSV (Google's dialect): everyone, the given ids, or the matches of a query. With path, the daemon writes the file (whole or not at all, mode 0600); without it, an export over 1 MiB arrives as export.chunk notifications {data, index} before a reply without data.",
             params: [
-                RPCParam("format", "vcard3, vcard4 (the default), json or csv.", schema: ["enum": ["vcard3", "vcard4", "json", "csv"]]),
+                RPCParam(
+                    "format", "vcard3, vcard4 (the default), json or csv.",
+                    schema: ["enum": .array(ExportFormat.allCases.map { .string($0.rawValue) })]),
                 RPCParam("ids", "Only these contacts.", schema: Schemas.stringArray),
                 RPCParam(
                     "query", "Only the matches of this contacts.query (text, favoritesOnly, group, account).",

@@ -56,11 +56,11 @@ public enum Memory {
         return "jemalloc " + String(cString: version).prefix { $0 != "-" }
     }
 
-    /// jemalloc's own figures, in bytes: what the program holds (`allocated`), the pages those
-    /// allocations occupy (`active`), what jemalloc has resident (`resident`: active pages,
-    /// freed pages not yet given back, and its own bookkeeping) and that bookkeeping
-    /// (`metadata`). Nil under another allocator.
-    static func heap() -> (allocated: Int, active: Int, resident: Int, metadata: Int)? {
+    /// jemalloc's own figures, in bytes: what the program holds (`allocated`), what jemalloc
+    /// has resident (`resident`: the pages of those allocations, freed pages not yet given
+    /// back, and its own bookkeeping) and that bookkeeping (`metadata`). Nil under another
+    /// allocator.
+    static func heap() -> (allocated: Int, resident: Int, metadata: Int)? {
         // The statistics are a snapshot taken when the epoch moves on.
         var epoch: UInt64 = 1
         guard mallctl("epoch", nil, nil, &epoch, MemoryLayout<UInt64>.size) == 0 else { return nil }
@@ -69,7 +69,7 @@ public enum Memory {
             var size = MemoryLayout<Int>.size
             return mallctl(name, &value, &size, nil, 0) == 0 ? value : 0
         }
-        return (read("stats.allocated"), read("stats.active"), read("stats.resident"), read("stats.metadata"))
+        return (read("stats.allocated"), read("stats.resident"), read("stats.metadata"))
     }
 
     /// This process's resident memory from `/proc/self/status`, in bytes: all of it (`VmRSS`),

@@ -7,8 +7,6 @@ public struct ContactSnapshot {
     let db: Database
     let rowids: [Int64]
 
-    public var count: Int { rowids.count }
-
     /// Everyone with their vCard properties in blocks of `blockSize`, made into `T` by `make`
     /// on all cores while later rows are still read, and handed to `consume` in order as they
     /// are made. No more than a few blocks are held at once, whatever the number of contacts;

@@ -34,12 +34,12 @@ extension ContactStore {
         poolLock.withLock { restPolicy = millis.map { RestPolicy(afterMillis: $0, then: then) } }
     }
 
-    /// Called by `noteRead` (under the pool lock): starts the wait for quiet unless it runs.
+    /// Called by `noteRead` (under the pool lock) when no wait for quiet runs: starts one.
+    /// (The check is the caller's, so that a read while a wait runs copies nothing.)
     func scheduleRestLocked() {
-        guard var policy = restPolicy, !policy.scheduled else { return }
-        policy.scheduled = true
-        restPolicy = policy
-        restLater(policy.afterMillis)
+        guard let millis = restPolicy?.afterMillis else { return }
+        restPolicy?.scheduled = true
+        restLater(millis)
     }
 
     private func restLater(_ millis: Int64) {

@@ -44,7 +44,7 @@ public final class ContactStore: @unchecked Sendable {
         let now = Timestamp.monotonicMillis()
         poolLock.lock()
         lastRead = now
-        if restPolicy != nil { scheduleRestLocked() }
+        if restPolicy?.scheduled == false { scheduleRestLocked() }
         poolLock.unlock()
     }
 

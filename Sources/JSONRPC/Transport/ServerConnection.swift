@@ -220,13 +220,15 @@ final class ServerConnection: RPCSession, @unchecked Sendable {
 
     @discardableResult
     func sendNotification(method: String, params: JSONValue) -> Bool {
-        let message: JSONValue = .object(["jsonrpc": "2.0", "method": .string(method), "params": params])
-        return enqueue(JSONWriter.serialize(message), isReply: false)
+        enqueue(Self.notification(method, params), isReply: false)
     }
 
     func sendPart(method: String, params: JSONValue) -> Bool {
-        let message: JSONValue = .object(["jsonrpc": "2.0", "method": .string(method), "params": params])
-        return enqueue(JSONWriter.serialize(message), isReply: true)
+        enqueue(Self.notification(method, params), isReply: true)
+    }
+
+    private static func notification(_ method: String, _ params: JSONValue) -> [UInt8] {
+        JSONWriter.serialize(.object(["jsonrpc": "2.0", "method": .string(method), "params": params]))
     }
 
     func onClose(_ action: @escaping @Sendable () -> Void) {
