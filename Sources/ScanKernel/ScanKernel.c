@@ -187,7 +187,7 @@ static inline bool has_all(const ScanFeatures *f, const uint64_t *want)
         && (has[3] & want[3]) == want[3] && (has[4] & want[4]) == want[4];
 }
 
-static inline long slot_end(const ScanSlot *s) { return s->textStart + (long)s->textCount; }
+static inline long slot_end(const ScanSlot *s) { return (long)s->textStart + (long)s->textCount; }
 
 /* The first slot from `cursor` on whose text ends after position c, which lies before the end
  * of the last slot's text. Galloping: a needle that occurs rarely jumps over many slots while
@@ -223,7 +223,7 @@ static void mark_stretch(const unsigned char *text, size_t textLength, const Sca
     const long len = probe->length;
     const long last = slot_end(&slots[count - 1]) - len;
     size_t cursor = 0;
-    long s = slots[0].textStart;
+    long s = (long)slots[0].textStart;
     while (s <= last) {
         long c = find_candidate(text, s, last, (long)textLength, probe);
         if (c < 0)
@@ -239,7 +239,7 @@ static void mark_stretch(const unsigned char *text, size_t textLength, const Sca
         /* Marked (now or by another needle): the rest of this slot's text does not matter. */
         if (++cursor == count)
             return;
-        s = slots[cursor].textStart;
+        s = (long)slots[cursor].textStart;
     }
 }
 
@@ -277,8 +277,8 @@ void scan_mark(const unsigned char *text, size_t textLength, const ScanSlot *slo
             continue;
         }
         const ScanSlot *slot = &slots[i];
-        const long last = slot->textStart + slot->textCount - len;
-        for (long s = slot->textStart; s <= last;) {
+        const long last = (long)slot->textStart + (long)slot->textCount - (long)len;
+        for (long s = (long)slot->textStart; s <= last;) {
             long c = find_candidate(text, s, last, (long)textLength, &probe);
             if (c < 0)
                 break;

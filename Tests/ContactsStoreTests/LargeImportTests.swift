@@ -96,14 +96,16 @@ final class LargeImportTests: StoreTestCase {
         var slots: [ScanSlot] = []
         // Rowids against the order the keys came in, so that a tie is not settled by chance.
         let rowids = keys.indices.map { Int64(keys.count - $0) }
-        for (k, rowid) in zip(keys, rowids) {
-            slots.append(
-                ScanSlot(
-                    rowid: rowid, createdAt: 0, updatedAt: 0, textStart: 0, keyStart: buffer.count, textCount: 0,
-                    keyCount: Int32(k.count), favorite: false))
-            buffer += k
+        // Half the keys are the start of their text, half stand apart, as in an index.
+        var texts: [UInt8] = []
+        for (n, (k, rowid)) in zip(keys, rowids).enumerated() {
+            var slot = ScanSlot(rowid: rowid, favorite: false)
+            let text = n % 2 == 0 ? k + Array(" more".utf8) : Array("other".utf8)
+            text.withUnsafeBytes { t in k.withUnsafeBytes { slot.place(text: t, key: $0, &texts, &buffer) } }
+            XCTAssertEqual(slot.keyInText, n % 2 == 0 || k.isEmpty || Array("other".utf8).starts(with: k))
+            slots.append(slot)
         }
-        let order = buffer.withUnsafeBytes { SearchIndex.nameOrder(slots, keys: $0) }
+        let order = texts.withUnsafeBytes { t in buffer.withUnsafeBytes { SearchIndex.nameOrder(slots, texts: t, keys: $0) } }
         let expected = keys.indices.sorted { a, b in
             keys[a].lexicographicallyPrecedes(keys[b]) || (keys[a] == keys[b] && rowids[a] < rowids[b])
         }

@@ -14,9 +14,8 @@ final class ScanMarkTests: XCTestCase {
             for (i, t) in texts.enumerated() {
                 slots.append(
                     ScanSlot(
-                        rowid: Int64(i), createdAt: 0, updatedAt: 0, textStart: text.count, keyStart: 0, textCount: Int32(t.count),
-                        keyCount: 0,
-                        favorite: false))
+                        rowid: Int64(i), textStart: UInt32(text.count), textCount: UInt32(t.count), keyStart: 0, keyCount: 0,
+                        keyInText: true, favorite: false))
                 var f = ScanFeatures()
                 t.withUnsafeBufferPointer { scan_features($0.baseAddress, t.count, &f) }
                 features.append(f)

@@ -121,6 +121,70 @@ final class SearchTests: StoreTestCase {
         XCTAssertEqual(try store.query(q).contacts.map(\.id), made.map(\.id).reversed())
     }
 
+    /// The index keeps name order only; orders by time read the times from the database (by
+    /// rowid for a few matches, along the column's index for many). Either way each page is
+    /// the matches by time, ties in name order.
+    func testTimeOrdersAreByTimeThenNameWhicheverWayTheTimesAreRead() throws {
+        // One batch shares one time: ties everywhere. Then edits a few milliseconds apart.
+        let batch = try store.create((0..<60).map { i in Contact(name: ["Kim", "Ada", "Bo"][i % 3] + " \(i % 7)") })
+        for c in batch.prefix(12) {
+            usleep(2_000)
+            _ = try store.update(id: c.id) { $0.note = "edited" }
+        }
+        defer { ContactStore.timesByRowidLimit = 20_000 }
+        for byRowid in [false, true] {
+            ContactStore.timesByRowidLimit = byRowid ? 20_000 : 0
+            for field in [ContactQuery.SortField.createdAt, .updatedAt] {
+                for ascending in [true, false] {
+                    for text in [nil, "a", "kim", "zzz"] {
+                        let inNameOrder = try store.query(ContactQuery(text: text)).contacts
+                        func time(_ c: Contact) -> Int64 { field == .createdAt ? c.createdAt : c.updatedAt }
+                        let expected = inNameOrder.enumerated().sorted { a, b in
+                            time(a.element) == time(b.element)
+                                ? a.offset < b.offset : (ascending ? time(a.element) < time(b.element) : time(a.element) > time(b.element))
+                        }.map(\.element.id)
+                        var q = ContactQuery(text: text)
+                        q.sort = [.init(field, ascending: ascending)]
+                        let what = "\(field) ascending \(ascending), text \(text ?? "none"), by rowid \(byRowid)"
+                        XCTAssertEqual(try store.query(q).contacts.map(\.id), expected, what)
+                        for (offset, limit) in [(0, 5), (7, 9), (max(0, expected.count - 3), 10), (expected.count, 2)] {
+                            q.offset = offset
+                            q.limit = limit
+                            let page = try store.query(q)
+                            XCTAssertEqual(page.contacts.map(\.id), Array(expected.dropFirst(offset).prefix(limit)), what)
+                            XCTAssertEqual(page.total, expected.count, what)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Most keys are the start of their contact's text and are kept there; the others (a
+    /// name that starts with punctuation) apart. Texts that change (phones read as numbers)
+    /// move the first kind apart too, and the order holds.
+    func testKeysInAndBesideTheTextKeepTheOrderWhenTextsChange() throws {
+        for n in ["(Zed) Ray", "Amy Pond", "...Bob", "Cy Young", "2 Chainz", "10 Things", "#Ada"] { try add(n) }
+        func sortedByKey(_ names: [String]) -> [String] {
+            names.enumerated().sorted { a, b in
+                let x = Array(SearchFolding.sortKey(a.element).utf8), y = Array(SearchFolding.sortKey(b.element).utf8)
+                return x == y ? a.offset < b.offset : x.lexicographicallyPrecedes(y)
+            }.map(\.element)
+        }
+        let before = try names(ContactQuery())
+        XCTAssertEqual(before, sortedByKey(before))
+        XCTAssertTrue(store.searchIndex.slots.contains { !$0.keyInText } && store.searchIndex.slots.contains { $0.keyInText })
+        let rowids = store.searchIndex.rowidsInNameOrder()
+        store.searchIndex.replaceTexts(Dictionary(uniqueKeysWithValues: rowids.map { ($0, Array("changed \($0)".utf8)) }))
+        XCTAssertFalse(store.searchIndex.slots.contains { $0.keyInText })
+        XCTAssertEqual(try names(ContactQuery()), before)
+        XCTAssertEqual(try store.query(ContactQuery(text: "changed")).total, before.count)
+        // A contact added in place finds its place among keys of both kinds.
+        try add("Bea Arthur")
+        try add("Ray")
+        XCTAssertEqual(try names(ContactQuery()), sortedByKey(before + ["Bea Arthur", "Ray"]))
+    }
+
     func testSortByCreationDescending() throws {
         var q = ContactQuery(limit: 2)
         q.sort = [.init(.createdAt, ascending: false)]

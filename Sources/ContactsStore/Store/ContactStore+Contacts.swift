@@ -154,7 +154,7 @@ extension ContactStore {
         init(new c: Contact, keyPhonesLater: Bool = false) {
             self.init(c, keyPhonesLater: keyPhonesLater)
             newID = Identifier.make()
-            indexKey = SearchIndex.Entry.key(sortKey: sortKey, name: c.name)
+            indexKey = SearchIndex.Entry.key(sortKey: sortKey)
             indexText = Array(search.utf8)
         }
     }
@@ -215,7 +215,7 @@ extension ContactStore {
         if !c.groups.isEmpty { groups = try setMemberships(db, contactRowid: rowid, names: c.groups, log: &log, isNew: true) }
         log.created(row.newID)
         log.indexUpserts.append(
-            SearchIndex.Entry(rowid: rowid, key: row.indexKey, text: row.indexText, favorite: c.favorite, createdAt: now, updatedAt: now))
+            SearchIndex.Entry(rowid: rowid, key: row.indexKey, text: row.indexText, favorite: c.favorite))
         return (now, groups)
     }
 
@@ -296,10 +296,7 @@ extension ContactStore {
         } else {
             c.groups = try setMemberships(db, contactRowid: rowid, names: c.groups, log: &log)
         }
-        log.indexUpserts.append(
-            SearchIndex.Entry(
-                rowid: rowid, sortKey: sortKey, name: c.name, text: search, favorite: c.favorite, createdAt: c.createdAt,
-                updatedAt: c.updatedAt))
+        log.indexUpserts.append(SearchIndex.Entry(rowid: rowid, sortKey: sortKey, text: search, favorite: c.favorite))
     }
 
     /// Bumps the revision of contacts whose group list changes because a group does. Called

@@ -48,15 +48,21 @@ extension ContactStore {
                 members = members.map { $0.intersection(inScope) } ?? inScope
             }
             let first = q.sort.first ?? ContactQuery.Sort(.name)
-            let order: SearchIndex.Order =
-                switch first.field {
-                case .name: .name(ascending: first.ascending)
-                case .createdAt: .created(ascending: first.ascending)
-                case .updatedAt: .updated(ascending: first.ascending)
-                }
-            let page = searchIndex.search(
-                patterns: patterns.map { Array($0.utf8) }, favoritesOnly: q.favoritesOnly, members: members, order: order,
-                offset: q.offset, limit: q.limit)
+            let needles = patterns.map { Array($0.utf8) }
+            let page: (total: Int, rowids: [Int64])
+            switch first.field {
+            case .name:
+                page = searchIndex.search(
+                    patterns: needles, favoritesOnly: q.favoritesOnly, members: members, ascending: first.ascending, offset: q.offset,
+                    limit: q.limit)
+            case .createdAt, .updatedAt:
+                let all = searchIndex.search(
+                    patterns: needles, favoritesOnly: q.favoritesOnly, members: members, ascending: true, offset: 0, limit: nil)
+                let rowids = try Self.timeOrdered(
+                    db, all.rowids, column: first.field == .createdAt ? .created : .updated, ascending: first.ascending,
+                    offset: q.offset, limit: q.limit)
+                page = (all.total, rowids)
+            }
             if withCard { return QueryResult(total: page.total, contacts: try Self.fetch(db, rowids: page.rowids, withCard: true)) }
             // Contacts read lately (the first page of the query before, a contact just opened)
             // come from the cache; the rest from the database, in one statement.
@@ -169,12 +175,12 @@ extension ContactStore {
         for s in q.sort {
             let dir = s.ascending ? "ASC" : "DESC"
             switch s.field {
-            case .name: order.append("c.sort_key \(dir), c.name \(dir), c.rowid \(dir)")
+            case .name: order.append("c.sort_key \(dir), c.rowid \(dir)")
             case .createdAt: order.append("c.created_at \(dir)")
             case .updatedAt: order.append("c.updated_at \(dir)")
             }
         }
-        if !q.sort.contains(where: { $0.field == .name }) { order.append("c.sort_key, c.name, c.rowid") }
+        if !q.sort.contains(where: { $0.field == .name }) { order.append("c.sort_key, c.rowid") }
         let sql =
             "SELECT \(withCard ? contactColumnsWithCard : contactColumns) FROM contacts c\(whereClause) ORDER BY \(order.joined(separator: ", ")) LIMIT ? OFFSET ?"
         let s = try db.prepare(sql)

@@ -3,18 +3,18 @@ import Glibc
 import ScanKernel
 
 /// A search: the scan of every slot's text for the query's needles, on all cores, and the
-/// page of matches in the order asked for.
+/// page of matches in name order. (Other orders are the store's: `ContactStore+TimeOrder.swift`.)
 extension SearchIndex {
-    /// One page of matches (their rowids), and how many match in all.
-    func search(patterns: [[UInt8]], favoritesOnly: Bool, members: Set<Int64>?, order: Order, offset: Int, limit: Int?) -> (
+    /// One page of matches (their rowids) in name order, and how many match in all.
+    func search(patterns: [[UInt8]], favoritesOnly: Bool, members: Set<Int64>?, ascending: Bool, offset: Int, limit: Int?) -> (
         total: Int, rowids: [Int64]
     ) {
         pthread_rwlock_rdlock(&lock)
         defer { pthread_rwlock_unlock(&lock) }
-        // In name order a page is the first (or last) `offset + limit` matches: each part of
-        // the scan keeps only that many of its own and counts the rest.
+        // A page is the first (or last) `offset + limit` matches: each part of the scan keeps
+        // only that many of its own and counts the rest.
         var keep: Scan.Keep = .all
-        if let limit, case .name(let ascending) = order {
+        if let limit {
             let wanted = offset.addingReportingOverflow(limit)
             if !wanted.overflow { keep = ascending ? .first(wanted.partialValue) : .last(wanted.partialValue) }
         }
@@ -34,28 +34,9 @@ extension SearchIndex {
         }
         let total = parts.reduce(0) { $0 + $1.count }
         guard offset < total else { return (total, []) }
-        var matches: [Int]
-        switch order {
-        case .name(let ascending):
-            if ascending {
-                matches = parts.flatMap(\.kept)
-            } else {
-                // Each part kept its last matches, in order: the page counts back from the end.
-                matches = parts.reversed().flatMap { $0.kept.reversed() }
-            }
-        case .created(let ascending):
-            matches = parts.flatMap(\.kept)
-            matches.sort { a, b in
-                let x = slots[a].createdAt, y = slots[b].createdAt
-                return x == y ? a < b : (ascending ? x < y : x > y)
-            }
-        case .updated(let ascending):
-            matches = parts.flatMap(\.kept)
-            matches.sort { a, b in
-                let x = slots[a].updatedAt, y = slots[b].updatedAt
-                return x == y ? a < b : (ascending ? x < y : x > y)
-            }
-        }
+        // Each part kept its first matches, or its last ones in order: a page that counts back
+        // from the end takes them the other way round.
+        let matches = ascending ? parts.flatMap(\.kept) : parts.reversed().flatMap { $0.kept.reversed() }
         let end = min(matches.count, limit.map { offset + $0 } ?? matches.count)
         guard offset < end else { return (total, []) }
         return (total, matches[offset..<end].map { slots[$0].rowid })

@@ -15,40 +15,36 @@ import ScanKernel
 final class SearchIndex: @unchecked Sendable {
     struct Entry {
         var rowid: Int64
-        /// `sort_key NUL name`: with the rowid after it, the order of `ORDER BY sort_key, name, rowid`.
+        /// The sort key (at most `keyLimit` bytes): with the rowid after it, the order of
+        /// `ORDER BY sort_key, rowid`.
         var key: [UInt8]
         var text: [UInt8]
         var favorite: Bool
-        var createdAt: Int64
-        var updatedAt: Int64
 
-        init(rowid: Int64, sortKey: String, name: String, text: String, favorite: Bool, createdAt: Int64, updatedAt: Int64) {
-            self.init(
-                rowid: rowid, key: Self.key(sortKey: sortKey, name: name), text: Array(text.utf8), favorite: favorite,
-                createdAt: createdAt, updatedAt: updatedAt)
+        init(rowid: Int64, sortKey: String, text: String, favorite: Bool) {
+            self.init(rowid: rowid, key: Self.key(sortKey: sortKey), text: Array(text.utf8), favorite: favorite)
         }
 
-        static func key(sortKey: String, name: String) -> [UInt8] {
-            var k: [UInt8] = []
-            k.reserveCapacity(sortKey.utf8.count + name.utf8.count + 1)
-            k.append(contentsOf: sortKey.utf8)
-            k.append(0)
-            k.append(contentsOf: name.utf8)
-            return k
-        }
+        /// A sort key as the index keeps it: its first `keyLimit` bytes. (Names that long
+        /// are ordered by that much of them, then by when they were made.)
+        static func key(sortKey: String) -> [UInt8] { Array(sortKey.utf8.prefix(SearchIndex.keyLimit)) }
 
-        init(rowid: Int64, key: [UInt8], text: [UInt8], favorite: Bool, createdAt: Int64, updatedAt: Int64) {
+        init(rowid: Int64, key: [UInt8], text: [UInt8], favorite: Bool) {
             self.rowid = rowid
             self.key = key
             self.text = text
             self.favorite = favorite
-            self.createdAt = createdAt
-            self.updatedAt = updatedAt
         }
     }
 
+    /// The longest key a slot holds (its length is 16 bits).
+    static let keyLimit = Int(UInt16.max)
+    /// The largest buffer of texts or keys a slot can point into (its offsets are 32 bits):
+    /// some 50 million contacts.
+    static let bufferLimit = Int(UInt32.max)
+
     /// What the index keeps for each contact, without reference counting: its text and key
-    /// live in two shared buffers. (A hundred thousand small arrays and strings would be
+    /// live in two shared buffers, and most keys are the start of their contact's text. (A hundred thousand small arrays and strings would be
     /// scattered over the heap among whatever else was allocated meanwhile, and pin its pages
     /// long after an import freed everything around them.) The type is the scan kernel's, so
     /// the scan reads the slot array as it is.
@@ -61,8 +57,9 @@ final class SearchIndex: @unchecked Sendable {
     /// `features[i]` belongs to `slots[i]`.
     var features: [ScanFeatures] = []
     var textBuffer: [UInt8] = []
-    /// `sort_key NUL name` of each slot. (Not the id: 36 bytes a contact that a search can do
-    /// without, the rowid standing in for it in the order and in the contact cache.)
+    /// The sort keys that are not the start of their contact's text. (Not the id: 36 bytes
+    /// a contact that a search can do without, the rowid standing in for it in the order and
+    /// in the contact cache.)
     var keyBuffer: [UInt8] = []
     /// Bytes of the buffers that no slot refers to any more.
     var garbage = 0
@@ -77,12 +74,10 @@ final class SearchIndex: @unchecked Sendable {
 
     deinit { pthread_rwlock_destroy(&lock) }
 
-    static let selectColumns = "rowid, sort_key, name, search, favorite, created_at, updated_at"
+    static let selectColumns = "rowid, sort_key, search, favorite"
 
     static func entry(_ s: Statement) -> Entry {
-        Entry(
-            rowid: s.int64(0), sortKey: s.text(1), name: s.text(2), text: s.text(3), favorite: s.int64(4) != 0,
-            createdAt: s.int64(5), updatedAt: s.int64(6))
+        Entry(rowid: s.int64(0), sortKey: s.text(1), text: s.text(2), favorite: s.int64(3) != 0)
     }
 
     /// Loads every contact, unless already loaded. Loads never overlap: a caller arriving
@@ -121,48 +116,48 @@ final class SearchIndex: @unchecked Sendable {
         let s = try db.prepare("SELECT \(Self.selectColumns) FROM contacts")
         var read: [Slot] = [], texts: [UInt8] = [], keys: [UInt8] = []
         while try s.step() {
-            let textStart = texts.count, keyStart = keys.count
-            s.withBytes(3) { texts.append(contentsOf: $0) }
-            s.withBytes(1) { keys.append(contentsOf: $0) }
-            keys.append(0)
-            s.withBytes(2) { keys.append(contentsOf: $0) }
-            read.append(
-                Slot(
-                    rowid: s.int64(0), createdAt: s.int64(5), updatedAt: s.int64(6), textStart: textStart, keyStart: keyStart,
-                    textCount: Int32(texts.count - textStart), keyCount: Int32(keys.count - keyStart), favorite: s.int64(4) != 0))
+            var slot = Slot(rowid: s.int64(0), favorite: s.int64(3) != 0)
+            s.withBytes(2) { text in
+                s.withBytes(1) { key in slot.place(text: text, key: UnsafeRawBufferPointer(rebasing: key.prefix(keyLimit)), &texts, &keys) }
+            }
+            guard texts.count <= bufferLimit && keys.count <= bufferLimit else { throw tooLarge }
+            read.append(slot)
         }
         return ordered(read, texts: texts, keys: keys)
     }
+
+    static let tooLarge = StoreError.unavailable(
+        "the search index cannot hold this many contacts' text (over \(bufferLimit >> 30) GiB); searches are unavailable")
 
     /// Slots pointing into `texts` and `keys` in any order made into the index's contents:
     /// put in name order (unless `alreadySorted`), with the buffers laid out again in that
     /// order (a scan then reads them front to back, and what no slot points at is left out)
     /// and the features worked out.
     static func ordered(_ read: [Slot], texts: [UInt8], keys: [UInt8], alreadySorted: Bool = false) -> Contents {
-        var slots = alreadySorted ? read : keys.withUnsafeBytes { Self.nameOrder(read, keys: $0) }.map { read[$0] }
+        var slots =
+            alreadySorted
+            ? read : texts.withUnsafeBytes { t in keys.withUnsafeBytes { k in Self.nameOrder(read, texts: t, keys: k) } }.map { read[$0] }
         var c = Contents()
-        c.textBuffer = Self.gather(texts, &slots, start: \.textStart, count: \.textCount)
-        c.keyBuffer = Self.gather(keys, &slots, start: \.keyStart, count: \.keyCount)
+        c.textBuffer = Self.gather(texts, &slots, start: \.textStart, count: { Int($0.textCount) })
+        c.keyBuffer = Self.gather(keys, &slots, start: \.keyStart, count: { $0.keyInText ? 0 : Int($0.keyCount) })
         c.features = Self.features(of: slots, in: c.textBuffer)
         c.slots = slots
         return c
     }
 
-    /// The pieces of `buffer` the slots point at (by the `start` and `count` fields), one
-    /// after another in the slots' order; the slots are changed to point into the result.
-    static func gather(_ buffer: [UInt8], _ slots: inout [Slot], start: WritableKeyPath<Slot, Int>, count: KeyPath<Slot, Int32>)
-        -> [UInt8]
-    {
-        let total = slots.reduce(0) { $0 + Int($1[keyPath: count]) }
+    /// The pieces of `buffer` the slots point at (by `start` and `count`), one after another
+    /// in the slots' order; the slots are changed to point into the result.
+    static func gather(_ buffer: [UInt8], _ slots: inout [Slot], start: WritableKeyPath<Slot, UInt32>, count: (Slot) -> Int) -> [UInt8] {
+        let total = slots.reduce(0) { $0 + count($1) }
         return [UInt8](unsafeUninitializedCapacity: total) { out, initialized in
             buffer.withUnsafeBufferPointer { from in
                 var at = 0
                 for k in slots.indices {
-                    let n = Int(slots[k][keyPath: count])
+                    let n = count(slots[k])
                     // n > 0 means both buffers hold bytes.
                     // swift-format-ignore: NeverForceUnwrap
-                    if n > 0 { (out.baseAddress! + at).initialize(from: from.baseAddress! + slots[k][keyPath: start], count: n) }
-                    slots[k][keyPath: start] = at
+                    if n > 0 { (out.baseAddress! + at).initialize(from: from.baseAddress! + Int(slots[k][keyPath: start]), count: n) }
+                    slots[k][keyPath: start] = UInt32(at)
                     at += n
                 }
             }
@@ -180,12 +175,7 @@ final class SearchIndex: @unchecked Sendable {
     /// Appends the entry's text and key to the buffers; returns its slot and the features of
     /// its text.
     static func makeSlot(_ e: Entry, texts: inout [UInt8], keys: inout [UInt8]) -> (Slot, ScanFeatures) {
-        let textStart = texts.count, keyStart = keys.count
-        texts.append(contentsOf: e.text)
-        keys.append(contentsOf: e.key)
-        let slot = Slot(
-            rowid: e.rowid, createdAt: e.createdAt, updatedAt: e.updatedAt, textStart: textStart, keyStart: keyStart,
-            textCount: Int32(e.text.count), keyCount: Int32(e.key.count), favorite: e.favorite)
+        let slot = Slot(e, texts: &texts, keys: &keys)
         return (slot, texts.withUnsafeBufferPointer { slot.features(in: $0) })
     }
 
@@ -246,14 +236,7 @@ final class SearchIndex: @unchecked Sendable {
         read.reserveCapacity(read.count + upserts.count)
         texts.reserveCapacity(texts.count + upserts.reduce(0) { $0 + $1.text.count })
         keys.reserveCapacity(keys.count + upserts.reduce(0) { $0 + $1.key.count })
-        for e in upserts {
-            read.append(
-                Slot(
-                    rowid: e.rowid, createdAt: e.createdAt, updatedAt: e.updatedAt, textStart: texts.count, keyStart: keys.count,
-                    textCount: Int32(e.text.count), keyCount: Int32(e.key.count), favorite: e.favorite))
-            texts += e.text
-            keys += e.key
-        }
+        for e in upserts { read.append(Slot(e, texts: &texts, keys: &keys)) }
         return Self.ordered(read, texts: texts, keys: keys)
     }
 
@@ -265,7 +248,7 @@ final class SearchIndex: @unchecked Sendable {
 
     func findStretches() {
         stretches = [0]
-        for i in slots.indices.dropFirst() where slots[i].textStart != slots[i - 1].textEnd { stretches.append(i) }
+        for i in slots.indices.dropFirst() where Int(slots[i].textStart) != slots[i - 1].textEnd { stretches.append(i) }
     }
 
     /// The bytes the index holds: its slots, their features, and the buffers of texts and keys.
@@ -286,9 +269,9 @@ final class SearchIndex: @unchecked Sendable {
     /// Whether slot `i` sorts before the entry with `key` and `rowid`.
     func slot(_ i: Int, isBefore key: [UInt8], rowid: Int64) -> Bool {
         let slot = slots[i]
-        return keyBuffer.withUnsafeBytes { k in
-            key.withUnsafeBytes { y in
-                Self.before(UnsafeRawBufferPointer(rebasing: k[slot.keyStart..<(slot.keyStart + Int(slot.keyCount))]), slot.rowid, y, rowid)
+        return textBuffer.withUnsafeBytes { t in
+            keyBuffer.withUnsafeBytes { k in
+                key.withUnsafeBytes { y in Self.before(slot.key(texts: t, keys: k), slot.rowid, y, rowid) }
             }
         }
     }
@@ -296,6 +279,12 @@ final class SearchIndex: @unchecked Sendable {
     /// Forgets everything; the next search loads the index again.
     func reset() {
         pthread_rwlock_wrlock(&lock)
+        defer { pthread_rwlock_unlock(&lock) }
+        unload()
+    }
+
+    /// `reset` with the write lock held.
+    private func unload() {
         slots = []
         features = []
         textBuffer = []
@@ -303,7 +292,6 @@ final class SearchIndex: @unchecked Sendable {
         garbage = 0
         stretches = [0]
         isLoaded = false
-        pthread_rwlock_unlock(&lock)
     }
 
     /// Replaces or adds entries and removes the contacts of `deletes` (rowids), keeping name
@@ -322,11 +310,15 @@ final class SearchIndex: @unchecked Sendable {
             install(rebuilt(upserts: upserts, deletes: deletes))
             return
         }
+        // Offsets past 32 bits: unloaded, and loaded again (or refused) by the next search.
+        guard textBuffer.count + upserts.reduce(0, { $0 + $1.text.count }) <= Self.bufferLimit,
+            keyBuffer.count + upserts.reduce(0, { $0 + $1.key.count }) <= Self.bufferLimit
+        else { return unload() }
         let gone = deletes.union(upserts.map(\.rowid))
         var kept = 0
         for i in slots.indices {
             if gone.contains(slots[i].rowid) {
-                garbage += Int(slots[i].textCount) + Int(slots[i].keyCount)
+                garbage += Int(slots[i].textCount) + (slots[i].keyInText ? 0 : Int(slots[i].keyCount))
             } else {
                 slots[kept] = slots[i]
                 features[kept] = features[i]
@@ -364,11 +356,23 @@ final class SearchIndex: @unchecked Sendable {
             changesWhileUnloaded += 1
             return
         }
+        guard textBuffer.count + keyBuffer.count + texts.values.reduce(0, { $0 + 2 * $1.count }) <= Self.bufferLimit else {
+            return unload()
+        }
         for i in slots.indices {
             guard let text = texts[slots[i].rowid] else { continue }
             garbage += Int(slots[i].textCount)
-            slots[i].textStart = textBuffer.count
-            slots[i].textCount = Int32(text.count)
+            if slots[i].keyInText {
+                // The key stays where it is unless the new text starts with it too.
+                let (start, count) = (Int(slots[i].textStart), Int(slots[i].keyCount))
+                if count > text.count || !textBuffer[start..<(start + count)].elementsEqual(text[..<count]) {
+                    slots[i].keyStart = UInt32(keyBuffer.count)
+                    keyBuffer.append(contentsOf: textBuffer[start..<(start + count)])
+                    slots[i].keyInText = false
+                }
+            }
+            slots[i].textStart = UInt32(textBuffer.count)
+            slots[i].textCount = UInt32(text.count)
             textBuffer.append(contentsOf: text)
             features[i] = textBuffer.withUnsafeBufferPointer { slots[i].features(in: $0) }
         }
@@ -385,12 +389,45 @@ final class SearchIndex: @unchecked Sendable {
 }
 
 extension ScanSlot {
-    var textEnd: Int { textStart + Int(textCount) }
+    init(rowid: Int64, favorite: Bool) {
+        self.init(rowid: rowid, textStart: 0, textCount: 0, keyStart: 0, keyCount: 0, keyInText: false, favorite: favorite)
+    }
+
+    /// The entry's slot, its text and key appended to the buffers (the key only when the text
+    /// does not start with it).
+    init(_ e: SearchIndex.Entry, texts: inout [UInt8], keys: inout [UInt8]) {
+        self.init(rowid: e.rowid, favorite: e.favorite)
+        e.text.withUnsafeBytes { t in e.key.withUnsafeBytes { k in place(text: t, key: k, &texts, &keys) } }
+    }
+
+    /// Appends `text` to `texts` and `key` (at most `keyLimit` bytes) to `keys`, unless the
+    /// text starts with it, and points the slot at them.
+    mutating func place(text: UnsafeRawBufferPointer, key: UnsafeRawBufferPointer, _ texts: inout [UInt8], _ keys: inout [UInt8]) {
+        textStart = UInt32(truncatingIfNeeded: texts.count)
+        textCount = UInt32(truncatingIfNeeded: text.count)
+        keyCount = UInt16(key.count)
+        texts.append(contentsOf: text)
+        // Both hold bytes where memcmp is reached.
+        // swift-format-ignore: NeverForceUnwrap
+        keyInText = key.count <= text.count && (key.isEmpty || memcmp(key.baseAddress!, text.baseAddress!, key.count) == 0)
+        if !keyInText {
+            keyStart = UInt32(truncatingIfNeeded: keys.count)
+            keys.append(contentsOf: key)
+        }
+    }
+
+    /// The slot's key, in one of the two buffers.
+    func key(texts: UnsafeRawBufferPointer, keys: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        let (buffer, start) = keyInText ? (texts, Int(textStart)) : (keys, Int(keyStart))
+        return UnsafeRawBufferPointer(rebasing: buffer[start..<(start + Int(keyCount))])
+    }
+
+    var textEnd: Int { Int(textStart) + Int(textCount) }
 
     /// The features of the slot's text, which lies in `buffer`.
     func features(in buffer: UnsafeBufferPointer<UInt8>) -> ScanFeatures {
         var f = ScanFeatures()
-        scan_features(buffer.baseAddress.map { $0 + textStart }, Int(textCount), &f)
+        scan_features(buffer.baseAddress.map { $0 + Int(textStart) }, Int(textCount), &f)
         return f
     }
 }

@@ -4,17 +4,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* What the search index keeps for one contact. Its text is textCount bytes at textStart in
- * the index's text buffer; its sort key keyCount bytes at keyStart in the key buffer. The
- * layout is C's, so the scan below and the Swift index read the same array. */
+/* What the search index keeps for one contact, in 24 bytes. Its text is textCount bytes at
+ * textStart in the index's text buffer. Its sort key is keyCount bytes: the first bytes of its
+ * text when keyInText (a name's key is usually its folded form, which the text starts with),
+ * else at keyStart in the key buffer. The layout is C's, so the scan below and the Swift index
+ * read the same array. */
 typedef struct ScanSlot {
     int64_t rowid;
-    int64_t createdAt;
-    int64_t updatedAt;
-    long textStart;
-    long keyStart;
-    int32_t textCount;
-    int32_t keyCount;
+    uint32_t textStart;
+    uint32_t textCount;
+    uint32_t keyStart;
+    uint16_t keyCount;
+    bool keyInText;
     bool favorite;
 } ScanSlot;
 
