@@ -50,6 +50,13 @@ extension Contact {
         public static let title = field("title"), birthday = field("birthday"), note = field("note"), urls = field("urls")
         public static let favorite = field("favorite"), groups = field("groups"), photo = field("photo")
         public static let createdAt = field("createdAt"), updatedAt = field("updatedAt")
+
+        /// The fields whose member of the stored body is written as the API shows it (by the
+        /// same builder, below): a projection copies those from the body unread. (Phones are
+        /// not: the API adds what each number is.)
+        public static let storedAsShown: Fields = [
+            .structuredName, .nickname, .emails, .addresses, .organization, .title, .birthday, .note, .urls, .photo,
+        ]
     }
 
     /// The contact in the API's JSON shape.
@@ -66,7 +73,12 @@ extension Contact {
         return tree.value
     }
 
-    public func build(into b: inout some JSONBuilding, _ shape: Shape) {
+    /// Builds the contact in `shape`. In the API's shape, `stored` may give the text of a
+    /// field of `Fields.storedAsShown` as its stored body holds it (nil where the body has
+    /// none): that text is copied in place of the field's value.
+    public func build(
+        into b: inout some JSONBuilding, _ shape: Shape, stored: ((Fields) -> UnsafeRawBufferPointer?)? = nil
+    ) {
         // The API's shape shows every field it is asked for, absent ones as null or []; the
         // stored body holds only the typed fields that have a value.
         let api: Bool, fields: Fields
@@ -75,35 +87,42 @@ extension Contact {
         case .only(let f): (api, fields) = (true, f.union(.id))
         case .storedBody: (api, fields) = (false, [])
         }
-        func wants(_ f: Fields, present: Bool) -> Bool { api ? fields.contains(f) : present }
+        func wants(_ f: Fields, _ key: StaticString, present: Bool) -> Bool {
+            guard api else { return present }
+            guard fields.contains(f) else { return false }
+            // Copied from the stored body, or built below.
+            guard let stored, let text = stored(f) else { return true }
+            b.encoded(key, text)
+            return false
+        }
         b.beginObject(nil)
         if fields.contains(.id) { b.string("id", id) }
         if fields.contains(.uid) { b.string("uid", uid) }
         if fields.contains(.revision) { b.int("revision", revision) }
         if fields.contains(.name) { b.string("name", name) }
-        if wants(.structuredName, present: structuredName != nil) {
+        if wants(.structuredName, "structuredName", present: structuredName != nil) {
             if let n = structuredName { n.build("structuredName", into: &b) } else { b.string("structuredName", nil) }
         }
-        if wants(.nickname, present: nickname != nil) { b.string("nickname", nickname) }
+        if wants(.nickname, "nickname", present: nickname != nil) { b.string("nickname", nickname) }
         if api {
             if fields.contains(.phones) { LabeledValue.buildPhones("phones", phones, into: &b) }
         } else if !phones.isEmpty {
             LabeledValue.build("phones", phones, into: &b)
         }
-        if wants(.emails, present: !emails.isEmpty) { LabeledValue.build("emails", emails, into: &b) }
-        if wants(.addresses, present: !addresses.isEmpty) {
+        if wants(.emails, "emails", present: !emails.isEmpty) { LabeledValue.build("emails", emails, into: &b) }
+        if wants(.addresses, "addresses", present: !addresses.isEmpty) {
             b.beginArray("addresses")
             for a in addresses { a.build(nil, into: &b) }
             b.endArray()
         }
-        if wants(.organization, present: organization != nil) { b.string("organization", organization) }
-        if wants(.title, present: title != nil) { b.string("title", title) }
-        if wants(.birthday, present: birthday != nil) { b.string("birthday", birthday) }
-        if wants(.note, present: note != nil) { b.string("note", note) }
-        if wants(.urls, present: !urls.isEmpty) { LabeledValue.build("urls", urls, into: &b) }
+        if wants(.organization, "organization", present: organization != nil) { b.string("organization", organization) }
+        if wants(.title, "title", present: title != nil) { b.string("title", title) }
+        if wants(.birthday, "birthday", present: birthday != nil) { b.string("birthday", birthday) }
+        if wants(.note, "note", present: note != nil) { b.string("note", note) }
+        if wants(.urls, "urls", present: !urls.isEmpty) { LabeledValue.build("urls", urls, into: &b) }
         if fields.contains(.favorite) { b.bool("favorite", favorite) }
         if fields.contains(.groups) { b.strings("groups", groups) }
-        if wants(.photo, present: photo != nil) {
+        if wants(.photo, "photo", present: photo != nil) {
             if let p = photo { p.build("photo", into: &b) } else { b.string("photo", nil) }
         }
         if fields.contains(.createdAt) { b.string("createdAt", Timestamp.format(createdAt)) }

@@ -11,6 +11,9 @@ public protocol JSONBuilding {
     /// An integer, or `null` for nil.
     mutating func int(_ key: StaticString?, _ value: Int?)
     mutating func bool(_ key: StaticString?, _ value: Bool)
+    /// A value that is JSON text already: a member of JSON this program wrote (a stored
+    /// contact's emails), copied rather than read and written again.
+    mutating func encoded(_ key: StaticString?, _ text: UnsafeRawBufferPointer)
 }
 
 extension JSONBuilding {
@@ -79,6 +82,11 @@ public struct JSONTextBuilder: JSONBuilding {
         next(key)
         writer.writeRaw(value ? "true" : "false")
     }
+
+    public mutating func encoded(_ key: StaticString?, _ text: UnsafeRawBufferPointer) {
+        next(key)
+        writer.writeRaw(text)
+    }
 }
 
 /// Builds a `JSONValue` tree.
@@ -127,4 +135,6 @@ public struct JSONTreeBuilder: JSONBuilding {
     public mutating func string(_ key: StaticString?, _ value: String?) { add(key, value.map(JSONValue.string) ?? .null) }
     public mutating func int(_ key: StaticString?, _ value: Int?) { add(key, value.map { .int($0) } ?? .null) }
     public mutating func bool(_ key: StaticString?, _ value: Bool) { add(key, .bool(value)) }
+    /// Text that is not JSON (which the program's own JSON never is) becomes `null`.
+    public mutating func encoded(_ key: StaticString?, _ text: UnsafeRawBufferPointer) { add(key, (try? JSONParser.parse(text)) ?? .null) }
 }

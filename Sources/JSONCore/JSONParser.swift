@@ -49,8 +49,22 @@ extension JSONParser {
     /// few fields of a large document: a stored contact's name and emails among its notes and
     /// addresses. Throws where the text is not an object or the members read are not JSON.
     public static func members(_ buffer: UnsafeRawBufferPointer, _ keys: [StaticString]) throws(JSONParseError) -> [JSONValue?] {
-        var reader = Reader(bytes: buffer.bindMemory(to: UInt8.self), maxDepth: defaultMaxDepth)
         var found = [JSONValue?](repeating: nil, count: keys.count)
+        for (k, span) in try memberSpans(buffer, keys).enumerated() {
+            guard let span else { continue }
+            var reader = Reader(bytes: buffer.bindMemory(to: UInt8.self), maxDepth: defaultMaxDepth)
+            reader.index = span.lowerBound
+            found[k] = try reader.parseValue(depth: 1)
+        }
+        return found
+    }
+
+    /// Where the values of a top-level object's members named in `keys` lie in `buffer`, in
+    /// the order of `keys` (nil where absent); no value is built, each is only stepped over.
+    /// For copying members of JSON the program wrote itself into other JSON.
+    public static func memberSpans(_ buffer: UnsafeRawBufferPointer, _ keys: [StaticString]) throws(JSONParseError) -> [Range<Int>?] {
+        var reader = Reader(bytes: buffer.bindMemory(to: UInt8.self), maxDepth: defaultMaxDepth)
+        var found = [Range<Int>?](repeating: nil, count: keys.count)
         reader.skipWhitespace()
         guard reader.index < reader.bytes.count, reader.bytes[reader.index] == UInt8(ascii: "{") else {
             throw JSONParseError(message: "expected an object", offset: reader.index)
@@ -67,11 +81,9 @@ extension JSONParser {
             }
             reader.index += 1
             reader.skipWhitespace()
-            if let wanted {
-                found[wanted] = try reader.parseValue(depth: 1)
-            } else {
-                try reader.skipValue()
-            }
+            let start = reader.index
+            try reader.skipValue()
+            if let wanted { found[wanted] = start..<reader.index }
             reader.skipWhitespace()
             guard reader.index < reader.bytes.count else { throw reader.fail("unterminated object") }
             switch reader.bytes[reader.index] {

@@ -10,6 +10,9 @@ public enum JSONValue: Sendable, Equatable {
     case string(String)
     case array([JSONValue])
     case object(JSONObject)
+    /// A value already written as JSON text, which goes into the output as it is: a large part
+    /// of a reply written directly, with no tree in between. It never comes from the parser.
+    case encoded(String)
 }
 
 /// An ordered JSON object. Lookups scan from the end, so the last of duplicate keys wins.
@@ -91,6 +94,7 @@ extension JSONValue {
         case .string: "string"
         case .array: "array"
         case .object: "object"
+        case .encoded: "JSON text"
         }
     }
 

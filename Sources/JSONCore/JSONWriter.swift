@@ -24,7 +24,7 @@ public struct JSONWriter {
         switch value {
         case .null: appendASCII("null")
         case .bool(let b): appendASCII(b ? "true" : "false")
-        case .number(let n): appendString(raw: n)
+        case .number(let n), .encoded(let n): appendString(raw: n)
         case .string(let s): writeString(s)
         case .array(let a):
             bytes.append(UInt8(ascii: "["))
@@ -53,6 +53,9 @@ public struct JSONWriter {
 
     /// Writes punctuation or other text that is already JSON (`{`, `],`, `null`).
     public mutating func writeRaw(_ s: StaticString) { appendASCII(s) }
+
+    /// Writes bytes that are already JSON (a member copied from JSON this program wrote).
+    public mutating func writeRaw(_ text: UnsafeRawBufferPointer) { bytes.append(contentsOf: text) }
 
     /// Writes `"key":`, preceded by a comma unless it is the first member (`first` says so,
     /// and is cleared).

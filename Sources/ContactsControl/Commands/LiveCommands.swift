@@ -19,28 +19,42 @@ enum LiveCommands {
         }
         let result = try inv.call(
             ContactsAPI.Method.contactsQuery, ["text": .string(text), "limit": .int(limit), "fields": ["name", "emails"]])
-        var lines: [String] = []
         // Every address of every matching contact: the daemon has matched names, nicknames,
         // organizations and addresses as search does. (No folding here: the client stays
         // free of the transliterator, which costs milliseconds to load.)
-        for c in result["contacts"]?.arrayValue ?? [] {
-            let name = c["name"]?.stringValue ?? ""
-            for e in c["emails"]?.arrayValue ?? [] {
-                guard let address = e["value"]?.stringValue else { continue }
-                let label = e["label"]?.stringValue ?? ""
-                lines.append("\(address)\t\(name.replacingTabs())\t\(label.replacingTabs())")
+        let contacts = result["contacts"]?.arrayValue ?? []
+        func each(_ body: (_ address: String, _ name: String, _ label: String) -> Void) {
+            for c in contacts {
+                let name = c["name"]?.stringValue ?? ""
+                for e in c["emails"]?.arrayValue ?? [] {
+                    guard let address = e["value"]?.stringValue else { continue }
+                    body(address, name, e["label"]?.stringValue ?? "")
+                }
             }
         }
         if inv.json {
-            inv.output.json(.array(lines.map { .string($0) }))
+            var lines: [JSONValue] = []
+            each { lines.append(.string("\($0)\t\($1.replacingTabs())\t\($2.replacingTabs())")) }
+            inv.output.json(.array(lines))
             return lines.isEmpty ? 1 : 0
         }
-        guard !lines.isEmpty else {
+        var found = 0
+        each { _, _, _ in found += 1 }
+        guard found > 0 else {
             if !inv.flag("no-header") { inv.output.line("No matches for '\(text)'.") }
             return 1
         }
-        if !inv.flag("no-header") { inv.output.line("Searching contactsd for '\(text)'... \(lines.count) found.") }
-        for l in lines { inv.output.line(l) }
+        if !inv.flag("no-header") { inv.output.line("Searching contactsd for '\(text)'... \(found) found.") }
+        // Written piece by piece: a common name in a large book has tens of thousands.
+        let out = inv.output
+        each { address, name, label in
+            out.write(address)
+            out.write("\t")
+            out.write(name.replacingTabs())
+            out.write("\t")
+            out.write(label.replacingTabs())
+            out.write("\n")
+        }
         return 0
     }
 

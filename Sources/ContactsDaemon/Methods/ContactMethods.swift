@@ -106,9 +106,13 @@ enum ContactMethods {
                 errors: [RPCError(.notFound, "No group or account with that name")]
             ) { call in
                 let q = try parseQuery(call.params)
-                let fields = try projection(call.params)
-                let r = try store.query(q, fields: fields)
-                return ["total": .int(r.total), "contacts": .array(r.contacts.map { fields.map($0.json) ?? $0.json })]
+                if let fields = try projection(call.params) {
+                    // Written straight from the stored rows: a projection is how clients ask for many.
+                    let r = try store.queryText(q, fields: fields)
+                    return ["total": .int(r.total), "contacts": .encoded(r.contacts)]
+                }
+                let r = try store.query(q)
+                return ["total": .int(r.total), "contacts": .array(r.contacts.map(\.json))]
             },
             RPCMethod(
                 ContactsAPI.Method.contactsLookupPhone,

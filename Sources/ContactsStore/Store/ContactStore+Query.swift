@@ -6,62 +6,25 @@ extension ContactStore {
     /// summary, filters combined with AND, sorted, paged, with the total before paging.
     ///
     /// Text queries are answered from the in-memory `SearchIndex`; listing without text uses
-    /// the SQL indexes directly.
-    ///
-    /// With `fields` (a projection), the contacts read from the database hold those fields
-    /// alone (and their identity, name, favorite and times), decoded without the rest of
-    /// their stored body, and are not cached.
-    public func query(_ q: ContactQuery, fields: Contact.Fields? = nil) throws -> QueryResult {
+    /// the SQL indexes directly. (A projection, some fields of each contact: `queryText`.)
+    public func query(_ q: ContactQuery) throws -> QueryResult {
         noteRead()
-        return try query(q, withCard: false, fields: fields)
+        return try query(q, withCard: false)
     }
 
     /// The matches of a query with their vCard properties, for export.
     public func exportContacts(matching q: ContactQuery) throws -> [Contact] { try query(q, withCard: true).contacts }
 
-    func query(_ q: ContactQuery, withCard: Bool, fields: Contact.Fields? = nil) throws -> QueryResult {
+    func query(_ q: ContactQuery, withCard: Bool) throws -> QueryResult {
         // Contacts read for the page go to the cache, unless a write committed meanwhile.
         let generation = cache.currentGeneration
         var fromDatabase: [(rowid: Int64, contact: Contact)] = []
         defer { for (rowid, c) in fromDatabase { cache.put(c, rowid: rowid, readAt: generation) } }
         return try read { db in
-            let patterns = q.text.map(SearchDocument.patterns(for:)) ?? []
-            if let text = q.text, !text.trimmingWhitespace().isEmpty, patterns.isEmpty {
-                return QueryResult(total: 0, contacts: [])
-            }
-            var groupRowid: Int64?
-            if let group = q.group {
-                let g = try Self.fetchGroup(db, group)
-                groupRowid = try Self.groupRowid(db, id: g.id)
-            }
-            // Lists go through the index too (it counts without reading the table, and holds
-            // the name order, which no SQL index does), except for orders it does not keep (a
-            // second sort key).
-            if patterns.isEmpty && q.sort.count > 1 {
-                return try Self.listWithSQL(db, q, groupRowid: groupRowid, withCard: withCard)
-            }
-            try searchIndex.loadIfNeeded(db)
-            var members: Set<Int64>?
-            if let groupRowid { members = Set(try Self.memberRowids(db, groupRowid: groupRowid)) }
-            if let scope = q.account {
-                let inScope = Set(try Self.rowids(db, in: scope))
-                members = members.map { $0.intersection(inScope) } ?? inScope
-            }
-            let first = q.sort.first ?? ContactQuery.Sort(.name)
-            let needles = patterns.map { Array($0.utf8) }
             let page: (total: Int, rowids: [Int64])
-            switch first.field {
-            case .name:
-                page = searchIndex.search(
-                    patterns: needles, favoritesOnly: q.favoritesOnly, members: members, ascending: first.ascending, offset: q.offset,
-                    limit: q.limit)
-            case .createdAt, .updatedAt:
-                let all = searchIndex.search(
-                    patterns: needles, favoritesOnly: q.favoritesOnly, members: members, ascending: true, offset: 0, limit: nil)
-                let rowids = try Self.timeOrdered(
-                    db, all.rowids, column: first.field == .createdAt ? .created : .updated, ascending: first.ascending,
-                    offset: q.offset, limit: q.limit)
-                page = (all.total, rowids)
+            switch try matches(db, q, withCard: withCard) {
+            case .listed(let result): return result
+            case .page(let total, let rowids): page = (total, rowids)
             }
             if withCard { return QueryResult(total: page.total, contacts: try Self.fetch(db, rowids: page.rowids, withCard: true)) }
             // Contacts read lately (the first page of the query before, a contact just opened)
@@ -69,15 +32,10 @@ extension ContactStore {
             var contacts = page.rowids.map { cache.get(rowid: $0) }
             let missing = contacts.indices.filter { contacts[$0] == nil }
             if !missing.isEmpty {
-                let read: [(rowid: Int64, contact: Contact)]
-                if let fields {
-                    read = try Self.fetchProjected(db, rowids: missing.map { page.rowids[$0] }, fields: fields)
-                } else {
-                    read = try Self.fetch(db, rowids: missing.map { page.rowids[$0] }, withCard: false) { s in
-                        (s.int64(0), Self.readContact(s))
-                    }
-                    fromDatabase = read
+                let read = try Self.fetch(db, rowids: missing.map { page.rowids[$0] }, withCard: false) { s in
+                    (rowid: s.int64(0), contact: Self.readContact(s))
                 }
+                fromDatabase = read
                 if read.count == missing.count {
                     // Read in the order asked for, none deleted meanwhile.
                     for (k, r) in zip(missing, read) { contacts[k] = r.contact }
@@ -91,23 +49,53 @@ extension ContactStore {
         }
     }
 
+    /// What a query matches: a page of rowids from the search index, or, for an order the
+    /// index does not keep, the contacts themselves from SQL.
+    enum Matches {
+        case page(total: Int, rowids: [Int64])
+        case listed(QueryResult)
+    }
+
+    func matches(_ db: Database, _ q: ContactQuery, withCard: Bool) throws -> Matches {
+        let patterns = q.text.map(SearchDocument.patterns(for:)) ?? []
+        if let text = q.text, !text.trimmingWhitespace().isEmpty, patterns.isEmpty { return .page(total: 0, rowids: []) }
+        var groupRowid: Int64?
+        if let group = q.group {
+            let g = try Self.fetchGroup(db, group)
+            groupRowid = try Self.groupRowid(db, id: g.id)
+        }
+        // Lists go through the index too (it counts without reading the table, and holds
+        // the name order, which no SQL index does), except for orders it does not keep (a
+        // second sort key).
+        if patterns.isEmpty && q.sort.count > 1 { return .listed(try Self.listWithSQL(db, q, groupRowid: groupRowid, withCard: withCard)) }
+        try searchIndex.loadIfNeeded(db)
+        var members: Set<Int64>?
+        if let groupRowid { members = Set(try Self.memberRowids(db, groupRowid: groupRowid)) }
+        if let scope = q.account {
+            let inScope = Set(try Self.rowids(db, in: scope))
+            members = members.map { $0.intersection(inScope) } ?? inScope
+        }
+        let first = q.sort.first ?? ContactQuery.Sort(.name)
+        let needles = patterns.map { Array($0.utf8) }
+        switch first.field {
+        case .name:
+            let page = searchIndex.search(
+                patterns: needles, favoritesOnly: q.favoritesOnly, members: members, ascending: first.ascending, offset: q.offset,
+                limit: q.limit)
+            return .page(total: page.total, rowids: page.rowids)
+        case .createdAt, .updatedAt:
+            let all = searchIndex.search(
+                patterns: needles, favoritesOnly: q.favoritesOnly, members: members, ascending: true, offset: 0, limit: nil)
+            let rowids = try Self.timeOrdered(
+                db, all.rowids, column: first.field == .createdAt ? .created : .updated, ascending: first.ascending, offset: q.offset,
+                limit: q.limit)
+            return .page(total: all.total, rowids: rowids)
+        }
+    }
+
     /// Contacts by rowid, in the order given; rowids deleted meanwhile are skipped.
     static func fetch(_ db: Database, rowids: [Int64], withCard: Bool = false) throws -> [Contact] {
         try fetch(db, rowids: rowids, withCard: withCard) { s in readContact(s, withCard: withCard) }
-    }
-
-    /// Contacts by rowid holding `fields` and their identity, name, favorite and times (the
-    /// columns of their own), the rest of the body stepped over; groups only when asked for.
-    static func fetchProjected(_ db: Database, rowids: [Int64], fields: Contact.Fields) throws -> [(rowid: Int64, contact: Contact)] {
-        let columns = fields.contains(.groups) ? contactColumns : projectedColumns
-        return try fetch(db, rowids: rowids, columns: columns) { s in
-            var c = RawRow.columns(s)
-            s.withBytes(8) { StoredBody.decode($0, into: &c, only: fields) }
-            if fields.contains(.groups), let g = s.optionalText(9), !g.isEmpty {
-                c.groups = sortedGroupNames(g.split(separator: "\u{1F}").map(String.init))
-            }
-            return (s.int64(0), c)
-        }
     }
 
     /// Rows by rowid made into `T` by `make`, in the order given; rowids deleted meanwhile

@@ -28,6 +28,16 @@ enum StoredBody {
         }
     }
 
+    /// Where the members of `fields` lie in a stored body (those it holds).
+    static func spans(_ bytes: UnsafeRawBufferPointer, only fields: Contact.Fields) -> [(field: Contact.Fields, span: Range<Int>)] {
+        let wanted = members.filter { fields.contains($0.field) }
+        guard !wanted.isEmpty, let spans = try? JSONParser.memberSpans(bytes, wanted.map(\.key)) else { return [] }
+        return zip(wanted, spans).compactMap { m, span in span.map { (m.field, $0) } }
+    }
+
+    /// The fields a body holds.
+    static let fields = Contact.Fields(members.map(\.field))
+
     /// The members a body can hold, and the field each fills.
     static let members: [(key: StaticString, name: String, field: Contact.Fields)] = [
         ("structuredName", "structuredName", .structuredName), ("nickname", "nickname", .nickname), ("phones", "phones", .phones),
