@@ -13,42 +13,44 @@ FISHDIR ?= $(DATADIR)/fish/vendor_completions.d
 CONFIG ?= release
 SWIFT ?= swift
 
-BUILD_DIR = $(shell $(SWIFT) build -c $(CONFIG) --show-bin-path 2>/dev/null)
-# Completion and mail clients start contactsctl on every keystroke. A release contactsctl
-# links the Swift runtime and Foundation statically (in a build directory of its own, since
-# the flag applies to everything built with it): it then starts in about half the time.
+# A release build links the Swift runtime and Foundation statically, in a build directory of
+# its own (the flag applies to everything built with it): contactsctl, which completion and
+# mail clients start on every keystroke, then starts in about half the time, and contactsd
+# keeps some 6 MiB fewer pages of shared libraries resident.
 STATIC_DIR = .build-static
-CTL_DIR = $(if $(filter release,$(CONFIG)),$(STATIC_DIR)/release,$(BUILD_DIR))
+ifeq ($(CONFIG),release)
+SWIFT_BUILD = $(SWIFT) build -c release -Xswiftc -static-stdlib --scratch-path $(STATIC_DIR)
+else
+SWIFT_BUILD = $(SWIFT) build -c $(CONFIG)
+endif
+BUILD_DIR = $(shell $(SWIFT_BUILD) --show-bin-path 2>/dev/null)
+RELEASE_BUILD = $(SWIFT) build -c release -Xswiftc -static-stdlib --scratch-path $(STATIC_DIR)
 
-.PHONY: all build static-client test install uninstall bench verify-units completions clean
+.PHONY: all build test install uninstall bench verify-units completions clean
 
 all: build
 
 build:
 	scripts/install-deps.sh
-	$(SWIFT) build -c $(CONFIG) --product contactsd
-	$(SWIFT) build -c $(CONFIG) --product contactsd-imaging
-	$(SWIFT) build -c $(CONFIG) --product contactsctl
-	$(if $(filter release,$(CONFIG)),$(MAKE) --no-print-directory static-client)
-
-static-client:
-	$(SWIFT) build -c release --product contactsctl -Xswiftc -static-stdlib --scratch-path $(STATIC_DIR)
+	$(SWIFT_BUILD) --product contactsd
+	$(SWIFT_BUILD) --product contactsd-imaging
+	$(SWIFT_BUILD) --product contactsctl
 
 test:
 	scripts/test.sh
 
-# The bench drives the release contactsd beside it, and the contactsctl that is installed.
-bench: static-client
+# The bench drives the release contactsd and contactsctl built beside it.
+bench:
 	scripts/install-deps.sh
-	$(SWIFT) build -c release --product contactsd
-	$(SWIFT) build -c release --product contactsd-imaging
-	$(SWIFT) build -c release --product contactsctl
-	$(SWIFT) build -c release --product contacts-bench
-	CONTACTS_BENCH_CTL=$(STATIC_DIR)/release/contactsctl $$($(SWIFT) build -c release --show-bin-path)/contacts-bench $(BENCH_ARGS)
+	$(RELEASE_BUILD) --product contactsd
+	$(RELEASE_BUILD) --product contactsd-imaging
+	$(RELEASE_BUILD) --product contactsctl
+	$(RELEASE_BUILD) --product contacts-bench
+	$$($(RELEASE_BUILD) --show-bin-path)/contacts-bench $(BENCH_ARGS)
 
 install: build
 	install -d -m 0755 $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(LIBEXECDIR)
-	install -m 0755 $(BUILD_DIR)/contactsd $(CTL_DIR)/contactsctl $(DESTDIR)$(BINDIR)/
+	install -m 0755 $(BUILD_DIR)/contactsd $(BUILD_DIR)/contactsctl $(DESTDIR)$(BINDIR)/
 	install -m 0755 $(BUILD_DIR)/contactsd-imaging $(DESTDIR)$(LIBEXECDIR)/
 	sed 's|%h/.local/bin|$(BINDIR)|' systemd/contactsd.service > $(DESTDIR)$(UNITDIR)/contactsd.service
 	install -m 0644 systemd/contactsd.socket $(DESTDIR)$(UNITDIR)/contactsd.socket

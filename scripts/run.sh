@@ -3,10 +3,8 @@
 # with its defaults (store in $XDG_DATA_HOME/contactsd, socket in $XDG_RUNTIME_DIR).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh
-swift build -c release --product contactsd
-# Photos are decoded by a helper process that contactsd finds beside itself.
-swift build -c release --product contactsd-imaging
-swift build -c release --product contactsctl
-echo "contactsctl is at $(pwd)/.build/release/contactsctl" >&2
-exec .build/release/contactsd "$@"
+# contactsd, the photo helper it finds beside itself, and contactsctl, linked as installed.
+make --no-print-directory build CONFIG=release
+bin=$(swift build -c release -Xswiftc -static-stdlib --scratch-path .build-static --show-bin-path)
+echo "contactsctl is at $bin/contactsctl" >&2
+exec "$bin/contactsd" "$@"
