@@ -127,7 +127,7 @@ final class SearchIndex: @unchecked Sendable {
     }
 
     static let tooLarge = StoreError.unavailable(
-        "the search index cannot hold this many contacts' text (over \(bufferLimit >> 30) GiB); searches are unavailable")
+        "the search index cannot hold this many contacts' text (over \((bufferLimit + 1) >> 30) GiB); searches are unavailable")
 
     /// Slots pointing into `texts` and `keys` in any order made into the index's contents:
     /// put in name order (unless `alreadySorted`), with the buffers laid out again in that
