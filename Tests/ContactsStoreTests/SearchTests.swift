@@ -185,6 +185,29 @@ final class SearchTests: StoreTestCase {
         XCTAssertEqual(try names(ContactQuery()), sortedByKey(before + ["Bea Arthur", "Ray"]))
     }
 
+    /// Past the 32 bits of a slot's offsets the index neither wraps nor crashes: a change that
+    /// would pass the limit unloads it, and a load says why searches are unavailable.
+    func testAnIndexPastItsLimitSaysSoAndNeverWraps() throws {
+        XCTAssertEqual(try search("kate"), ["Kate Bell"])
+        defer { SearchIndex.bufferLimit = Int(UInt32.max) }
+        SearchIndex.bufferLimit = store.searchIndex.textBuffer.count + 10
+        try add("Dee")
+        XCTAssertEqual(try search("dee"), ["Dee"], "a change within the limit is made in place")
+        try add("Evangeline Longname-Smithson")
+        XCTAssertFalse(store.searchIndex.isLoaded)
+        XCTAssertThrowsError(try search("dee")) { e in
+            XCTAssertTrue("\(e)".contains("cannot hold this many contacts' text"), "\(e)")
+        }
+        // A large change (rebuilt rather than made in place) too.
+        SearchIndex.bufferLimit = Int(UInt32.max)
+        XCTAssertEqual(try search("evangeline"), ["Evangeline Longname-Smithson"])
+        SearchIndex.bufferLimit = store.searchIndex.textBuffer.count + 10
+        _ = try store.create((0..<300).map { Contact(name: "Many \($0)") })
+        XCTAssertFalse(store.searchIndex.isLoaded)
+        SearchIndex.bufferLimit = Int(UInt32.max)
+        XCTAssertEqual(try store.query(ContactQuery(text: "many")).total, 300)
+    }
+
     func testSortByCreationDescending() throws {
         var q = ContactQuery(limit: 2)
         q.sort = [.init(.createdAt, ascending: false)]

@@ -40,14 +40,15 @@ final class SearchIndex: @unchecked Sendable {
     /// The longest key a slot holds (its length is 16 bits).
     static let keyLimit = Int(UInt16.max)
     /// The largest buffer of texts or keys a slot can point into (its offsets are 32 bits):
-    /// some 50 million contacts.
-    static let bufferLimit = Int(UInt32.max)
+    /// some 50 million contacts. (Lowered by tests only.)
+    nonisolated(unsafe) static var bufferLimit = Int(UInt32.max)
 
     /// What the index keeps for each contact, without reference counting: its text and key
-    /// live in two shared buffers, and most keys are the start of their contact's text. (A hundred thousand small arrays and strings would be
-    /// scattered over the heap among whatever else was allocated meanwhile, and pin its pages
-    /// long after an import freed everything around them.) The type is the scan kernel's, so
-    /// the scan reads the slot array as it is.
+    /// live in two shared buffers, and most keys are the start of their contact's text. (A
+    /// hundred thousand small arrays and strings would be scattered over the heap among
+    /// whatever else was allocated meanwhile, and pin its pages long after an import freed
+    /// everything around them.) The type is the scan kernel's, so the scan reads the slot
+    /// array as it is.
     typealias Slot = ScanSlot
 
     var lock = pthread_rwlock_t()
@@ -126,8 +127,9 @@ final class SearchIndex: @unchecked Sendable {
         return ordered(read, texts: texts, keys: keys)
     }
 
-    static let tooLarge = StoreError.unavailable(
-        "the search index cannot hold this many contacts' text (over \((bufferLimit + 1) >> 30) GiB); searches are unavailable")
+    static var tooLarge: StoreError {
+        .unavailable("the search index cannot hold this many contacts' text (over \(bufferLimit) bytes); searches are unavailable")
+    }
 
     /// Slots pointing into `texts` and `keys` in any order made into the index's contents:
     /// put in name order (unless `alreadySorted`), with the buffers laid out again in that
@@ -185,9 +187,13 @@ final class SearchIndex: @unchecked Sendable {
         var features: [ScanFeatures] = []
         var textBuffer: [UInt8] = []
         var keyBuffer: [UInt8] = []
+        /// The change would take the buffers past `bufferLimit`: installed, it unloads the
+        /// index, which the next search loads again (or refuses to, saying why).
+        var tooLarge = false
     }
 
     func install(_ c: Contents) {
+        if c.tooLarge { return unload() }
         slots = c.slots
         features = c.features
         textBuffer = c.textBuffer
@@ -237,6 +243,7 @@ final class SearchIndex: @unchecked Sendable {
         texts.reserveCapacity(texts.count + upserts.reduce(0) { $0 + $1.text.count })
         keys.reserveCapacity(keys.count + upserts.reduce(0) { $0 + $1.key.count })
         for e in upserts { read.append(Slot(e, texts: &texts, keys: &keys)) }
+        guard texts.count <= Self.bufferLimit && keys.count <= Self.bufferLimit else { return Contents(tooLarge: true) }
         return Self.ordered(read, texts: texts, keys: keys)
     }
 
