@@ -50,11 +50,8 @@ extension JSONParser {
     /// addresses. Throws where the text is not an object or the members read are not JSON.
     public static func members(_ buffer: UnsafeRawBufferPointer, _ keys: [StaticString]) throws(JSONParseError) -> [JSONValue?] {
         var found = [JSONValue?](repeating: nil, count: keys.count)
-        for (k, span) in try memberSpans(buffer, keys).enumerated() {
-            guard let span else { continue }
-            var reader = Reader(bytes: buffer.bindMemory(to: UInt8.self), maxDepth: defaultMaxDepth)
-            reader.index = span.lowerBound
-            found[k] = try reader.parseValue(depth: 1)
+        try eachMember(buffer, keys) { (wanted, reader) throws(JSONParseError) in
+            if let wanted { found[wanted] = try reader.parseValue(depth: 1) } else { try reader.skipValue() }
         }
         return found
     }
@@ -63,15 +60,28 @@ extension JSONParser {
     /// the order of `keys` (nil where absent); no value is built, each is only stepped over.
     /// For copying members of JSON the program wrote itself into other JSON.
     public static func memberSpans(_ buffer: UnsafeRawBufferPointer, _ keys: [StaticString]) throws(JSONParseError) -> [Range<Int>?] {
-        var reader = Reader(bytes: buffer.bindMemory(to: UInt8.self), maxDepth: defaultMaxDepth)
         var found = [Range<Int>?](repeating: nil, count: keys.count)
+        try eachMember(buffer, keys) { (wanted, reader) throws(JSONParseError) in
+            let start = reader.index
+            try reader.skipValue()
+            if let wanted { found[wanted] = start..<reader.index }
+        }
+        return found
+    }
+
+    /// Walks a top-level object: for each member, `value` gets the index in `keys` of its key
+    /// (nil for another) and the reader at its value, which it must read or step over.
+    private static func eachMember(
+        _ buffer: UnsafeRawBufferPointer, _ keys: [StaticString], _ value: (Int?, inout Reader) throws(JSONParseError) -> Void
+    ) throws(JSONParseError) {
+        var reader = Reader(bytes: buffer.bindMemory(to: UInt8.self), maxDepth: defaultMaxDepth)
         reader.skipWhitespace()
         guard reader.index < reader.bytes.count, reader.bytes[reader.index] == UInt8(ascii: "{") else {
             throw JSONParseError(message: "expected an object", offset: reader.index)
         }
         reader.index += 1
         reader.skipWhitespace()
-        if reader.index < reader.bytes.count, reader.bytes[reader.index] == UInt8(ascii: "}") { return found }
+        if reader.index < reader.bytes.count, reader.bytes[reader.index] == UInt8(ascii: "}") { return }
         while true {
             reader.skipWhitespace()
             let wanted = try reader.matchKey(keys)
@@ -81,14 +91,12 @@ extension JSONParser {
             }
             reader.index += 1
             reader.skipWhitespace()
-            let start = reader.index
-            try reader.skipValue()
-            if let wanted { found[wanted] = start..<reader.index }
+            try value(wanted, &reader)
             reader.skipWhitespace()
             guard reader.index < reader.bytes.count else { throw reader.fail("unterminated object") }
             switch reader.bytes[reader.index] {
             case UInt8(ascii: ","): reader.index += 1
-            case UInt8(ascii: "}"): return found
+            case UInt8(ascii: "}"): return
             default: throw reader.fail("expected ',' or '}' in an object")
             }
         }

@@ -78,11 +78,12 @@ extension ContactStore {
             c.groups = sortedGroupNames(g.split(separator: "\u{1F}").map(String.init))
         }
         s.withBytes(8) { body in
-            let copied = StoredBody.spans(body, only: fields.intersection(.storedAsShown))
-            let read = fields.subtracting(.storedAsShown)
-            if !read.isDisjoint(with: StoredBody.fields) { StoredBody.decode(body, into: &c, only: read) }
+            // One walk over the body: the members shown as stored are copied, the others
+            // (phones, shown with what each number is) read and built.
+            let spans = StoredBody.spans(body, only: fields)
+            StoredBody.decode(body, spans.filter { !Contact.Fields.storedAsShown.contains($0.field) }, into: &c)
             c.build(into: &out, .only(fields)) { f in
-                copied.first { $0.field == f }.map { UnsafeRawBufferPointer(rebasing: body[$0.span]) }
+                spans.first { $0.field == f }.map { UnsafeRawBufferPointer(rebasing: body[$0.span]) }
             }
         }
     }

@@ -18,13 +18,16 @@ enum StoredBody {
         for m in o { apply(m.key, m.value, into: &c) }
     }
 
-    /// Fills only `fields` of `contact` from a stored body, stepping over the other members
-    /// unbuilt: for a projection (`contacts.query {fields}`) of many contacts.
-    static func decode(_ bytes: UnsafeRawBufferPointer, into c: inout Contact, only fields: Contact.Fields) {
-        let wanted = members.filter { fields.contains($0.field) }
-        guard !wanted.isEmpty, let values = try? JSONParser.members(bytes, wanted.map(\.key)) else { return }
-        for (m, v) in zip(wanted, values) {
-            if let v { apply(m.name, v, into: &c) }
+    /// Fills `contact` with the members of a stored body that `spans` found: for a projection
+    /// (`contacts.query {fields}`) of many contacts, which reads a few and steps over the rest.
+    static func decode(
+        _ bytes: UnsafeRawBufferPointer, _ spans: [(field: Contact.Fields, span: Range<Int>)], into c: inout Contact
+    ) {
+        for (field, span) in spans {
+            guard let m = members.first(where: { $0.field == field }),
+                let v = try? JSONParser.parse(UnsafeRawBufferPointer(rebasing: bytes[span]))
+            else { continue }
+            apply(m.name, v, into: &c)
         }
     }
 
@@ -34,9 +37,6 @@ enum StoredBody {
         guard !wanted.isEmpty, let spans = try? JSONParser.memberSpans(bytes, wanted.map(\.key)) else { return [] }
         return zip(wanted, spans).compactMap { m, span in span.map { (m.field, $0) } }
     }
-
-    /// The fields a body holds.
-    static let fields = Contact.Fields(members.map(\.field))
 
     /// The members a body can hold, and the field each fills.
     static let members: [(key: StaticString, name: String, field: Contact.Fields)] = [
