@@ -18,15 +18,15 @@ SWIFT ?= swift
 # mail clients start on every keystroke, then starts in about half the time, and contactsd
 # keeps some 6 MiB fewer pages of shared libraries resident.
 STATIC_DIR = .build-static
+RELEASE_BUILD = $(SWIFT) build -c release -Xswiftc -static-stdlib --scratch-path $(STATIC_DIR)
 ifeq ($(CONFIG),release)
-SWIFT_BUILD = $(SWIFT) build -c release -Xswiftc -static-stdlib --scratch-path $(STATIC_DIR)
+SWIFT_BUILD = $(RELEASE_BUILD)
 else
 SWIFT_BUILD = $(SWIFT) build -c $(CONFIG)
 endif
 BUILD_DIR = $(shell $(SWIFT_BUILD) --show-bin-path 2>/dev/null)
-RELEASE_BUILD = $(SWIFT) build -c release -Xswiftc -static-stdlib --scratch-path $(STATIC_DIR)
 
-.PHONY: all build test install uninstall bench verify-units completions clean
+.PHONY: all build bin-dir test install uninstall bench verify-units completions clean
 
 all: build
 
@@ -35,6 +35,10 @@ build:
 	$(SWIFT_BUILD) --product contactsd
 	$(SWIFT_BUILD) --product contactsd-imaging
 	$(SWIFT_BUILD) --product contactsctl
+
+# Where `build` puts the programs (scripts/run.sh starts contactsd from there).
+bin-dir:
+	@echo $(BUILD_DIR)
 
 test:
 	scripts/test.sh

@@ -5,6 +5,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # contactsd, the photo helper it finds beside itself, and contactsctl, linked as installed.
 make --no-print-directory build CONFIG=release
-bin=$(swift build -c release -Xswiftc -static-stdlib --scratch-path .build-static --show-bin-path)
+bin=$(make --no-print-directory bin-dir CONFIG=release)
 echo "contactsctl is at $bin/contactsctl" >&2
 exec "$bin/contactsd" "$@"
