@@ -6,28 +6,30 @@ import PhoneNumbers
 ///
 /// Folding is case-, accent- and script-insensitive: "Zoë Ångström" becomes "zoe angstrom",
 /// "Łukasz" "lukasz", "张三丰" "zhang san feng". It runs when a contact is written, never per
-/// comparison; the transliterator is slow (~20 µs a string), so ASCII takes a fast path and
-/// other strings are remembered.
+/// comparison. It reads as the transliterator "Any-Latin; Latin-ASCII; Lower" reads, but Latin,
+/// Cyrillic, Han and Hangul, which are most names, are read from tables made with it
+/// (`FoldTables`): the transliterator is slow (~20 µs a string) and, once loaded, keeps some
+/// 7 MiB of the process resident. Other scripts go through it a word at a time, remembered.
 public enum SearchFolding {
     private static let transform = StringTransform("Any-Latin; Latin-ASCII; Lower")
     private static let cache = FoldCache()
+
+    /// How many words the transliterator has read and the memo keeps.
+    static var transliteratedWords: Int { cache.count }
 
     /// The folded form: transliterated to ASCII where possible, lower case, runs of white
     /// space as one space, trimmed.
     public static func fold(_ text: String) -> String {
         if text.utf8.allSatisfy({ $0 < 0x80 }) { return collapseASCII(text) }
         if let latin = foldLatin(text) { return latin }
-        // Other scripts go through the transliterator a word at a time: words repeat far more
-        // than whole names do, so the memo catches most of them.
+        // Other scripts a word at a time: a word of one table's script reads from it, and the
+        // transliterator's readings of the rest are remembered (words repeat far more than
+        // whole names do).
         var words: [String] = []
         for word in text.split(whereSeparator: { $0.isWhitespace }) {
             let w = String(word)
-            if let latin = foldLatin(w) {
-                words.append(latin)
-            } else if let han = foldHan(w) {
-                words.append(han)
-            } else if let hit = cache.get(w) {
-                words.append(hit)
+            if let folded = foldLatin(w) ?? foldTabled(w) ?? cache.get(w) {
+                words.append(folded)
             } else {
                 let transliterated = w.applyingTransform(transform, reverse: false) ?? w.lowercased()
                 let folded = collapse(transliterated.lowercased())
@@ -38,68 +40,59 @@ public enum SearchFolding {
         return collapse(words.joined(separator: " "))
     }
 
-    /// Latin letters fold one scalar at a time through a table made once with the
-    /// transliterator; nil when the text has anything beyond Latin Extended-B.
+    /// Latin letters fold one scalar at a time; nil when the text has anything beyond Latin
+    /// Extended-B but Latin Extended Additional and combining accents.
     private static func foldLatin(_ text: String) -> String? {
         let table = latinTable
+        let additional = latinExtendedAdditionalTable
         var out: [UInt8] = []
         out.reserveCapacity(text.utf8.count)
         var pendingSpace = false
         for u in text.unicodeScalars {
             let v = Int(u.value)
-            let space =
-                v < 0x80
-                ? (v <= 0x20 || v == 0x7F)
-                : v < table.count ? table[v].isSpace : (u.properties.isWhitespace || u.properties.generalCategory == .control)
-            if space {
-                pendingSpace = !out.isEmpty
-                continue
+            if v < 0x80 {
+                if v <= 0x20 || v == 0x7F {
+                    pendingSpace = !out.isEmpty
+                    continue
+                }
+            } else if v < table.count {
+                if table[v].isSpace {
+                    pendingSpace = !out.isEmpty
+                    continue
+                }
+            } else if (0x300...0x36F).contains(v) {
+                continue  // combining accents
+            } else if !(0x1E00..<0x1F00).contains(v) {
+                if u.properties.isWhitespace || u.properties.generalCategory == .control {
+                    pendingSpace = !out.isEmpty
+                    continue
+                }
+                return nil
             }
-            if (0x300...0x36F).contains(v) { continue }  // combining accents
-            guard v < table.count else { return nil }
             if pendingSpace {
                 out.append(0x20)
                 pendingSpace = false
             }
             if v < 0x80 {
                 out.append(UInt8(v >= 0x41 && v <= 0x5A ? v + 32 : v))
-            } else {
+            } else if v < table.count {
                 out.append(contentsOf: table[v].folded)
+            } else {
+                out.append(contentsOf: additional[v - 0x1E00])
             }
         }
         return String(decoding: out, as: UTF8.self)
-    }
-
-    /// A word of CJK Unified Ideographs only, a syllable per character: the transliterator
-    /// reads each of these characters alone and puts a space between them, so a word is
-    /// its characters' readings joined by spaces (checked for every character of the block).
-    /// Distinct Chinese names are as many as the people, but their characters are few.
-    private static func foldHan(_ word: String) -> String? {
-        guard word.unicodeScalars.allSatisfy({ (0x4E00...0x9FFF).contains($0.value) }) else { return nil }
-        var out = ""
-        for u in word.unicodeScalars {
-            let key = String(u)
-            let syllable: String
-            if let hit = cache.get(key) {
-                syllable = hit
-            } else {
-                syllable = collapse((key.applyingTransform(transform, reverse: false) ?? key).lowercased())
-                cache.put(key, syllable)
-            }
-            if !out.isEmpty { out.append(" ") }
-            out.append(syllable)
-        }
-        return out
     }
 
     /// For each scalar below U+0250: its folded form as UTF-8, and whether it is white space
     /// or a control character.
     private static let latinTable: [(folded: [UInt8], isSpace: Bool)] = (0..<0x250).map { v in
         guard v >= 0x80, let u = Unicode.Scalar(v) else { return ([], false) }
-        let s = String(Character(u))
-        let folded = (s.applyingTransform(transform, reverse: false) ?? s).lowercased()
-        return (Array(folded.utf8), u.properties.isWhitespace || u.properties.generalCategory == .control)
+        return (Array(FoldTables.latin[v - 0x80].utf8), u.properties.isWhitespace || u.properties.generalCategory == .control)
     }
+
+    /// The folded forms of U+1E00 to U+1EFF (none is white space), as UTF-8.
+    private static let latinExtendedAdditionalTable: [[UInt8]] = FoldTables.latinExtendedAdditional.map { Array($0.utf8) }
 
     /// Lower case with white space collapsed, without transliteration: what CJK queries match.
     public static func lowercaseCollapsed(_ text: String) -> String { collapse(text.lowercased()) }
@@ -240,6 +233,12 @@ final class FoldCache: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return table[key]
+    }
+
+    var count: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return table.count
     }
 
     func put(_ key: String, _ value: String) {

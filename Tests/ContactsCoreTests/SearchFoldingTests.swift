@@ -1,6 +1,7 @@
-import ContactsCore
 import Foundation
 import XCTest
+
+@testable import ContactsCore
 
 final class SearchFoldingTests: XCTestCase {
     func testFold_ignoresCaseAccentsAndScript() {
@@ -112,6 +113,80 @@ final class SearchFoldingTests: XCTestCase {
         // Mixed words keep the transliterator's own spacing.
         XCTAssertEqual(SearchFolding.fold("张三丰42"), "zhang san feng42")
         XCTAssertEqual(SearchFolding.fold("ab张"), "ab zhang")
+    }
+
+    /// Cyrillic, Han and Hangul read from tables made with the transliterator: every letter,
+    /// character and syllable alone, and words of them, must read as it reads them whole.
+    func testTabledScriptsFoldAsTheTransliteratorReadsThem() {
+        let transform = StringTransform("Any-Latin; Latin-ASCII; Lower")
+        func whole(_ word: String) -> String {
+            let latin = (word.applyingTransform(transform, reverse: false) ?? word).lowercased()
+            return latin.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+        }
+        func word(_ range: ClosedRange<UInt32>, _ length: ClosedRange<Int>, _ generator: inout SystemRandomNumberGenerator) -> String {
+            String(
+                String.UnicodeScalarView(
+                    (0..<Int.random(in: length, using: &generator)).compactMap { _ in
+                        Unicode.Scalar(UInt32.random(in: range, using: &generator))
+                    }))
+        }
+        let cyrillic = (UInt32(0x400)...0x4FF).filter { !(0x483...0x489).contains($0) }
+        let han = UInt32(0x4E00)...0x9FFF
+        let hangul = UInt32(0xAC00)...0xD7A3
+        for v in [cyrillic, Array(han), Array(hangul)].joined() {
+            let s = String(Unicode.Scalar(v).map(Character.init) ?? " ")
+            XCTAssertEqual(SearchFolding.fold(s), whole(s), "U+\(String(v, radix: 16))")
+        }
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2000 {
+            let letters = String(
+                String.UnicodeScalarView(
+                    (0..<Int.random(in: 2...8, using: &generator)).compactMap { _ in
+                        cyrillic.randomElement(using: &generator).flatMap(Unicode.Scalar.init)
+                    }))
+            XCTAssertEqual(SearchFolding.fold(letters), whole(letters), letters)
+            let syllables = word(hangul, 2...5, &generator)
+            XCTAssertEqual(SearchFolding.fold(syllables), whole(syllables), syllables)
+        }
+        // Latin Extended Additional (Vietnamese) folds a scalar at a time too; the
+        // transliterator read its words whole before.
+        let letters = Array("aeiouyNgnhtdAEIOU")
+        for v in UInt32(0x1E00)..<0x1F00 {
+            guard let u = Unicode.Scalar(v) else { continue }
+            let word = "Nguy" + String(Character(u)) + "n"
+            XCTAssertEqual(SearchFolding.fold(word), whole(word), "U+\(String(v, radix: 16))")
+            let mixed = String((0..<5).map { _ in letters.randomElement(using: &generator) ?? "a" }) + String(Character(u))
+            XCTAssertEqual(SearchFolding.fold(mixed), whole(mixed), mixed)
+        }
+        XCTAssertEqual(SearchFolding.fold("Nguyễn Thị Minh Khai"), "nguyen thi minh khai")
+        // Runs of one tabled script and of digits, as the bench's "张三丰42".
+        for range in [UInt32(0x400)...0x482, han, hangul] {
+            for _ in 0..<500 {
+                let runs = (0..<Int.random(in: 2...4, using: &generator)).map { k in
+                    k % 2 == 0 ? word(range, 1...3, &generator) : String(Int.random(in: 0...999, using: &generator))
+                }
+                let text = Bool.random(using: &generator) ? runs.joined() : runs.reversed().joined()
+                XCTAssertEqual(SearchFolding.fold(text), whole(text), text)
+            }
+        }
+        XCTAssertEqual(SearchFolding.fold("张三丰42 김민준7"), "zhang san feng42 gimminjun7")
+        XCTAssertEqual(SearchFolding.fold("김민준 이서연"), "gimminjun iseoyeon")
+        XCTAssertEqual(SearchFolding.fold("Ольга Смирнова"), "ol'ga smirnova")
+    }
+
+    /// Names in the tabled scripts never reach the transliterator (which would stay loaded,
+    /// some 7 MiB of the daemon); others do, a word at a time, remembered.
+    func testTabledScriptsNeedNoTransliterator() {
+        let before = SearchFolding.transliteratedWords
+        for name in ["Zoë Ångström-Łukasz", "Дмитрий Иванов", "张三丰 山田太郎", "김민준", "Nguyễn Šimić", "Ðorđe ǅ", "王芳42", "Иван2"] {
+            _ = SearchFolding.fold(name + " " + String(before))
+        }
+        XCTAssertEqual(SearchFolding.transliteratedWords, before)
+        let greek = "Αλέξανδρος\(UInt32.random(in: 0...UInt32.max))"
+        XCTAssertEqual(SearchFolding.fold("Mr " + greek), "mr alexandros" + greek.dropFirst(10))
+        XCTAssertEqual(SearchFolding.transliteratedWords, before + 1, "a Greek word goes through the transliterator")
+        XCTAssertEqual(SearchFolding.fold(greek), "alexandros" + greek.dropFirst(10))
+        XCTAssertEqual(SearchFolding.transliteratedWords, before + 1, "and is remembered")
     }
 
     func testPatterns_matchCJKUntransliteratedAndPhonesAsDigits() {
