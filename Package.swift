@@ -17,8 +17,9 @@ let package = Package(
         // (Linked by its module map where it is imported, so that a sanitized build can leave it out.)
         .systemLibrary(name: "CJemalloc", providers: [.apt(["libjemalloc-dev"])]),
         // HTTP for sync: libcurl's blocking interface, one request on the caller's thread (no
-        // event loop spinning while a slow server thinks), TLS with the system's trust store.
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // event loop spinning while a slow server thinks), TLS with the system's trust store;
+        // loaded at the first request (libcurl4-openssl-dev's headers, libcurl.so.4), not at start.
+        .target(name: "CCurl"),
         // libvips' thumbnail and save calls are variadic: a few plain C functions wrap them.
         .target(name: "VipsShim", dependencies: ["CVips"]),
 

@@ -24,11 +24,11 @@ final class CurlTransfer {
     /// Carries the request out; what went wrong on the way, nil when an answer came.
     func perform(method: String, url: String, headers: [String: String], body: Data?, timeout: TimeInterval, caFile: String?) -> String? {
         let h = handle
-        curl_easy_reset(h)
+        ccurl_easy_reset(h)
         var list: UnsafeMutablePointer<curl_slist>?
         // No "Expect: 100-continue" round trip before a large body.
-        for line in headers.map({ "\($0.key): \($0.value)" }) + ["Expect:"] { list = curl_slist_append(list, line) }
-        defer { curl_slist_free_all(list) }
+        for line in headers.map({ "\($0.key): \($0.value)" }) + ["Expect:"] { list = ccurl_slist_append(list, line) }
+        defer { ccurl_slist_free_all(list) }
         let context = Unmanaged.passUnretained(self).toOpaque()
         let seconds = max(1, Int(timeout.rounded(.up)))
         silence = max(1, timeout)
@@ -59,7 +59,7 @@ final class CurlTransfer {
                         _ = ccurl_set_pointer(h, CURLOPT_WRITEDATA, context)
                         _ = ccurl_set_function(h, CURLOPT_HEADERFUNCTION, curlHeader)
                         _ = ccurl_set_pointer(h, CURLOPT_HEADERDATA, context)
-                        return curl_easy_perform(h)
+                        return ccurl_easy_perform(h)
                     }
                 }
             }
@@ -125,7 +125,7 @@ final class CurlTransfer {
         case CURLE_COULDNT_RESOLVE_HOST: "unknown host"
         case CURLE_GOT_NOTHING, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_PARTIAL_FILE: "the connection was lost"
         case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_CONNECT_ERROR: "the TLS certificate is not trusted"
-        default: curl_easy_strerror(code).map { String(cString: $0) } ?? "error \(code.rawValue)"
+        default: ccurl_easy_strerror(code).map { String(cString: $0) } ?? "error \(code.rawValue)"
         }
     }
 }
@@ -153,14 +153,20 @@ final class CurlHandles: @unchecked Sendable {
     private let lock = NSLock()
     private var idle: [UnsafeMutableRawPointer] = []
 
-    /// libcurl's global state, set up once before the first handle.
-    private static let ready: Bool = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
+    /// libcurl, loaded and set up once before the first handle: nil, or why it cannot be.
+    private static let unavailable: String? = {
+        var message = [CChar](repeating: 0, count: 256)
+        guard ccurl_load(&message, message.count) != 0 else { return nil }
+        return String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }()
 
-    func take() -> UnsafeMutableRawPointer {
-        _ = Self.ready
+    /// An easy handle, one kept or a new one; `unreachable` when libcurl cannot be used (the
+    /// request for `shown` is not sent).
+    func take(for shown: String) throws(DAVError) -> UnsafeMutableRawPointer {
+        if let why = Self.unavailable { throw .unreachable(url: shown, message: why) }
         if let h = lock.withLock({ idle.popLast() }) { return h }
-        // swift-format-ignore: NeverForceUnwrap
-        return curl_easy_init()!
+        guard let h = ccurl_easy_init() else { throw .unreachable(url: shown, message: "libcurl could not make a handle") }
+        return h
     }
 
     func giveBack(_ h: UnsafeMutableRawPointer) {
@@ -168,6 +174,6 @@ final class CurlHandles: @unchecked Sendable {
     }
 
     deinit {
-        for h in idle { curl_easy_cleanup(h) }
+        for h in idle { ccurl_easy_cleanup(h) }
     }
 }

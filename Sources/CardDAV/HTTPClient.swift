@@ -111,7 +111,7 @@ public final class HTTPClient: Sendable {
         } catch {
             throw .unreachable(url: shown, message: "no temporary file for the answer: \(error)")
         }
-        let handle = handles.take()
+        let handle = try handles.take(for: shown)
         defer { handles.giveBack(handle) }
         let transfer = CurlTransfer(handle: handle, into: file)
         let outcome = transfer.perform(

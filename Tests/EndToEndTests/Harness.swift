@@ -167,6 +167,15 @@ final class DaemonFixture {
         }
     }
 
+    /// The files the running daemon maps (`/proc/PID/maps`), read to its end: a file of /proc
+    /// tells no size, and `String(contentsOfFile:)` reads only its first page.
+    func mappedFiles() throws -> String {
+        let pid = try XCTUnwrap(process?.processIdentifier, "no daemon process")
+        let maps = try XCTUnwrap(FileHandle(forReadingAtPath: "/proc/\(pid)/maps"), "no maps for \(pid)")
+        defer { try? maps.close() }
+        return String(decoding: try maps.readToEnd() ?? Data(), as: UTF8.self)
+    }
+
     /// Sends SIGTERM and waits; returns the exit status.
     @discardableResult
     func stop(signal sig: Int32 = SIGTERM, timeout: Double = 10) -> Int32? {

@@ -22,12 +22,17 @@ final class SyncTests: DaemonTestCase {
         let server = try DAVServer(.radicale)
         defer { server.stop() }
         try server.put("kate.vcf", "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:kate\r\nFN:Kate Bell\r\nTEL:555-1\r\nEND:VCARD\r\n")
+        // libcurl, and the TLS stack it brings, is loaded for the first request, not at start.
+        let atStart = try daemon.mappedFiles()
+        XCTAssertTrue(atStart.contains("libsqlite3"), "the maps are read whole")
+        XCTAssertFalse(atStart.contains("libcurl"), "contactsd maps libcurl before it syncs")
         let added = try daemon.ctl(
             "account", "add", "home", server.root.absoluteString, "--user", "kate", "--password-command", "printf 'secret'")
         XCTAssertEqual(added.status, 0, added.stderr)
         XCTAssertTrue(added.stdout.contains("Added home"), added.stdout)
         // The first sync comes by itself.
         XCTAssertTrue(try waitUntil { try daemon.ctl("search", "kate").stdout.contains("Kate Bell") }, "Kate arrived")
+        XCTAssertTrue(try daemon.mappedFiles().contains("libcurl"), "libcurl is loaded once a sync needs it")
         XCTAssertEqual(try daemon.ctl("__complete", "accounts", "h").stdout, "home\n", "account names complete")
         let list = try daemon.ctl("account", "list")
         XCTAssertTrue(list.stdout.contains("home") && list.stdout.contains(server.addressBook.absoluteString), list.stdout)

@@ -1,0 +1,76 @@
+#include "ccurl.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+/* The soname of libcurl4 (OpenSSL), the package libcurl4-openssl-dev's headers are for. */
+#define CCURL_LIBRARY "libcurl.so.4"
+
+static struct {
+    CURLcode (*global_init)(long flags);
+    CURL *(*easy_init)(void);
+    void (*easy_cleanup)(CURL *h);
+    void (*easy_reset)(CURL *h);
+    CURLcode (*easy_perform)(CURL *h);
+    const char *(*easy_strerror)(CURLcode code);
+    CURLcode (*easy_setopt)(CURL *h, CURLoption o, ...);
+    CURLcode (*easy_getinfo)(CURL *h, CURLINFO i, ...);
+    struct curl_slist *(*slist_append)(struct curl_slist *list, const char *line);
+    void (*slist_free_all)(struct curl_slist *list);
+} curl;
+
+static pthread_once_t loaded = PTHREAD_ONCE_INIT;
+static char failure[256];
+
+static void *symbol(void *library, const char *name) {
+    void *f = dlsym(library, name);
+    if (f == NULL && failure[0] == 0) snprintf(failure, sizeof failure, "%s has no %s", CCURL_LIBRARY, name);
+    return f;
+}
+
+static void load(void) {
+    /* The library stays loaded: it keeps state (TLS, handlers at exit) for the process's life. */
+    void *library = dlopen(CCURL_LIBRARY, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+    if (library == NULL) {
+        const char *why = dlerror();
+        snprintf(failure, sizeof failure, "cannot load %s: %s", CCURL_LIBRARY, why ? why : "unknown error");
+        return;
+    }
+    *(void **)&curl.global_init = symbol(library, "curl_global_init");
+    *(void **)&curl.easy_init = symbol(library, "curl_easy_init");
+    *(void **)&curl.easy_cleanup = symbol(library, "curl_easy_cleanup");
+    *(void **)&curl.easy_reset = symbol(library, "curl_easy_reset");
+    *(void **)&curl.easy_perform = symbol(library, "curl_easy_perform");
+    *(void **)&curl.easy_strerror = symbol(library, "curl_easy_strerror");
+    *(void **)&curl.easy_setopt = symbol(library, "curl_easy_setopt");
+    *(void **)&curl.easy_getinfo = symbol(library, "curl_easy_getinfo");
+    *(void **)&curl.slist_append = symbol(library, "curl_slist_append");
+    *(void **)&curl.slist_free_all = symbol(library, "curl_slist_free_all");
+    if (failure[0] != 0) return;
+    if (curl.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
+        snprintf(failure, sizeof failure, "%s could not set itself up", CCURL_LIBRARY);
+}
+
+int ccurl_load(char *error, size_t size) {
+    pthread_once(&loaded, load);
+    if (failure[0] == 0) return 0;
+    if (error != NULL && size > 0) snprintf(error, size, "%s", failure);
+    return -1;
+}
+
+CURL *ccurl_easy_init(void) { return curl.easy_init(); }
+void ccurl_easy_cleanup(CURL *h) { curl.easy_cleanup(h); }
+void ccurl_easy_reset(CURL *h) { curl.easy_reset(h); }
+CURLcode ccurl_easy_perform(CURL *h) { return curl.easy_perform(h); }
+const char *ccurl_easy_strerror(CURLcode code) { return curl.easy_strerror(code); }
+struct curl_slist *ccurl_slist_append(struct curl_slist *list, const char *line) { return curl.slist_append(list, line); }
+void ccurl_slist_free_all(struct curl_slist *list) { curl.slist_free_all(list); }
+
+CURLcode ccurl_set_long(CURL *h, CURLoption o, long v) { return curl.easy_setopt(h, o, v); }
+CURLcode ccurl_set_size(CURL *h, CURLoption o, curl_off_t v) { return curl.easy_setopt(h, o, v); }
+CURLcode ccurl_set_pointer(CURL *h, CURLoption o, const void *v) { return curl.easy_setopt(h, o, v); }
+CURLcode ccurl_set_function(CURL *h, CURLoption o, ccurl_data_fn f) { return curl.easy_setopt(h, o, f); }
+CURLcode ccurl_set_progress(CURL *h, ccurl_progress_fn f) { return curl.easy_setopt(h, CURLOPT_XFERINFOFUNCTION, f); }
+CURLcode ccurl_get_long(CURL *h, CURLINFO i, long *v) { return curl.easy_getinfo(h, i, v); }
