@@ -16,6 +16,8 @@ let package = Package(
         // The daemon's allocator: threads that parse while another writes and frees.
         // (Linked by its module map where it is imported, so that a sanitized build can leave it out.)
         .systemLibrary(name: "CJemalloc", providers: [.apt(["libjemalloc-dev"])]),
+        // How the daemon's jemalloc is set up (arenas, thread caches): one C string it reads.
+        .target(name: "JemallocSettings"),
         // HTTP for sync: libcurl's blocking interface, one request on the caller's thread (no
         // event loop spinning while a slow server thinks), TLS with the system's trust store;
         // loaded at the first request (libcurl4-openssl-dev's headers, libcurl.so.4), not at start.
@@ -78,7 +80,7 @@ let package = Package(
         .target(name: "ContactsControl", dependencies: ["ContactsAPI", "JSONRPC", "JSONCore", "ContactsSupport"]),
 
         // jemalloc is linked here, into the executable alone: it serves the daemon's every malloc.
-        .executableTarget(name: "contactsd", dependencies: ["ContactsAPI", "ContactsDaemon", "CJemalloc"]),
+        .executableTarget(name: "contactsd", dependencies: ["ContactsAPI", "ContactsDaemon", "CJemalloc", "JemallocSettings"]),
         .executableTarget(name: "contactsctl", dependencies: ["ContactsControl"]),
         // Decodes photos for contactsd in a process of its own (started and stopped by it).
         .executableTarget(name: "contactsd-imaging", dependencies: ["VipsImages"]),

@@ -16,9 +16,21 @@ public enum Parallel {
 
     /// Lets go of `value` on a background thread, where its last reference is then dropped:
     /// freeing a large import's contacts or change list (a million entries) is work the
-    /// thread that made them, and its caller, need not wait for.
+    /// thread that made them, and its caller, need not wait for. The blocks freed there are
+    /// then handed on from that pool thread's cache (`ThreadCache`).
     public static func free<T: Sendable>(_ value: consuming T) {
-        disposal.async { [value] in withExtendedLifetime(value) {} }
+        // Held in a box, so that it is gone before the cache is handed back (a value captured by
+        // the closure itself would live until the closure is released, after it has run).
+        let held = Held(value)
+        disposal.async {
+            held.value = nil
+            ThreadCache.flush()
+        }
+    }
+
+    private final class Held<T>: @unchecked Sendable {
+        var value: T?
+        init(_ value: consuming T) { self.value = value }
     }
 
     private static let disposal = DispatchQueue(label: "disposal", qos: .utility)

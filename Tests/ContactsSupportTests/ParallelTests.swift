@@ -147,4 +147,28 @@ final class ParallelTests: XCTestCase {
             XCTAssertNotEqual(threads.freer[k], pthread_self(), "item \(k)")
         }
     }
+
+    /// What `Parallel.free` lets go of leaves the pool thread's allocator cache too: the cache
+    /// is handed back on that thread once the value is gone.
+    func testWhatIsFreedInTheBackgroundIsHandedBackFromThatThreadsCache() {
+        final class Freed: @unchecked Sendable {
+            let lock = NSLock()
+            var events: [(String, pthread_t)] = []
+            func note(_ what: String) { lock.withLock { events.append((what, pthread_self())) } }
+        }
+        final class Value: Sendable {
+            let freed: Freed
+            init(_ freed: Freed) { self.freed = freed }
+            deinit { freed.note("freed") }
+        }
+        let freed = Freed()
+        ThreadCache.use { freed.note("flushed") }
+        defer { ThreadCache.use {} }
+        Parallel.free(Value(freed))
+        let deadline = Date().addingTimeInterval(5)
+        while Date() < deadline && freed.lock.withLock({ freed.events.count }) < 2 { usleep(1_000) }
+        let events = freed.lock.withLock { freed.events }
+        XCTAssertEqual(events.map(\.0), ["freed", "flushed"])
+        if events.count == 2 { XCTAssertTrue(pthread_equal(events[0].1, events[1].1) != 0, "flushed on the thread that freed it") }
+    }
 }

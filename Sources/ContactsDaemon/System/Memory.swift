@@ -1,4 +1,5 @@
 import CSystem
+import ContactsSupport
 import Dispatch
 import Foundation
 import Glibc
@@ -27,7 +28,10 @@ public enum Memory {
     nonisolated(unsafe) private static var control: Control?
 
     /// Tells the daemon that jemalloc serves its heap, and how to steer it.
-    public static func use(_ mallctl: Control) { control = mallctl }
+    public static func use(_ mallctl: Control) {
+        control = mallctl
+        ThreadCache.use { _ = mallctl("thread.tcache.flush", nil, nil, nil, 0) }
+    }
 
     private static func mallctl(
         _ name: String, _ old: UnsafeMutableRawPointer?, _ oldSize: UnsafeMutablePointer<Int>?, _ new: UnsafeMutableRawPointer?,
@@ -85,8 +89,10 @@ public enum Memory {
         return ((kib["VmRSS"] ?? 0) << 10, (kib["VmHWM"] ?? 0) << 10, (kib["RssAnon"] ?? 0) << 10, (kib["RssFile"] ?? 0) << 10)
     }
 
-    /// Gives what is free back now: every arena's unused pages go back to the system.
+    /// Gives what is free back now: what this thread has cached (it is the one that freed
+    /// what a rest lets go of), then every arena's unused pages go back to the system.
     static func release() {
+        ThreadCache.flush()
         // "arena.<i>.purge" with MALLCTL_ARENAS_ALL (4096): every arena; else the C library's.
         if mallctl("arena.4096.purge", nil, nil, nil, 0) != 0 { malloc_trim(0) }
     }
