@@ -41,4 +41,22 @@ final class StoreRestTests: StoreTestCase {
         XCTAssertEqual(rests.now, 2)
         store.restWhenQuiet(after: nil)
     }
+
+    /// A read longer than the wait for quiet (an export of everyone) rests after it ends: the
+    /// connection it held, busy when the first rest came, is closed too.
+    func testAReadLongerThanTheWaitRestsAfterItEnds() throws {
+        _ = try add("Kate Bell", emails: ["kate@example.org"])
+        let rests = Count()
+        store.restWhenQuiet(after: 100) { rests.add() }
+        defer { store.restWhenQuiet(after: nil) }
+        try store.read { db in
+            _ = db
+            usleep(400_000)
+        }
+        XCTAssertEqual(store.poolLock.withLock { store.idleReaders.count }, 1, "the long read's connection is back in the pool")
+        let deadline = Date().addingTimeInterval(5)
+        while store.poolLock.withLock({ store.idleReaders.count }) > 0 && Date() < deadline { usleep(20_000) }
+        XCTAssertEqual(store.poolLock.withLock { store.idleReaders.count }, 0, "and closed by a rest after the read")
+        XCTAssertGreaterThanOrEqual(rests.now, 2, "one rest during the read, one after it")
+    }
 }

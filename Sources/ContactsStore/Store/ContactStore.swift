@@ -198,8 +198,13 @@ public final class ContactStore: @unchecked Sendable {
         }
         defer {
             reader.resetAll()
+            let now = Timestamp.monotonicMillis()
             poolLock.lock()
             if !closed && idleReaders.count < 16 { idleReaders.append(reader) }
+            // Quiet counts from the end of a read too: a read that outlasts the wait for quiet
+            // (an export) gives its reader back after the rest that could not close it.
+            lastRead = now
+            if restPolicy?.scheduled == false { scheduleRestLocked() }
             poolLock.unlock()
         }
         do {
