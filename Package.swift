@@ -16,7 +16,7 @@ let package = Package(
         // The daemon's allocator: threads that parse while another writes and frees.
         // (Linked by its module map where it is imported, so that a sanitized build can leave it out.)
         .systemLibrary(name: "CJemalloc", providers: [.apt(["libjemalloc-dev"])]),
-        // How the daemon's jemalloc is set up (arenas, thread caches): one C string it reads.
+        // How the daemon's jemalloc is set up (an arena a CPU): one C string it reads.
         .target(name: "JemallocSettings"),
         // HTTP for sync: libcurl's blocking interface, one request on the caller's thread (no
         // event loop spinning while a slow server thinks), TLS with the system's trust store;

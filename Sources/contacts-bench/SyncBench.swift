@@ -49,6 +49,11 @@ enum SyncBench {
             up = (try? http.send(HTTPRequest("OPTIONS", root))) != nil
             if !up { usleep(100_000) }
         }
+        // BENCH_SYNC_MEMORY_ONLY=1: the daemon's memory while it syncs a book with photos, alone.
+        if ProcessInfo.processInfo.environment["BENCH_SYNC_MEMORY_ONLY"] == "1" {
+            out.rows += try daemonMemory(count: count, server: http, root: root, scratch: dir)
+            return out
+        }
         // The book: cards of about 250 bytes (no photos), in one PUT of the whole collection.
         var text = ""
         for var c in corpus.prefix(count) {
