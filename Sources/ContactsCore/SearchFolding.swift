@@ -50,25 +50,16 @@ public enum SearchFolding {
         var pendingSpace = false
         for u in text.unicodeScalars {
             let v = Int(u.value)
-            if v < 0x80 {
-                if v <= 0x20 || v == 0x7F {
-                    pendingSpace = !out.isEmpty
-                    continue
-                }
-            } else if v < table.count {
-                if table[v].isSpace {
-                    pendingSpace = !out.isEmpty
-                    continue
-                }
-            } else if (0x300...0x36F).contains(v) {
-                continue  // combining accents
-            } else if !(0x1E00..<0x1F00).contains(v) {
-                if u.properties.isWhitespace || u.properties.generalCategory == .control {
-                    pendingSpace = !out.isEmpty
-                    continue
-                }
-                return nil
+            let space =
+                v < 0x80
+                ? (v <= 0x20 || v == 0x7F)
+                : v < table.count ? table[v].isSpace : (u.properties.isWhitespace || u.properties.generalCategory == .control)
+            if space {
+                pendingSpace = !out.isEmpty
+                continue
             }
+            if (0x300...0x36F).contains(v) { continue }  // combining accents
+            guard v < table.count || (0x1E00..<0x1F00).contains(v) else { return nil }
             if pendingSpace {
                 out.append(0x20)
                 pendingSpace = false

@@ -43,9 +43,15 @@ public final class ContactStore: @unchecked Sendable {
     func noteRead() {
         let now = Timestamp.monotonicMillis()
         poolLock.lock()
+        noteReadLocked(at: now)
+        poolLock.unlock()
+    }
+
+    /// A read at `now` (monotonic milliseconds), under the pool lock: the wait for quiet
+    /// starts again from it, and starts at all when none runs.
+    private func noteReadLocked(at now: Int64) {
         lastRead = now
         if restPolicy?.scheduled == false { scheduleRestLocked() }
-        poolLock.unlock()
     }
 
     /// Starts making the search index a large write gives, now rather than at its commit: the
@@ -203,8 +209,7 @@ public final class ContactStore: @unchecked Sendable {
             if !closed && idleReaders.count < 16 { idleReaders.append(reader) }
             // Quiet counts from the end of a read too: a read that outlasts the wait for quiet
             // (an export) gives its reader back after the rest that could not close it.
-            lastRead = now
-            if restPolicy?.scheduled == false { scheduleRestLocked() }
+            noteReadLocked(at: now)
             poolLock.unlock()
         }
         do {
