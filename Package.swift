@@ -102,7 +102,8 @@ let package = Package(
         .testTarget(name: "CardDAVTests", dependencies: ["CardDAV", "TestSupport"]),
         // The sync engine between a real store and real Radicale and Xandikos servers.
         .testTarget(
-            name: "ContactsSyncTests", dependencies: ["ContactsSync", "CardDAV", "ContactsStore", "ContactsCore", "VCard", "TestSupport"]),
+            name: "ContactsSyncTests",
+            dependencies: ["ContactsSync", "CardDAV", "ContactsStore", "ContactsCore", "VCard", "ContactsSupport", "TestSupport"]),
         .testTarget(name: "ContactsSupportTests", dependencies: ["ContactsSupport", "SHA256Kernel"]),
         .testTarget(name: "ContactsCoreTests", dependencies: ["ContactsCore", "ContactsSupport", "JSONCore", "VCard", "TestSupport"]),
         .testTarget(

@@ -15,15 +15,17 @@ public enum ThreeWayMerge {
     }
 
     /// `base` nil: the two were never synced (a card made on both sides under one UID); then
-    /// every field that differs counts as changed on both.
+    /// they started from nothing: a value only one side has is kept, and every value both
+    /// have and that differs counts as changed on both.
     public static func merge(base: Contact?, local: Contact, remote: Contact, remoteIsLater: Bool) -> Result {
         var merged = local
         var conflicts: [String] = []
         var remoteLost = false
+        let base = base ?? Contact(name: "")
         for f in ContactField.all where f.name != "favorite" {
             if f.same(local, remote) { continue }
-            let localChanged = base.map { !f.same($0, local) } ?? true
-            let remoteChanged = base.map { !f.same($0, remote) } ?? true
+            let localChanged = !f.same(base, local)
+            let remoteChanged = !f.same(base, remote)
             switch (localChanged, remoteChanged) {
             case (false, _): f.copy(remote, &merged)
             case (true, false): continue

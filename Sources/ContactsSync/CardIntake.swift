@@ -23,6 +23,9 @@ final class CardIntake {
     private(set) var otherVersions = 0
     /// The group cards among them, stored once the people are (`flushGroups`).
     private(set) var groupCards: [GroupCardDownload] = []
+    /// Cards refused for a UID another card of the book has (`from`): moved there, when the
+    /// same changes delete that card (`relink`).
+    private(set) var moves: [(card: RemoteCard, from: String)] = []
     /// What storing them did.
     private(set) var report: SyncReport
     private var failure: Error?
@@ -92,6 +95,37 @@ final class CardIntake {
         groupCards = []
     }
 
+    /// Follows the cards that moved: a card refused for its UID whose other card the same
+    /// changes delete (`removed`), or which is gone from the server (`gone`: a card made after
+    /// the token and deleted since is in no changes), takes that card's item, and so its
+    /// contact, its history and its base for merging local edits; the deletion is then no
+    /// deletion. Returns how many stay refused (two cards of one UID on the server), reported.
+    func relink(removed: inout [String], gone: (String) throws -> Bool) throws -> Int {
+        let found = moves
+        moves = []
+        var refused = 0
+        for (card, from) in found {
+            if let at = removed.firstIndex(of: from) {
+                removed.remove(at: at)
+            } else if try !gone(from) {
+                refused += 1
+                let uid = ReadCard(card).contact?.uid ?? ""
+                report.errors.append(
+                    SyncReport.CardError(
+                        href: card.href, status: nil,
+                        message: "not stored: the book's card \(from) has the same UID '\(uid)'; this one is left on the server as it is"))
+                continue
+            }
+            try engine.store.moveItem(account: account.name, from: from, to: card.href)
+            _ = try known()
+            items?[from] = nil
+            items?[card.href] = try engine.store.syncItem(account: account.name, href: card.href)
+            pending.append(card)
+        }
+        try flush()
+        return refused
+    }
+
     /// Throws what stopped `take`.
     func check() throws {
         if let failure { throw failure }
@@ -106,6 +140,7 @@ final class CardIntake {
         let items = try known()
         var local = try engine.store.contacts(ids: cards.compactMap { items[$0.href]?.contactID })
         var plain: [ContactStore.Download] = []
+        var sources: [RemoteCard] = []
         // Parsing is the larger part of a card's cost and needs nothing of the others: every
         // core reads its share of the batch; merging and storing then go in order.
         let read = Parallel.chunks(cards.count, minimum: 64) { range in cards[range].map(ReadCard.init) }.joined()
@@ -114,12 +149,15 @@ final class CardIntake {
                 groupCards.append(g)
             } else if let d = try engine.prepare(card, item: items[card.card.href], local: &local, account, &report) {
                 plain.append(d)
+                sources.append(card.card)
             }
         }
-        for (d, result) in zip(plain, try engine.store.applyDownloads(account: account.name, plain)) {
+        for ((d, source), result) in zip(zip(plain, sources), try engine.store.applyDownloads(account: account.name, plain)) {
             switch result {
             case .success:
                 if items[d.href]?.contactID == nil { report.downloaded.created += 1 } else { report.downloaded.updated += 1 }
+            case .failure(.sameUID(_, let other, _)):
+                moves.append((source, other))
             case .failure(let e):
                 report.errors.append(SyncReport.CardError(href: d.href, status: nil, message: "not stored: \(e)"))
             }

@@ -82,6 +82,9 @@ extension SyncEngine {
             for card in try backend.fetch(Array(wanted[start..<min(wanted.count, start + batch)])) { _ = intake.take(card) }
             try intake.flush()
         }
+        // A card that moved (same UID, new name) is the contact it was; one that still shares
+        // its UID with another card is asked for again next time.
+        let refused = try intake.relink(removed: &removed) { try backend.get($0) == nil }
         try intake.flushGroups()
         report.add(intake.report)
         // A book that offers vCard 4.0 and holds its cards in it gets 4.0 from here.
@@ -96,8 +99,8 @@ extension SyncEngine {
         let local = try store.contacts(ids: removed.compactMap { items[$0]?.contactID })
         let heldBefore = report.held
         try applyRemovals(removed, items: items, local: local, account, held, &report)
-        // Held deletions are asked for again next time: the token stays where it was.
-        return report.held > heldBefore ? account.syncToken : token
+        // Held deletions and refused cards are asked for again next time: the token stays where it was.
+        return report.held > heldBefore || refused > 0 ? account.syncToken : token
     }
 
     /// How a book without sync-collection is remembered: its ctag, marked as one.
@@ -164,8 +167,9 @@ extension SyncEngine {
         }
         var incoming = remote
         var pending = false
-        if let item, let id = item.contactID, let mine = local[id], item.etag != nil, mine.revision != item.syncedRevision {
-            // Edited here and there: merged against the card as last synced.
+        if let item, let id = item.contactID, let mine = local[id], mine.revision != item.syncedRevision {
+            // Edited here and there: merged against the card as last synced (never synced: a
+            // card someone else put at this name, merged as two versions of one person).
             let base = item.card.flatMap { Self.parse(Data($0.utf8))?.contact }
             let remoteTime = Self.revisionTime(parsed) ?? Timestamp.now()
             let m = ThreeWayMerge.merge(base: base, local: mine, remote: remote, remoteIsLater: remoteTime > mine.updatedAt)

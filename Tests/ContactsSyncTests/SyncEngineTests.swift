@@ -1,6 +1,7 @@
 import CardDAV
 import ContactsCore
 import ContactsStore
+import ContactsSupport
 import ContactsSync
 import Foundation
 import TestSupport
@@ -199,9 +200,11 @@ final class SyncEngineTests: XCTestCase {
             XCTAssertEqual(try s.store.addToAccount("dav", ids: [anna.id, john.id]) { s.book.hrefForNewCard(uid: $0.uid) }, 2)
             // Anna's card went up before, but its answer never came back: only the intent says so.
             let href = s.book.hrefForNewCard(uid: anna.uid)
-            try s.store.recordIntent(account: "dav", SyncIntent(href: href, contactID: anna.id, action: "create"))
             var text = ""
             VCardWriter.write(VCard(properties: s.store.cardProperties(for: anna)), version: .v3, into: &text)
+            try s.store.recordIntent(
+                account: "dav",
+                SyncIntent(href: href, contactID: anna.id, action: "create", digest: SHA256.hex(Data(text.utf8)), revision: anna.revision))
             _ = try s.book.put(href, Data(text.utf8), etag: nil)
             let r = try s.sync()
             XCTAssertEqual(r.uploaded.created, 1, "\(s.server.kind): only John was sent: \(r)")

@@ -48,6 +48,62 @@ final class SyncFaultTests: XCTestCase {
         }
     }
 
+    func testAnEditMadeElsewhereAfterAFailedUploadIsMergedNotOverwritten() throws {
+        try eachServer { server, proxy, store, engine, book in
+            let card = { (extra: String) in
+                "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:kate\r\nFN:Kate Bell\r\nN:Bell;Kate;;;\r\nTEL:555-1\r\n\(extra)END:VCARD\r\n"
+            }
+            try server.put("kate.vcf", card(""))
+            _ = try engine.sync(try store.account(named: "dav"), with: book)
+            let kate = try XCTUnwrap(try store.query(ContactQuery(text: "kate")).contacts.first)
+            _ = try store.update(id: kate.id) { $0.title = "Producer" }
+            proxy.inject(.unavailable(method: "PUT", retryAfter: "1"))
+            XCTAssertThrowsError(try engine.sync(try store.account(named: "dav"), with: book), "\(server.kind): the PUT was refused")
+            XCTAssertEqual(try store.intents(account: "dav").count, 1, "the journal keeps the write that was not seen through")
+            // Another client changes the same card meanwhile, as it should: with If-Match.
+            let etag = try server.request("GET", server.addressBook.appendingPathComponent("kate.vcf")).headers["etag"] ?? ""
+            XCTAssertLessThan(try server.put("kate.vcf", card("NOTE:met in Lisbon\r\n"), headers: ["If-Match": etag]).status, 300)
+            let r = try engine.sync(try store.account(named: "dav"), with: book)
+            XCTAssertEqual(r.merged, 1, "\(server.kind): the other client's change is merged with ours: \(r)")
+            XCTAssertEqual(r.errors, [])
+            let here = try store.contact(id: kate.id)
+            XCTAssertEqual(here.note, "met in Lisbon", "\(server.kind)")
+            XCTAssertEqual(here.title, "Producer")
+            let there = String(
+                decoding: try server.request("GET", server.addressBook.appendingPathComponent("kate.vcf")).body, as: UTF8.self)
+            XCTAssertTrue(there.contains("met in Lisbon") && there.contains("Producer"), "\(server.kind): both on the server: \(there)")
+            XCTAssertEqual(try store.intents(account: "dav"), [])
+            XCTAssertEqual(try store.pendingItems(account: "dav"), [], "nothing left to send")
+        }
+    }
+
+    func testANewContactWhoseAnswerWasLostDoesNotAdoptACardSomeoneElsePutThere() throws {
+        try eachServer { server, proxy, store, engine, book in
+            var new = Contact(name: "Kate Bell")
+            new.title = "Producer"
+            let kate = try store.create(new)
+            _ = try store.addToAccount("dav", ids: [kate.id]) { book.hrefForNewCard(uid: $0.uid) }
+            let href = try XCTUnwrap(try store.pendingItems(account: "dav").first?.href)
+            proxy.inject(.loseAnswer(method: "PUT"))
+            XCTAssertThrowsError(try engine.sync(try store.account(named: "dav"), with: book), "\(server.kind): the answer never came")
+            // Someone else writes over it at that name (vdirsyncer restoring the card it had).
+            let url = try XCTUnwrap(URL(string: href, relativeTo: server.addressBook)?.absoluteURL)
+            let etag = try server.request("GET", url).headers["etag"] ?? ""
+            let theirs = "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:\(kate.uid)\r\nFN:Kate Bell\r\nN:Bell;Kate;;;\r\nNOTE:restored\r\nEND:VCARD\r\n"
+            let put = try server.request(
+                "PUT", url, headers: ["If-Match": etag, "Content-Type": "text/vcard; charset=utf-8"], body: Data(theirs.utf8))
+            XCTAssertLessThan(put.status, 300, "\(server.kind)")
+            let r = try engine.sync(try store.account(named: "dav"), with: book)
+            XCTAssertEqual(r.errors, [], "\(server.kind): \(r)")
+            let here = try store.contact(id: kate.id)
+            XCTAssertEqual(here.note, "restored", "\(server.kind): their card is merged in")
+            XCTAssertEqual(here.title, "Producer", "\(server.kind): ours is kept")
+            let there = String(decoding: try server.request("GET", url).body, as: UTF8.self)
+            XCTAssertTrue(there.contains("restored") && there.contains("Producer"), "\(server.kind): \(there)")
+            XCTAssertEqual(try book.listing().count, 1)
+        }
+    }
+
     func testAServerThatFallsSilentIsGivenUpAndTheNextSyncGoesOn() throws {
         try eachServer { server, proxy, store, _, _ in
             try server.put("kate.vcf", "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:kate\r\nFN:Kate Bell\r\nEND:VCARD\r\n")

@@ -53,6 +53,9 @@ public final class FaultProxy: @unchecked Sendable {
 
     public func inject(_ fault: Fault) { lock.withLock { faults.append(fault) } }
 
+    /// Forgets the faults no request has met yet.
+    public func clearFaults() { lock.withLock { faults = [] } }
+
     public func stop() {
         let first = lock.withLock { () -> Bool in
             defer { stopped = true }

@@ -25,6 +25,7 @@ enum ErrorMapping {
                 return RPCError(.conflict, message, data: data.isEmpty ? nil : .object(data))
             case .changedSince(let message, let ids):
                 return RPCError(.conflict, message, data: ["ids": .array(ids.map(JSONValue.string))])
+            case .sameUID(_, _, let id): return RPCError(.conflict, e.description, data: ["id": .string(id)])
             case .invalid(let c): return rpcError(c)
             case .unavailable(let m): return RPCError(.unavailable, m)
             case .cancelled: return RPCError(.unavailable, "Interrupted: contactsd is stopping; nothing was changed")

@@ -195,6 +195,12 @@ enum Migrations {
         """
         CREATE TABLE not_duplicates (first TEXT NOT NULL, second TEXT NOT NULL, PRIMARY KEY (first, second)) WITHOUT ROWID;
         """,
+        // 14: a write whose answer was lost is confirmed only by the server holding the very
+        // card that was sent: the intent keeps its digest and the revision it was made from.
+        """
+        ALTER TABLE sync_intents ADD COLUMN digest TEXT;
+        ALTER TABLE sync_intents ADD COLUMN revision INTEGER;
+        """,
     ]
 
     static var latestVersion: Int { all.count }

@@ -16,6 +16,9 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     case cancelled
     /// An undo that later changes of these contacts or groups stand in the way of.
     case changedSince(message: String, ids: [String])
+    /// A downloaded card with the UID of contact `id`, which another card of the same book
+    /// (`href`) is already.
+    case sameUID(uid: String, href: String, id: String)
 
     public var description: String {
         switch self {
@@ -26,6 +29,7 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         case .database(let e): e.description
         case .cancelled: "interrupted; nothing was changed"
         case .changedSince(let message, _): message
+        case .sameUID(let uid, let href, _): "the book's card \(href) has the same UID '\(uid)'; this one is left on the server as it is"
         }
     }
 }

@@ -93,6 +93,14 @@ extension ContactStore {
         }
     }
 
+    /// Keeps the token a sync's download reached, before the sync ends: what was stored is
+    /// not asked for again even if sending fails.
+    public func recordToken(account: String, token: String?) throws {
+        try write(origin: "sync:\(account)") { db, _ in
+            try db.prepare("UPDATE accounts SET sync_token = ? WHERE name = ?").run([token.map { .text($0) } ?? .null, .text(account)])
+        }
+    }
+
     /// Keeps what an account's last sync reported.
     public func recordReport(account: String, _ report: String) throws {
         try write(origin: "sync:\(account)") { db, _ in

@@ -146,11 +146,10 @@ extension ContactStore {
                 "SELECT href FROM sync_items WHERE account = ? AND contact_id = ? AND href <> ?",
                 [.text(account), .text(same.id), .text(d.href)])
             {
-                // Two cards of one book with one UID (a device that lost its sync state makes
-                // them): the first one stays the contact's, this one stays on the server as it is.
-                throw StoreError.conflict(
-                    message: "the book's card \(other) has the same UID '\(incoming.uid)'; this one is left on the server as it is",
-                    id: same.id, currentRevision: nil)
+                // Two cards of one book with one UID: the card moved (deleted at its old name in
+                // the same changes, which the caller knows) or a device that lost its sync state
+                // made a second one (then the first stays the contact's).
+                throw StoreError.sameUID(uid: incoming.uid, href: other, id: same.id)
             }
             if try db.scalarInt("SELECT count(*) FROM sync_items WHERE contact_id = ?", [.text(same.id)]) == 0 { target = same }
         }
@@ -237,6 +236,21 @@ extension ContactStore {
             ])
             try Self.saveItem(
                 db, account: account, SyncItem(href: href, contactID: c.id, etag: etag, card: card, syncedRevision: c.revision))
+        }
+    }
+
+    /// The server moved a card from `href` to `newHref` (deleted at one name, put at the other
+    /// with the same UID): the item follows, with its contact, tag and base, so that the
+    /// card at the new name is an update of the same contact.
+    public func moveItem(account: String, from href: String, to newHref: String) throws {
+        try write(origin: "sync:\(account)") { db, _ in
+            try db.prepare("DELETE FROM sync_items WHERE account = ? AND href = ?").run([.text(account), .text(newHref)])
+            try db.prepare("UPDATE sync_items SET href = ? WHERE account = ? AND href = ?").run([
+                .text(newHref), .text(account), .text(href),
+            ])
+            try db.prepare("DELETE FROM sync_intents WHERE account = ? AND href IN (?, ?)").run([
+                .text(account), .text(href), .text(newHref),
+            ])
         }
     }
 
@@ -327,9 +341,11 @@ extension ContactStore {
         guard !intents.isEmpty else { return }
         try write(origin: "sync:\(account)") { db, _ in
             for intent in intents {
-                try db.prepare("INSERT OR REPLACE INTO sync_intents (account, href, contact_id, action, at) VALUES (?, ?, ?, ?, ?)").run([
+                try db.prepare(
+                    "INSERT OR REPLACE INTO sync_intents (account, href, contact_id, action, at, digest, revision) VALUES (?, ?, ?, ?, ?, ?, ?)"
+                ).run([
                     .text(account), .text(intent.href), intent.contactID.map { .text($0) } ?? .null, .text(intent.action),
-                    .int(Timestamp.now()),
+                    .int(Timestamp.now()), intent.digest.map { .text($0) } ?? .null, intent.revision.map { .int(Int64($0)) } ?? .null,
                 ])
             }
         }
@@ -337,10 +353,15 @@ extension ContactStore {
 
     public func intents(account: String) throws -> [SyncIntent] {
         try read { db in
-            let s = try db.prepare("SELECT href, contact_id, action FROM sync_intents WHERE account = ? ORDER BY at")
+            let s = try db.prepare("SELECT href, contact_id, action, digest, revision FROM sync_intents WHERE account = ? ORDER BY at")
             try s.bind([.text(account)])
             var out: [SyncIntent] = []
-            while try s.step() { out.append(SyncIntent(href: s.text(0), contactID: s.optionalText(1), action: s.text(2))) }
+            while try s.step() {
+                out.append(
+                    SyncIntent(
+                        href: s.text(0), contactID: s.optionalText(1), action: s.text(2), digest: s.optionalText(3),
+                        revision: s.optionalInt64(4).map { Int($0) }))
+            }
             s.reset()
             return out
         }

@@ -86,10 +86,17 @@ public struct SyncIntent: Sendable, Equatable {
     public var href: String
     public var contactID: String?
     public var action: String
+    /// The SHA-256 of the card sent (hex), for a create or an update: the write landed only
+    /// if the server's card is that one, byte for byte.
+    public var digest: String?
+    /// The contact's revision the card was made from.
+    public var revision: Int?
 
-    public init(href: String, contactID: String?, action: String) {
+    public init(href: String, contactID: String?, action: String, digest: String? = nil, revision: Int? = nil) {
         self.href = href
         self.contactID = contactID
         self.action = action
+        self.digest = digest
+        self.revision = revision
     }
 }
