@@ -10,18 +10,26 @@ extension Contact {
         "organization", "title", "birthday", "note", "urls", "favorite", "groups",
     ]
 
+    /// The fields of the API's shape that contactsd sets: a contact as the API shows it (a
+    /// JSON export read back) may carry them, and they are passed over.
+    public static let shownFields: Set<String> = ["id", "revision", "photo", "createdAt", "updatedAt", "account"]
+
     /// A new contact from a client's JSON (`contacts.create`); `path` names it in errors.
-    public init(creating object: JSONObject, path: String = "contact") throws(ContactError) {
+    /// A key that is no field a client sets is refused, but for those in `passing`.
+    public init(creating object: JSONObject, path: String = "contact", passing: Set<String> = []) throws(ContactError) {
         guard object["name"] != nil, object["name"] != .null else {
             throw ContactError(.invalidData, field: "\(path).name", "a contact needs a name")
         }
         self.init(name: "")
-        try apply(object, path: path)
+        try apply(object, path: path, passing: passing)
     }
 
     /// Applies a partial contact (`contacts.update` changes): fields present replace the stored
-    /// ones, `null` clears them, fields absent are kept. Unknown fields are ignored.
-    public mutating func apply(_ changes: JSONObject, path: String = "changes") throws(ContactError) {
+    /// ones, `null` clears them, fields absent are kept. A key that is no field a client sets
+    /// is refused (a misspelt one would otherwise be lost without a word), but for those in
+    /// `passing`, which are passed over.
+    public mutating func apply(_ changes: JSONObject, path: String = "changes", passing: Set<String> = []) throws(ContactError) {
+        try Self.checkKeys(changes, path: path, passing: passing)
         for key in Self.editableFields {
             guard let value = changes[key] else { continue }
             let field = "\(path).\(key)"
@@ -62,6 +70,26 @@ extension Contact {
             case "favorite": favorite = try r.bool()
             case "groups": groups = try r.groupNames()
             default: break
+            }
+        }
+    }
+
+    /// Refuses the first key of `object` that is no field a client sets (nor in `passing`),
+    /// naming it and the fields there are.
+    static func checkKeys(_ object: JSONObject, path: String, passing: Set<String>) throws(ContactError) {
+        for key in object.keys where !passing.contains(key) && !editableFields.contains(key) {
+            let field = "\(path).\(key)"
+            switch key {
+            case "account":
+                throw ContactError(.invalidParams, field: field, "is not changed here: contacts.move moves a contact to an account")
+            case "photo":
+                throw ContactError(.invalidParams, field: field, "is set by contacts.setPhoto")
+            case _ where shownFields.contains(key):
+                throw ContactError(.invalidParams, field: field, "is set by contactsd, not by a client")
+            default:
+                throw ContactError(
+                    .invalidParams, field: field,
+                    "is no field of a contact; the fields are \(editableFields.joined(separator: ", "))")
             }
         }
     }

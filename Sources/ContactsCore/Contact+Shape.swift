@@ -23,7 +23,7 @@ extension Contact {
         /// Every field's name, in the order the API writes them.
         public static let names = [
             "id", "uid", "revision", "name", "structuredName", "nickname", "phones", "emails", "addresses", "organization", "title",
-            "birthday", "note", "urls", "favorite", "groups", "photo", "createdAt", "updatedAt",
+            "birthday", "note", "urls", "favorite", "groups", "photo", "createdAt", "updatedAt", "account",
         ]
         public static let all = Fields(rawValue: (1 << UInt32(names.count)) - 1)
 
@@ -49,7 +49,7 @@ extension Contact {
         public static let emails = field("emails"), addresses = field("addresses"), organization = field("organization")
         public static let title = field("title"), birthday = field("birthday"), note = field("note"), urls = field("urls")
         public static let favorite = field("favorite"), groups = field("groups"), photo = field("photo")
-        public static let createdAt = field("createdAt"), updatedAt = field("updatedAt")
+        public static let createdAt = field("createdAt"), updatedAt = field("updatedAt"), account = field("account")
 
         /// The fields whose member of the stored body is written as the API shows it (by the
         /// same builder, below): a projection copies those from the body unread. (Phones are
@@ -127,6 +127,7 @@ extension Contact {
         }
         if fields.contains(.createdAt) { b.string("createdAt", Timestamp.format(createdAt)) }
         if fields.contains(.updatedAt) { b.string("updatedAt", Timestamp.format(updatedAt)) }
+        if fields.contains(.account) { b.string("account", account) }
         b.endObject()
     }
 }

@@ -32,6 +32,9 @@ public struct Contact: Sendable, Equatable {
     /// Milliseconds since 1970, UTC.
     public var createdAt: Int64 = 0
     public var updatedAt: Int64 = 0
+    /// The sync account the contact belongs to; nil: this machine alone. Read with the contact,
+    /// never stored in it: moving is `contacts.move`.
+    public var account: String?
 
     public init(name: String) { self.name = name }
 }

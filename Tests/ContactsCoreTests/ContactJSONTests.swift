@@ -26,7 +26,6 @@ final class ContactJSONTests: XCTestCase {
                 ]
             ],
             "birthday": "19800622", "favorite": true, "groups": ["Family", "family", "Work"], "urls": ["https://example.com"],
-            "unknownField": 42,
         ])
         XCTAssertEqual(c.structuredName?.family, "Appleseed")
         XCTAssertEqual(c.phones.count, 2)
@@ -94,6 +93,30 @@ final class ContactJSONTests: XCTestCase {
         XCTAssertThrowsError(try Birthday.normalize("--13-01", field: "b"))
     }
 
+    func testAKeyThatIsNoFieldIsRefusedByName() {
+        for (object, field, says) in [
+            (["name": "Kate", "phone_number": "555"], "contact.phone_number", "is no field of a contact; the fields are name, uid"),
+            (["name": "Kate", "Email": "k@example.org"], "contact.Email", "is no field of a contact"),
+            (["name": "Kate", "account": "home"], "contact.account", "contacts.move"),
+            (["name": "Kate", "revision": 3], "contact.revision", "set by contactsd"),
+            (["name": "Kate", "photo": ["url": "https://example.org/k.jpg"]], "contact.photo", "contacts.setPhoto"),
+        ] as [(JSONObject, String, String)] {
+            XCTAssertThrowsError(try Contact(creating: object)) { e in
+                let e = e as? ContactError
+                XCTAssertEqual(e?.field, field)
+                XCTAssertEqual(e?.kind, .invalidParams)
+                XCTAssertTrue(e?.message.contains(says) ?? false, "\(e?.message ?? "")")
+            }
+        }
+        var kate = Contact(name: "Kate")
+        XCTAssertThrowsError(try kate.apply(["titel": "Producer"])) { e in XCTAssertEqual((e as? ContactError)?.field, "changes.titel") }
+        XCTAssertNil(kate.title, "nothing of a refused change is applied")
+        // A contact as the API shows it (a JSON export read back) passes over what contactsd sets.
+        var shown = Contact(name: "Kate").json.objectValue ?? [:]
+        shown["account"] = "home"
+        XCTAssertEqual(try Contact(creating: shown, passing: Contact.shownFields).name, "Kate")
+    }
+
     func testJSON_hasTheContractsShape() throws {
         var c = Contact(name: "Kate Bell")
         c.id = "ID"
@@ -106,7 +129,7 @@ final class ContactJSONTests: XCTestCase {
             json.objectValue?.keys,
             [
                 "id", "uid", "revision", "name", "structuredName", "nickname", "phones", "emails", "addresses", "organization", "title",
-                "birthday", "note", "urls", "favorite", "groups", "photo", "createdAt", "updatedAt",
+                "birthday", "note", "urls", "favorite", "groups", "photo", "createdAt", "updatedAt", "account",
             ])
         XCTAssertEqual(json["createdAt"], "2026-11-30T10:00:00Z")
     }

@@ -161,6 +161,7 @@ final class MultiDeviceSoakTests: XCTestCase {
         let got = try server.request("GET", url)
         guard got.status == 200, let etag = got.headers["etag"] else { return nil }
         var lines = Self.unfolded(String(decoding: got.body, as: UTF8.self))
+        let uid = lines.first { $0.uppercased().hasPrefix("UID:") }.map { String($0.dropFirst(4)) }
         let roll = Int.random(in: 0..<7, using: &random)
         if roll < 3 {
             // The note is written anew with what it said and the marker (a webmail's own second
@@ -175,11 +176,11 @@ final class MultiDeviceSoakTests: XCTestCase {
         if roll == 6 {
             // Moved: deleted where it was, put under a name of its own with the same UID.
             guard try server.request("DELETE", url, headers: ["If-Match": etag]).status < 300 else { return nil }
-            return try server.put("moved-\(m).vcf", text).status < 300 ? Marker(text: m, list: false) : nil
+            return try server.put("moved-\(m).vcf", text).status < 300 ? Marker(text: m, list: false, uid: uid) : nil
         }
         let put = try server.request(
             "PUT", url, headers: ["If-Match": etag, "Content-Type": "text/vcard; charset=utf-8"], body: Data(text.utf8))
-        return put.status < 300 ? Marker(text: m, list: roll >= 3) : nil
+        return put.status < 300 ? Marker(text: m, list: roll >= 3, uid: uid) : nil
     }
 
     /// Each contact of a store as the fields the devices edit, in one order.

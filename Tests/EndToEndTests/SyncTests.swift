@@ -86,11 +86,15 @@ final class SyncTests: DaemonTestCase {
             body: Data("<?xml version=\"1.0\"?><propfind xmlns=\"DAV:\"><prop><getetag/></prop></propfind>".utf8))
         XCTAssertEqual(String(decoding: annaCards.body, as: UTF8.self).components(separatedBy: ".vcf</").count - 1, 2, "Anna is there")
         XCTAssertTrue(try daemon.ctl("list", "--account", "home").stdout.contains("Anna Haro"))
+        let shown = try daemon.ctl("show", "anna").stdout
+        XCTAssertTrue(shown.contains("account") && shown.contains("home"), "show says where a contact lives: \(shown)")
+        XCTAssertTrue(try daemon.ctl("--json", "show", "anna").stdout.contains("\"account\":\"home\""))
         // Moved to this machine alone: gone from the server, still here.
         XCTAssertEqual(try daemon.ctl("move", "kate", "--to", "local").status, 0)
         XCTAssertTrue(try daemon.ctl("sync", "home").stdout.contains("out 0 new, 0 changed, 1 deleted"))
         XCTAssertEqual(try server.request("GET", server.addressBook.appendingPathComponent("kate.vcf")).status, 404)
         XCTAssertTrue(try daemon.ctl("list", "--account", "local").stdout.contains("Kate Bell"))
+        XCTAssertTrue(try daemon.ctl("show", "kate").stdout.contains("this machine only"))
         // A wrong password is refused before anything is stored, and never shown.
         let refused = try daemon.ctl(
             "account", "add", "other", server.root.absoluteString, "--user", "kate", "--password-command", "echo hunter2")

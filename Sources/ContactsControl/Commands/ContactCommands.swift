@@ -238,6 +238,7 @@ enum ContactView {
         }
         add("groups", (c["groups"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ", "))
         add("note", c["note"]?.stringValue)
+        add("account", c["account"]?.stringValue ?? o.dim("this machine only"))
         add("id", c["id"]?.stringValue)
         add("updated", c["updatedAt"]?.stringValue)
         let width = (rows.map { $0.0.count }.max() ?? 0) + 2

@@ -71,6 +71,11 @@ enum ContactForm {
         out.append("# Group names, separated by commas.")
         out.append(line("groups", (c["groups"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ", ")))
         out.append(block("note:", c["note"]?.stringValue ?? "", indent: 2))
+        if contact != nil {
+            // Shown, not edited here: a contact changes account by contactsctl move.
+            let account = c["account"]?.stringValue.map { "the account '\($0)'" } ?? "this machine only"
+            out.append("# Kept in \(account); 'contactsctl move ID --to ACCOUNT' (or 'local') moves it.")
+        }
         return out.joined(separator: "\n") + "\n"
     }
 

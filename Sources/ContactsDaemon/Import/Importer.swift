@@ -225,7 +225,8 @@ struct Importer {
                 continue
             }
             do {
-                var c = try Contact(creating: o, path: "json[\(i)]")
+                // A contact as the API shows it: what contactsd sets is passed over.
+                var c = try Contact(creating: o, path: "json[\(i)]", passing: Contact.shownFields)
                 if c.uid.isEmpty {
                     // No uid: name the entry by its content, so that importing it again finds it.
                     var stable = o

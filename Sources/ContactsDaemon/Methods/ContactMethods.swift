@@ -27,19 +27,29 @@ enum ContactMethods {
                 let input = try call.params.objectValue("contact")
                 let draft: Contact
                 do {
-                    draft = try Contact(creating: input)
+                    draft = try Contact(creating: input, passing: ["account"])
                 } catch {
                     throw ErrorMapping.rpcError(error)
                 }
                 var account = sync.defaultAccount.flatMap { (try? store.account(named: $0))?.name }
-                if let given = call.params.object["account"] {
+                // The account may be given beside the contact or in it, as the Contact shape has it.
+                let inside = input["account"], beside = call.params.object["account"]
+                if let inside, let beside, inside != beside {
+                    throw RPCError.invalidParams(
+                        "'account' and 'contact.account' name different accounts (\(beside), \(inside)); give one", field: "account")
+                }
+                if let given = beside ?? inside {
+                    let field = beside != nil ? "account" : "contact.account"
                     guard given.isNull || given.stringValue != nil else {
-                        throw RPCError.invalidParams("'account' must be an account's name or null, not \(given.typeName)", field: "account")
+                        throw RPCError.invalidParams("'\(field)' must be an account's name or null, not \(given.typeName)", field: field)
                     }
                     account = try given.stringValue.map { try store.account(named: $0).name }
                 }
-                let created = try store.create(draft)
-                if let account { _ = try sync.move(ids: [created.id], to: account) }
+                var created = try store.create(draft)
+                if let account {
+                    _ = try sync.move(ids: [created.id], to: account)
+                    created.account = account
+                }
                 return created.json
             },
             RPCMethod(

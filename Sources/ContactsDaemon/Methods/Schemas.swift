@@ -55,6 +55,7 @@ enum Schemas {
             "type": "object",
             "required": [
                 "id", "uid", "revision", "name", "phones", "emails", "addresses", "urls", "favorite", "groups", "createdAt", "updatedAt",
+                "account",
             ],
             "properties": [
                 "id": string, "uid": string, "revision": integer, "name": string,
@@ -71,12 +72,17 @@ enum Schemas {
                 "photo": ["oneOf": [ref("Photo"), ["type": "null"]]],
                 "createdAt": ["type": "string", "format": "date-time"],
                 "updatedAt": ["type": "string", "format": "date-time"],
+                "account": [
+                    "type": ["string", "null"],
+                    "description": "The sync account it belongs to; null: this machine alone (contacts.move moves it)",
+                ],
             ],
         ],
         "ContactInput": [
             "type": "object",
             "description":
-                "A contact as a client gives it. 'phone', 'email' and 'address' are single-string shorthands. Unknown fields are ignored.",
+                "A contact as a client gives it. 'phone', 'email' and 'address' are single-string shorthands. Any other key is refused (-32602, naming it).",
+            "additionalProperties": false,
             "properties": [
                 "name": string, "uid": string, "structuredName": ref("StructuredName"), "nickname": nullableString,
                 "phones": ["type": "array", "items": ["oneOf": [string, ref("LabeledValue")]]],
@@ -88,6 +94,10 @@ enum Schemas {
                 "organization": nullableString, "title": nullableString, "birthday": nullableString, "note": nullableString,
                 "urls": ["type": "array", "items": ["oneOf": [string, ref("LabeledValue")]]],
                 "favorite": boolean, "groups": stringArray,
+                "account": [
+                    "type": ["string", "null"],
+                    "description": "contacts.create only, as its 'account' parameter; refused in changes (contacts.move moves a contact)",
+                ],
             ],
         ],
         "Group": [

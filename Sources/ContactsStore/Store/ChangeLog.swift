@@ -22,6 +22,8 @@ struct ChangeLog {
     var keepsHistory = true
     /// An import left phones unkeyed, to be read as numbers after the commit.
     var phonesKeyedLater = false
+    /// Contacts joined or left a sync account: what the cache holds of their account is old.
+    var accountsChanged = false
     var isEmpty: Bool { contacts.isEmpty && groups.isEmpty }
 
     /// How many of `contacts` `positions` covers.

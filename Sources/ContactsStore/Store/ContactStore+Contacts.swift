@@ -8,12 +8,19 @@ extension ContactStore {
     static let contactColumns = """
         c.rowid, c.id, c.uid, c.revision, c.name, c.favorite, c.created_at, c.updated_at, c.body,
         (SELECT group_concat(g.name, char(31)) FROM memberships m JOIN groups g ON g.rowid = m.group_rowid
-         WHERE m.contact_rowid = c.rowid)
+         WHERE m.contact_rowid = c.rowid), \(accountColumn("c"))
         """
-    /// The columns of `contactColumns` without the groups: a projection that does not show them.
-    static let projectedColumns = "c.rowid, c.id, c.uid, c.revision, c.name, c.favorite, c.created_at, c.updated_at, c.body"
-    /// The same, then the vCard properties (column 10): for export and for changes.
+    /// The columns of `contactColumns` without the groups (column 9 is null): a projection
+    /// that does not show them.
+    static let projectedColumns =
+        "c.rowid, c.id, c.uid, c.revision, c.name, c.favorite, c.created_at, c.updated_at, c.body, NULL, \(accountColumn("c"))"
+    /// The same, then the vCard properties (column 11): for export and for changes.
     static let contactColumnsWithCard = contactColumns + ", c.vcard"
+
+    /// The account a contact (of table alias `t`) belongs to, as a column (10).
+    static func accountColumn(_ t: String) -> String {
+        "(SELECT si.account FROM sync_items si WHERE si.contact_id = \(t).id LIMIT 1)"
+    }
 
     static func readContact(_ s: Statement, withCard: Bool = false) -> Contact {
         RawRow(s, withCard: withCard).contact()
@@ -31,7 +38,7 @@ extension ContactStore {
             contact0 = Self.columns(s)
             body = s.withBytes(8) { [UInt8]($0) }
             groups = s.optionalText(9)
-            card = withCard && s.optionalText(10) != nil ? s.withBytes(10) { [UInt8]($0) } : nil
+            card = withCard && s.optionalText(11) != nil ? s.withBytes(11) { [UInt8]($0) } : nil
         }
 
         /// The contact's own columns (identity, name, favorite, times): all but its body,
@@ -44,6 +51,7 @@ extension ContactStore {
             c.favorite = s.int64(5) != 0
             c.createdAt = s.int64(6)
             c.updatedAt = s.int64(7)
+            c.account = s.optionalText(10)
             return c
         }
 

@@ -134,6 +134,8 @@ extension ContactStore {
         var x = a, y = b
         x.vcardProperties = nil
         y.vcardProperties = nil
+        // Where it lives is no part of what it says.
+        (x.account, y.account) = (nil, nil)
         x.groups = x.groups.map { $0.lowercased() }.sorted()
         y.groups = y.groups.map { $0.lowercased() }.sorted()
         guard x == y else { return false }

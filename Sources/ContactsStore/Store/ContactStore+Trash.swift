@@ -32,8 +32,8 @@ extension ContactStore {
     }
 
     static let trashColumns = """
-        t.rowid, t.id, t.uid, t.revision, t.name, t.favorite, t.created_at, t.updated_at, t.body, t.groups, t.vcard,
-        t.deleted_at, t.origin, t.search
+        t.rowid, t.id, t.uid, t.revision, t.name, t.favorite, t.created_at, t.updated_at, t.body, t.groups, \(accountColumn("t")),
+        t.vcard, t.deleted_at, t.origin, t.search
         """
 
     /// What is in the trash, the latest deletion first: everything, or what matches `text`
@@ -46,12 +46,12 @@ extension ContactStore {
             var total = 0
             while try s.step() {
                 if !patterns.isEmpty {
-                    let search = s.withBytes(13) { [UInt8]($0) }
+                    let search = s.withBytes(14) { [UInt8]($0) }
                     guard patterns.contains(where: { Self.contains(search, $0) }) else { continue }
                 }
                 total += 1
                 guard total > offset, limit.map({ matched.count < $0 }) ?? true else { continue }
-                matched.append(TrashedContact(contact: RawRow(s, withCard: true).contact(), deletedAt: s.int64(11), origin: s.text(12)))
+                matched.append(TrashedContact(contact: RawRow(s, withCard: true).contact(), deletedAt: s.int64(12), origin: s.text(13)))
             }
             return (total, matched)
         }

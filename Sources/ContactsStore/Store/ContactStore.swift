@@ -302,7 +302,9 @@ public final class ContactStore: @unchecked Sendable {
             searchIndex.apply(upserts: log.indexUpserts, deletes: log.indexDeletes)
         }
         searchIndex.replaceTexts(log.indexTexts)
-        if !log.isEmpty {
+        if log.accountsChanged {
+            cache.invalidate(nil)
+        } else if !log.isEmpty {
             // A group's change reaches its members' group lists: then everything goes.
             cache.invalidate(log.groups.isEmpty ? log.contacts.map(\.id) : nil)
         }

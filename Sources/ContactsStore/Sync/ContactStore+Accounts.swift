@@ -69,6 +69,7 @@ extension ContactStore {
     /// trash. Returns how many contacts it had.
     public func removeAccount(name: String, keepContacts: Bool = true) throws -> Int {
         try write(origin: "rpc") { db, log in
+            log.accountsChanged = true
             guard try db.scalarInt("SELECT count(*) FROM accounts WHERE name = ?", [.text(name)]) > 0 else {
                 throw StoreError.notFound(kind: "account", id: name)
             }

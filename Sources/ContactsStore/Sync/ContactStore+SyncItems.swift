@@ -178,6 +178,8 @@ extension ContactStore {
         try saveItem(
             db, account: account,
             SyncItem(href: d.href, contactID: c.id, etag: d.etag, card: d.card, syncedRevision: d.pending ? 0 : c.revision))
+        if linked == nil { log.accountsChanged = true }
+        c.account = account
         return c
     }
 
@@ -256,7 +258,8 @@ extension ContactStore {
 
     /// Forgets the item at `href` (its card is gone from the server and its contact from here).
     public func forgetItem(account: String, href: String) throws {
-        try write(origin: "sync:\(account)") { db, _ in
+        try write(origin: "sync:\(account)") { db, log in
+            log.accountsChanged = true
             try db.prepare("DELETE FROM sync_items WHERE account = ? AND href = ?").run([.text(account), .text(href)])
             try db.prepare("DELETE FROM sync_intents WHERE account = ? AND href = ?").run([.text(account), .text(href)])
         }
@@ -265,7 +268,8 @@ extension ContactStore {
     /// Makes contacts of this machine members of `account`, each to be uploaded as a new card
     /// at the href `name` gives it. Contacts another account has are left where they are.
     public func addToAccount(_ account: String, ids: [String], href name: (Contact) -> String) throws -> Int {
-        try write(origin: "sync:\(account)") { db, _ in
+        try write(origin: "sync:\(account)") { db, log in
+            log.accountsChanged = true
             var added = 0
             for id in ids {
                 guard let c = try Self.fetch(db, id: id),
@@ -283,7 +287,8 @@ extension ContactStore {
     /// they are uploaded as new cards at the href `name` gives. Returns how many moved
     /// (contacts already there are not counted).
     public func moveContacts(ids: [String], to account: String?, href name: (Contact) -> String) throws -> Int {
-        try write(origin: "rpc") { db, _ in
+        try write(origin: "rpc") { db, log in
+            log.accountsChanged = true
             if let account, try db.scalarInt("SELECT count(*) FROM accounts WHERE name = ?", [.text(account)]) == 0 {
                 throw StoreError.notFound(kind: "account", id: account)
             }
