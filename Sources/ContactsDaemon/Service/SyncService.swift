@@ -36,6 +36,11 @@ final class SyncService: @unchecked Sendable {
     private var accountLocks: [String: NSLock] = [:]
     private var pending: [String: (at: Date, work: DispatchWorkItem)] = [:]
     private var failures: [String: Int] = [:]
+    /// What a server said with `Retry-After`: no request to it before then, asked for or not
+    /// (the status it answered with, for the refusal).
+    private var quietUntil: [String: (at: Date, status: Int)] = [:]
+    /// The longest wait a server's `Retry-After` is taken for.
+    static let longestWait = 86_400.0
     private var started = false
     private let queue = DispatchQueue(label: "sync", qos: .utility)
 
@@ -84,6 +89,15 @@ final class SyncService: @unchecked Sendable {
         accountLock.lock()
         defer { accountLock.unlock() }
         let account = try store.account(named: name)
+        if let quiet = lock.withLock({ quietUntil[name] }), quiet.at > Date() {
+            // The server asked for time: it is not asked again before then, whoever asks.
+            let wait = quiet.at.timeIntervalSinceNow
+            throw DAVError.status(
+                quiet.status, url: URLPolicy.redacted(try Self.bookURL(account)),
+                message:
+                    "the server asked for no request before \(Timestamp.format(Int64(quiet.at.timeIntervalSince1970 * 1000))) (Retry-After, \(Int(wait.rounded(.up))) s from now); nothing was sent, and the next sync is then",
+                retryAfter: wait)
+        }
         let told = onProgress
         let report: (SyncProgress) -> Void = { p in
             progress(p)
@@ -107,6 +121,15 @@ final class SyncService: @unchecked Sendable {
         }
         lock.withLock {
             if case .success = result { failures[name] = nil } else { failures[name, default: 0] += 1 }
+            if case .failure(DAVError.status(let code, _, _, let retryAfter?)) = result {
+                quietUntil[name] = (Date().addingTimeInterval(min(max(retryAfter, 1), Self.longestWait)), code)
+            } else if case .success = result {
+                quietUntil[name] = nil
+            }
+        }
+        if let quiet = lock.withLock({ quietUntil[name] }), case .failure = result {
+            // A sync due sooner (a local change, the interval) waits as the server said.
+            postpone(name, until: quiet.at)
         }
         if case .success(let report) = result { try? store.recordReport(account: name, JSONWriter.string(SyncMethods.json(report))) }
         onFinished?(name, result)
@@ -178,18 +201,31 @@ final class SyncService: @unchecked Sendable {
         }
     }
 
-    /// Runs a sync of `name` in `seconds`, unless one is due sooner already.
+    /// Runs a sync of `name` in `seconds`, unless one is due sooner already; never before
+    /// the time a server's `Retry-After` named.
     func schedule(_ name: String, after seconds: Double) {
-        let at = Date().addingTimeInterval(seconds)
         let work = DispatchWorkItem { [weak self] in self?.runScheduled(name) }
-        let scheduled = lock.withLock { () -> Bool in
-            guard started else { return false }
-            if let p = pending[name], p.at <= at { return false }
+        let delay = lock.withLock { () -> Double? in
+            guard started else { return nil }
+            var at = Date().addingTimeInterval(seconds)
+            if let quiet = quietUntil[name]?.at, quiet > at { at = quiet }
+            if let p = pending[name], p.at <= at { return nil }
             pending[name]?.work.cancel()
             pending[name] = (at, work)
+            return at.timeIntervalSinceNow
+        }
+        if let delay { queue.asyncAfter(deadline: .now() + max(0, delay), execute: work) }
+    }
+
+    /// Moves a sync of `name` due before `date` to then.
+    private func postpone(_ name: String, until date: Date) {
+        let due = lock.withLock { () -> Bool in
+            guard let p = pending[name], p.at < date else { return false }
+            p.work.cancel()
+            pending[name] = nil
             return true
         }
-        if scheduled { queue.asyncAfter(deadline: .now() + seconds, execute: work) }
+        if due { schedule(name, after: date.timeIntervalSinceNow) }
     }
 
     private func runScheduled(_ name: String) {
@@ -200,12 +236,9 @@ final class SyncService: @unchecked Sendable {
             _ = try sync(name)
             next = Double(account.interval)
         } catch let e as DAVError {
+            // After a Retry-After, `schedule` waits what the server said.
             let n = lock.withLock { failures[name] ?? 1 }
-            if case .status(_, _, _, let retryAfter?) = e {
-                next = min(max(retryAfter, 1), Double(account.interval))
-            } else {
-                next = Self.backoff(failures: n, interval: Double(account.interval))
-            }
+            if case .status(_, _, _, .some) = e { next = 1 } else { next = Self.backoff(failures: n, interval: Double(account.interval)) }
         } catch {
             next = Self.backoff(failures: lock.withLock { failures[name] ?? 1 }, interval: Double(account.interval))
         }
