@@ -29,7 +29,7 @@ final class RetryAfterTests: DaemonTestCase {
         XCTAssertTrue(refused.stderr.contains("503"), refused.stderr)
         let next = try XCTUnwrap(try nextAttempt(), "the next attempt is scheduled")
         XCTAssertGreaterThanOrEqual(next.timeIntervalSince(asked), 6, "not before the server said: \(next) after \(asked)")
-        XCTAssertLessThan(next.timeIntervalSince(asked), 9)
+        XCTAssertLessThan(next.timeIntervalSince(asked), 15, "and not much later")
         // A local change wants a sync in two seconds: it waits too.
         XCTAssertEqual(try daemon.ctl("edit", "kate", "--title", "Producer").status, 0)
         XCTAssertGreaterThanOrEqual(try XCTUnwrap(try nextAttempt()).timeIntervalSince(asked), 6)
