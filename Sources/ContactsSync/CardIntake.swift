@@ -25,7 +25,7 @@ final class CardIntake {
     private(set) var groupCards: [GroupCardDownload] = []
     /// Cards refused for a UID another card of the book has (`from`): moved there, when the
     /// same changes delete that card (`relink`).
-    private(set) var moves: [(card: RemoteCard, from: String)] = []
+    private(set) var moves: [(card: RemoteCard, from: String, refusal: StoreError)] = []
     /// What storing them did.
     private(set) var report: SyncReport
     private var failure: Error?
@@ -104,16 +104,12 @@ final class CardIntake {
         let found = moves
         moves = []
         var refused = 0
-        for (card, from) in found {
+        for (card, from, refusal) in found {
             if let at = removed.firstIndex(of: from) {
                 removed.remove(at: at)
             } else if try !gone(from) {
                 refused += 1
-                let uid = ReadCard(card).contact?.uid ?? ""
-                report.errors.append(
-                    SyncReport.CardError(
-                        href: card.href, status: nil,
-                        message: "not stored: the book's card \(from) has the same UID '\(uid)'; this one is left on the server as it is"))
+                report.errors.append(SyncReport.CardError(href: card.href, status: nil, message: "not stored: \(refusal)"))
                 continue
             }
             try engine.store.moveItem(account: account.name, from: from, to: card.href)
@@ -156,8 +152,8 @@ final class CardIntake {
             switch result {
             case .success:
                 if items[d.href]?.contactID == nil { report.downloaded.created += 1 } else { report.downloaded.updated += 1 }
-            case .failure(.sameUID(_, let other, _)):
-                moves.append((source, other))
+            case .failure(let e) where e.sameUIDHref != nil:
+                moves.append((source, e.sameUIDHref ?? "", e))
             case .failure(let e):
                 report.errors.append(SyncReport.CardError(href: d.href, status: nil, message: "not stored: \(e)"))
             }

@@ -56,7 +56,7 @@ extension SyncEngine {
             account: account.name,
             steps.compactMap { step in
                 switch step {
-                case .send(let c, let item, let data): Self.intent(item.href, c, item.etag == nil ? "create" : "update", data)
+                case .send(let c, let item, let data): Self.intent(item, c, data)
                 case .delete(let item): SyncIntent(href: item.href, contactID: item.contactID, action: "delete")
                 case .hold, .forget: nil
                 }
@@ -102,9 +102,11 @@ extension SyncEngine {
         progress(SyncProgress(phase: .upload, done: writes.count, total: writes.count))
     }
 
-    /// The note of a card about to be sent.
-    static func intent(_ href: String, _ c: Contact, _ action: String, _ data: Data) -> SyncIntent {
-        SyncIntent(href: href, contactID: c.id, action: action, digest: SHA256.hex(data), revision: c.revision)
+    /// The note of a card about to be sent for `item`: new when it was never sent, else an edit.
+    static func intent(_ item: SyncItem, _ c: Contact, _ data: Data) -> SyncIntent {
+        SyncIntent(
+            href: item.href, contactID: c.id, action: item.etag == nil ? "create" : "update", digest: SHA256.hex(data), revision: c.revision
+        )
     }
 
     /// The card a contact goes up as: vCard 4.0 for a book that offers it and keeps its
@@ -133,7 +135,7 @@ extension SyncEngine {
         for side in [640, 320] {
             guard let jpeg = shrink(c, side) else { break }
             let smaller = card(c, account, photo: jpeg)
-            try store.recordIntent(account: account.name, Self.intent(item.href, c, item.etag == nil ? "create" : "update", smaller))
+            try store.recordIntent(account: account.name, Self.intent(item, c, smaller))
             outcome = Self.attempt { () throws(DAVError) in try backend.put(item.href, smaller, etag: item.etag) }
             if case .success = outcome {
                 data = smaller
@@ -174,7 +176,7 @@ extension SyncEngine {
         var outcome = first
         for attempt in 0..<2 {
             if attempt > 0 {
-                try store.recordIntent(account: account.name, Self.intent(item.href, contact, item.etag == nil ? "create" : "update", data))
+                try store.recordIntent(account: account.name, Self.intent(item, contact, data))
                 outcome = Self.attempt { () throws(DAVError) in try backend.put(item.href, data, etag: item.etag) }
             }
             if case .failure(let e) = outcome, Self.isTooLarge(e), let smaller = try sendSmaller(contact, item, account, backend, &data) {

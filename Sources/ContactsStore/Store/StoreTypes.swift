@@ -20,6 +20,12 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
     /// (`href`) is already.
     case sameUID(uid: String, href: String, id: String)
 
+    /// For `sameUID`, the other card's href.
+    public var sameUIDHref: String? {
+        if case .sameUID(_, let href, _) = self { return href }
+        return nil
+    }
+
     public var description: String {
         switch self {
         case .notFound(let kind, let id): "no \(kind) with id '\(id)'"
