@@ -59,6 +59,14 @@ _contactsctl() {
                 ((i++))
                 continue
                 ;;
+            " delete|--socket")
+                ((i++))
+                continue
+                ;;
+            " remove|--socket")
+                ((i++))
+                continue
+                ;;
             " move|--to"|" move|--socket")
                 ((i++))
                 continue
@@ -239,7 +247,7 @@ _contactsctl() {
         esac
         if ((nargs == 0)); then
             case "$cmdpath $w" in
-                " list"|" search"|" show"|" add"|" edit"|" rm"|" move"|" duplicates"|" merge"|" not-duplicates"|" history"|" revert"|" changes"|" undo"|" trash"|" trash empty"|" undelete"|" purge"|" account"|" account add"|" account list"|" account rm"|" sync"|" sync status"|" sync confirm"|" sync reject"|" fav"|" unfav"|" group"|" group list"|" group add"|" group rm"|" group rename"|" group members"|" group assign"|" group unassign"|" photo"|" photo set"|" photo get"|" photo rm"|" import"|" export"|" backup"|" restore"|" status"|" watch"|" query-email"|" who"|" completions"|" call")
+                " list"|" search"|" show"|" add"|" edit"|" rm"|" delete"|" remove"|" move"|" duplicates"|" merge"|" not-duplicates"|" history"|" revert"|" changes"|" undo"|" trash"|" trash empty"|" undelete"|" purge"|" account"|" account add"|" account list"|" account rm"|" sync"|" sync status"|" sync confirm"|" sync reject"|" fav"|" unfav"|" group"|" group list"|" group add"|" group rm"|" group rename"|" group members"|" group assign"|" group unassign"|" photo"|" photo set"|" photo get"|" photo rm"|" import"|" export"|" backup"|" restore"|" status"|" watch"|" query-email"|" who"|" completions"|" call")
                 cmdpath="$cmdpath $w"
                 continue
                 ;;
@@ -389,6 +397,14 @@ _contactsctl() {
         return
         ;;
     " rm|--socket")
+        _contactsctl_files ''
+        return
+        ;;
+    " delete|--socket")
+        _contactsctl_files ''
+        return
+        ;;
+    " remove|--socket")
         _contactsctl_files ''
         return
         ;;
@@ -654,6 +670,8 @@ _contactsctl() {
     " add") COMPREPLY=($(compgen -W '--phone -p --email -e --address -a --organization -o --title --nickname --birthday --note --url --group -g --favorite --account --json --socket --no-color --help -h' -- "$cur")) ;;
     " edit") COMPREPLY=($(compgen -W '--name --phone -p --email -e --address -a --organization -o --title --nickname --birthday --note --url --group -g --clear --json --socket --no-color --help -h' -- "$cur")) ;;
     " rm") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
+    " delete") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
+    " remove") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " move") COMPREPLY=($(compgen -W '--to --json --socket --no-color --help -h' -- "$cur")) ;;
     " duplicates") COMPREPLY=($(compgen -W '--min-score --limit -n --json --socket --no-color --help -h' -- "$cur")) ;;
     " merge") COMPREPLY=($(compgen -W '--into --dry-run -n --auto --json --socket --no-color --help -h' -- "$cur")) ;;
@@ -702,7 +720,7 @@ _contactsctl() {
         return
     fi
     case "$cmdpath" in
-    "") COMPREPLY=($(compgen -W 'list search show add edit rm move duplicates merge not-duplicates history revert changes undo trash undelete purge account sync fav unfav group photo import export backup restore status watch query-email who completions call' -- "$cur")) ;;
+    "") COMPREPLY=($(compgen -W 'list search show add edit rm delete remove move duplicates merge not-duplicates history revert changes undo trash undelete purge account sync fav unfav group photo import export backup restore status watch query-email who completions call' -- "$cur")) ;;
     " search")
         case $nargs in
         0) : ;;
@@ -724,6 +742,16 @@ _contactsctl() {
         esac
         ;;
     " rm")
+        case $nargs in
+        *) _contactsctl_live contacts ;;
+        esac
+        ;;
+    " delete")
+        case $nargs in
+        *) _contactsctl_live contacts ;;
+        esac
+        ;;
+    " remove")
         case $nargs in
         *) _contactsctl_live contacts ;;
         esac

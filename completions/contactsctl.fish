@@ -34,6 +34,12 @@ function __contactsctl_state
             case ' rm|--socket'
                 set skip 1
                 continue
+            case ' delete|--socket'
+                set skip 1
+                continue
+            case ' remove|--socket'
+                set skip 1
+                continue
             case ' move|--to' ' move|--socket'
                 set skip 1
                 continue
@@ -172,7 +178,7 @@ function __contactsctl_state
         end
         if test $nargs = 0
             switch "$cmdpath $t"
-                case ' list' ' search' ' show' ' add' ' edit' ' rm' ' move' ' duplicates' ' merge' ' not-duplicates' ' history' ' revert' ' changes' ' undo' ' trash' ' trash empty' ' undelete' ' purge' ' account' ' account add' ' account list' ' account rm' ' sync' ' sync status' ' sync confirm' ' sync reject' ' fav' ' unfav' ' group' ' group list' ' group add' ' group rm' ' group rename' ' group members' ' group assign' ' group unassign' ' photo' ' photo set' ' photo get' ' photo rm' ' import' ' export' ' backup' ' restore' ' status' ' watch' ' query-email' ' who' ' completions' ' call'
+                case ' list' ' search' ' show' ' add' ' edit' ' rm' ' delete' ' remove' ' move' ' duplicates' ' merge' ' not-duplicates' ' history' ' revert' ' changes' ' undo' ' trash' ' trash empty' ' undelete' ' purge' ' account' ' account add' ' account list' ' account rm' ' sync' ' sync status' ' sync confirm' ' sync reject' ' fav' ' unfav' ' group' ' group list' ' group add' ' group rm' ' group rename' ' group members' ' group assign' ' group unassign' ' photo' ' photo set' ' photo get' ' photo rm' ' import' ' export' ' backup' ' restore' ' status' ' watch' ' query-email' ' who' ' completions' ' call'
                 set cmdpath "$cmdpath $t"
                 continue
             end
@@ -202,6 +208,8 @@ complete -c contactsctl -n "__contactsctl_at ''" -a show -d 'Show everything abo
 complete -c contactsctl -n "__contactsctl_at ''" -a add -d 'Add a contact; with no NAME, fill in a form in $VISUAL or $EDITOR.'
 complete -c contactsctl -n "__contactsctl_at ''" -a edit -d 'Change a contact: the fields given replace the old ones; with none, edit it all in $VISUAL or $EDITOR.'
 complete -c contactsctl -n "__contactsctl_at ''" -a rm -d 'Delete contacts.'
+complete -c contactsctl -n "__contactsctl_at ''" -a delete -d 'Delete contacts.'
+complete -c contactsctl -n "__contactsctl_at ''" -a remove -d 'Delete contacts.'
 complete -c contactsctl -n "__contactsctl_at ''" -a move -d 'Move contacts to a sync account, or to this machine alone ('\''local'\'').'
 complete -c contactsctl -n "__contactsctl_at ''" -a duplicates -d 'List contacts that are likely one person: the score, the names and what they share.'
 complete -c contactsctl -n "__contactsctl_at ''" -a merge -d 'Merge contacts into one without losing a value; the others go to the trash.'
@@ -292,6 +300,16 @@ complete -c contactsctl -n "__contactsctl_at ' rm'" -l socket -r -F -d 'the daem
 complete -c contactsctl -n "__contactsctl_at ' rm'" -l no-color -d 'never colour the output'
 complete -c contactsctl -n "__contactsctl_at ' rm'" -l help -s h -d 'show help'
 complete -c contactsctl -n "__contactsctl_arg ' rm' '*'" -x -a '(contactsctl __complete contacts (commandline -ct) 2>/dev/null)'
+complete -c contactsctl -n "__contactsctl_at ' delete'" -l json -d 'print machine-readable JSON'
+complete -c contactsctl -n "__contactsctl_at ' delete'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
+complete -c contactsctl -n "__contactsctl_at ' delete'" -l no-color -d 'never colour the output'
+complete -c contactsctl -n "__contactsctl_at ' delete'" -l help -s h -d 'show help'
+complete -c contactsctl -n "__contactsctl_arg ' delete' '*'" -x -a '(contactsctl __complete contacts (commandline -ct) 2>/dev/null)'
+complete -c contactsctl -n "__contactsctl_at ' remove'" -l json -d 'print machine-readable JSON'
+complete -c contactsctl -n "__contactsctl_at ' remove'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
+complete -c contactsctl -n "__contactsctl_at ' remove'" -l no-color -d 'never colour the output'
+complete -c contactsctl -n "__contactsctl_at ' remove'" -l help -s h -d 'show help'
+complete -c contactsctl -n "__contactsctl_arg ' remove' '*'" -x -a '(contactsctl __complete contacts (commandline -ct) 2>/dev/null)'
 complete -c contactsctl -n "__contactsctl_at ' move'" -l to -r -x -a '(contactsctl __complete accounts (commandline -ct) 2>/dev/null)' -d 'the account to move them to, or '\''local'\'''
 complete -c contactsctl -n "__contactsctl_at ' move'" -l json -d 'print machine-readable JSON'
 complete -c contactsctl -n "__contactsctl_at ' move'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'

@@ -52,6 +52,29 @@ final class ParserTests: XCTestCase {
         XCTAssertEqual(usageError(["group", "rename", "a"])?.command, "contactsctl group rename")
     }
 
+    func testDeleteAndRemoveAreRmAndNothingProposesTheVerbThatUndoesIt() throws {
+        for verb in ["delete", "remove", "rm"] {
+            let r = try parse([verb, "Kate Bell"])
+            XCTAssertEqual(r.command.name, "rm", verb)
+            XCTAssertEqual(r.invocation.arguments, ["Kate Bell"])
+        }
+        XCTAssertEqual(usageError(["delet", "kate"])?.message, "unknown command 'delet'; did you mean 'delete'?")
+        let tree = CommandSpec(
+            "t", summary: "",
+            subcommands: [CommandSpec("undelete", summary: ""), CommandSpec("unassign", summary: ""), CommandSpec("list", summary: "")])
+        XCTAssertEqual(Parser.suggestion("delete", tree), "", "the reverse of what was asked is never proposed")
+        XCTAssertEqual(Parser.suggestion("asign", tree), "")
+        XCTAssertEqual(Parser.suggestion("undelet", tree), "; did you mean 'undelete'?")
+        XCTAssertEqual(Parser.suggestion("lst", tree), "; did you mean 'list'?")
+        let help = Help.text(for: try parse(["rm", "--help"]).command, path: ["rm"])
+        XCTAssertTrue(help.contains("Also: contactsctl delete, contactsctl remove."), help)
+        XCTAssertTrue(Help.text(for: CommandTree.root, path: []).contains("rm, delete, remove"))
+        for script in [CompletionScripts.bash(CommandTree.root), CompletionScripts.zsh(CommandTree.root)] {
+            XCTAssertTrue(script.contains("\" delete\")"), "arguments after an alias complete as after the verb")
+        }
+        XCTAssertTrue(CompletionScripts.fish(CommandTree.root).contains("-a delete"))
+    }
+
     func testHelpIsAskedForAndNeedsNoArguments() throws {
         let r = try parse(["show", "--help"])
         XCTAssertTrue(r.wantsHelp)

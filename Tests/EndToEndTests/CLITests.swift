@@ -137,7 +137,8 @@ final class CLITests: DaemonTestCase {
 
     func testPurgingAsksFirstAndTheTrashEmpties() throws {
         try loadSamples()
-        XCTAssertEqual(try daemon.ctl("rm", "kate", "anna").status, 0)
+        XCTAssertEqual(try daemon.ctl("delete", "kate").status, 0, "delete is rm")
+        XCTAssertEqual(try daemon.ctl("remove", "anna").status, 0, "so is remove")
         let refused = try daemon.ctl("purge", "kate")
         XCTAssertEqual(refused.status, 64, "no terminal to ask at, and no --yes")
         XCTAssertTrue(refused.stderr.contains("--yes"), refused.stderr)

@@ -58,6 +58,8 @@ final class CompletionTests: DaemonTestCase {
         XCTAssertEqual(try bashComplete("contactsctl group "), ["list", "add", "rm", "rename", "members", "assign", "unassign"])
         XCTAssertEqual(try bashComplete("contactsctl export --format "), ["vcard3", "vcard4", "json", "csv"])
         XCTAssertEqual(try bashComplete("contactsctl show ka"), ["Kate\\ Bell"])
+        XCTAssertEqual(try bashComplete("contactsctl delete ka"), ["Kate\\ Bell"], "after an alias as after its verb")
+        XCTAssertEqual(try bashComplete("contactsctl del"), ["delete"])
         XCTAssertEqual(try bashComplete("contactsctl group assign kate "), ["Friends", "Work"])
         XCTAssertEqual(try bashComplete("contactsctl list --group W"), ["Work"])
         XCTAssertTrue(try bashComplete("contactsctl list --").contains("--favorites"))

@@ -26,6 +26,10 @@ final class SyncTests: DaemonTestCase {
         let atStart = try daemon.mappedFiles()
         XCTAssertTrue(atStart.contains("libsqlite3"), "the maps are read whole")
         XCTAssertFalse(atStart.contains("libcurl"), "contactsd maps libcurl before it syncs")
+        for none in [try daemon.ctl("account", "list"), try daemon.ctl("sync", "status")] {
+            XCTAssertEqual(none.status, 0, none.stderr)
+            XCTAssertTrue(none.stdout.contains("No accounts") && none.stdout.contains("contactsctl account add"), none.stdout)
+        }
         let added = try daemon.ctl(
             "account", "add", "home", server.root.absoluteString, "--user", "kate", "--password-command", "printf 'secret'")
         XCTAssertEqual(added.status, 0, added.stderr)

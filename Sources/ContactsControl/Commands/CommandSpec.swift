@@ -58,6 +58,9 @@ public struct CommandSpec: Sendable {
     public typealias Run = @Sendable (inout Invocation) throws -> Int32
 
     public var name: String
+    /// Other names the verb answers to (`delete` and `remove` for `rm`); help and completion
+    /// show them, and a misspelling is matched against them too.
+    public var aliases: [String]
     public var summary: String
     public var arguments: [ArgumentSpec]
     public var options: [OptionSpec]
@@ -66,10 +69,11 @@ public struct CommandSpec: Sendable {
     public var run: Run?
 
     public init(
-        _ name: String, summary: String, arguments: [ArgumentSpec] = [], options: [OptionSpec] = [], subcommands: [CommandSpec] = [],
-        hidden: Bool = false, run: Run? = nil
+        _ name: String, aliases: [String] = [], summary: String, arguments: [ArgumentSpec] = [], options: [OptionSpec] = [],
+        subcommands: [CommandSpec] = [], hidden: Bool = false, run: Run? = nil
     ) {
         self.name = name
+        self.aliases = aliases
         self.summary = summary
         self.arguments = arguments
         self.options = options
@@ -78,7 +82,12 @@ public struct CommandSpec: Sendable {
         self.run = run
     }
 
-    public func subcommand(_ name: String) -> CommandSpec? { subcommands.first { $0.name == name } }
+    public func subcommand(_ name: String) -> CommandSpec? { subcommands.first { $0.name == name || $0.aliases.contains(name) } }
+
+    /// Every name a visible sub-verb answers to, each with the verb it names.
+    public var visibleNames: [(name: String, command: CommandSpec)] {
+        subcommands.filter { !$0.hidden }.flatMap { sub in ([sub.name] + sub.aliases).map { (name: $0, command: sub) } }
+    }
 }
 
 /// A usage error: exit status 64 with a message and a pointer to help.

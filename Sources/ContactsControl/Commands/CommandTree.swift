@@ -60,7 +60,7 @@ public enum CommandTree {
                     ],
                 run: ContactCommands.edit),
             CommandSpec(
-                "rm", summary: "Delete contacts.",
+                "rm", aliases: ["delete", "remove"], summary: "Delete contacts.",
                 arguments: [ArgumentSpec("ID", variadic: true, help: "contacts to delete", completion: .contacts)],
                 run: ContactCommands.remove),
             CommandSpec(

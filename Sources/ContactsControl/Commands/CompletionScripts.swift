@@ -13,7 +13,7 @@ enum CompletionScripts {
         var out: [Node] = []
         func walk(_ c: CommandSpec, _ path: String) {
             out.append(Node(path: path, command: c, options: c.options + Parser.globalOptions))
-            for s in c.subcommands where !s.hidden { walk(s, path + " " + s.name) }
+            for (name, sub) in c.visibleNames { walk(sub, path + " " + name) }
         }
         walk(root, "")
         return out
@@ -85,7 +85,7 @@ enum CompletionScripts {
 
             """
         for n in all {
-            let subs = n.command.subcommands.filter { !$0.hidden }.map(\.name)
+            let subs = n.command.visibleNames.map(\.name)
             if !subs.isEmpty {
                 s += "    \"\(n.path)\") COMPREPLY=($(compgen -W \(quoteSingle(subs.joined(separator: " "))) -- \"$cur\")) ;;\n"
                 continue
@@ -224,9 +224,9 @@ enum CompletionScripts {
 
             """
         for n in all {
-            let subs = n.command.subcommands.filter { !$0.hidden }
+            let subs = n.command.visibleNames
             if !subs.isEmpty {
-                let described = subs.map { quoteSingle("\($0.name):\($0.summary.replacingAllOccurrences(":", "\\:"))") }
+                let described = subs.map { quoteSingle("\($0.name):\($0.command.summary.replacingAllOccurrences(":", "\\:"))") }
                 s +=
                     "    \"\(n.path)\")\n        local -a cmds\n        cmds=(\(described.joined(separator: " ")))\n        _describe command cmds\n        ;;\n"
                 continue
@@ -322,8 +322,8 @@ enum CompletionScripts {
             """
         for n in all {
             let condition = "-n \"__contactsctl_at '\(n.path)'\""
-            for sub in n.command.subcommands where !sub.hidden {
-                s += "complete -c contactsctl \(condition) -a \(sub.name) -d \(quoteSingle(sub.summary))\n"
+            for (name, sub) in n.command.visibleNames {
+                s += "complete -c contactsctl \(condition) -a \(name) -d \(quoteSingle(sub.summary))\n"
             }
             for o in n.options {
                 var line = "complete -c contactsctl \(condition) -l \(o.name)"

@@ -13,12 +13,16 @@ enum Help {
         lines.append(usage)
         lines.append("")
         lines.append(command.summary)
+        if !command.aliases.isEmpty {
+            lines.append("Also: " + command.aliases.map { Parser.commandName(path.dropLast() + [$0]) }.joined(separator: ", ") + ".")
+        }
         let visible = command.subcommands.filter { !$0.hidden }
         if !visible.isEmpty {
             lines.append("")
             lines.append("Commands:")
-            let width = (visible.map { $0.name.count }.max() ?? 0) + 2
-            for s in visible { lines.append("  " + s.name.padding(width) + s.summary) }
+            let names = visible.map { ([$0.name] + $0.aliases).joined(separator: ", ") }
+            let width = (names.map(\.count).max() ?? 0) + 2
+            for (s, name) in zip(visible, names) { lines.append("  " + name.padding(width) + s.summary) }
         }
         if !command.arguments.isEmpty {
             lines.append("")

@@ -117,10 +117,22 @@ enum Parser {
 
     static func commandName(_ path: [String]) -> String { (["contactsctl"] + path).joined(separator: " ") }
 
+    /// A close name to propose for a word that names nothing; never one that undoes what the
+    /// word asks for (`undelete` for `delete`, `unassign` for `assign`), whatever its distance.
     static func suggestion(_ word: String, _ command: CommandSpec) -> String {
-        let candidates = command.subcommands.filter { !$0.hidden }.map(\.name) + command.options.map { $0.name }
-        guard let best = candidates.min(by: { distance($0, word) < distance($1, word) }), distance(best, word) <= 2 else { return "" }
+        let candidates = command.visibleNames.map(\.name) + command.options.map { $0.name }
+        let safe = candidates.filter { !reverses($0, word) }
+        guard let best = safe.min(by: { distance($0, word) < distance($1, word) }), distance(best, word) <= 2 else { return "" }
         return "; did you mean '\(best)'?"
+    }
+
+    static func reverses(_ candidate: String, _ word: String) -> Bool {
+        ["un", "no-"].contains { negation in
+            func strip(_ s: String) -> String? { s.hasPrefix(negation) ? String(s.dropFirst(negation.count)) : nil }
+            if let base = strip(candidate), strip(word) == nil { return distance(base, word) <= 1 }
+            if let base = strip(word), strip(candidate) == nil { return distance(base, candidate) <= 1 }
+            return false
+        }
     }
 
     static func distance(_ a: String, _ b: String) -> Int {

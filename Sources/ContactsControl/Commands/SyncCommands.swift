@@ -40,6 +40,9 @@ enum SyncCommands {
         return 0
     }
 
+    static let noAccounts =
+        "No accounts: every contact lives on this machine alone. Add one with 'contactsctl account add NAME URL' (a CardDAV address book) or 'contactsctl account add NAME --vdir DIR'."
+
     static func list(_ inv: inout Invocation) throws -> Int32 {
         let result = try inv.call(ContactsAPI.Method.accountsList)
         if inv.json {
@@ -48,7 +51,7 @@ enum SyncCommands {
         }
         let accounts = result["accounts"]?.arrayValue ?? []
         guard !accounts.isEmpty else {
-            if inv.output.isTerminal { inv.output.line(inv.output.dim("No accounts. Add one with 'contactsctl account add NAME URL'.")) }
+            inv.output.line(inv.output.dim(noAccounts))
             return 0
         }
         var table = Table(headers: ["NAME", "CONTACTS", "LAST SYNC", "ADDRESS BOOK"], shrinkable: [3])
@@ -162,7 +165,9 @@ enum SyncCommands {
             inv.output.json(result)
             return 0
         }
-        for a in result["accounts"]?.arrayValue ?? [] {
+        let accounts = result["accounts"]?.arrayValue ?? []
+        if accounts.isEmpty { inv.output.line(inv.output.dim("Nothing syncs. " + noAccounts)) }
+        for a in accounts {
             let name = a["name"]?.stringValue ?? ""
             let last = a["lastSuccess"]?.stringValue ?? "never"
             inv.output.line("\(inv.output.bold(name)): last success \(last), \(a["contacts"]?.intValue ?? 0) contacts")
