@@ -5,13 +5,8 @@ import Glibc
 /// What keeping history costs: the import's store phase and the store's size, each with
 /// history and without, on the bench's corpus.
 enum HistoryBench {
-    struct Result {
-        var rows: [(String, String)] = []
-        var figures: [String: Double] = [:]
-    }
-
-    static func measure(_ items: [ImportItem], scratch dir: String) throws -> Result {
-        var out = Result()
+    static func measure(_ items: [ImportItem], scratch dir: String) throws -> Report {
+        var out = Report()
         // The same store phase into stores that keep history and stores that do not, in the
         // order with, without, without, with, then the other way round: each import's speed
         // depends on its place, and one order alone gave +8 % one way and -4 % the other. Each store in a

@@ -10,13 +10,8 @@ import VCard
 /// the same server in the same run: a first download (10,000 cards at most), a sync with
 /// nothing changed, an upload of new contacts (1,000 at most).
 enum SyncBench {
-    struct Result {
-        var rows: [(String, String)] = []
-        var figures: [String: Double] = [:]
-    }
-
-    static func measure(_ corpus: [Contact], scratch dir: String) throws -> Result {
-        var out = Result()
+    static func measure(_ corpus: [Contact], scratch dir: String) throws -> Report {
+        var out = Report()
         let venv = ProcessInfo.processInfo.environment["CONTACTS_BENCH_VENV"] ?? FileManager.default.currentDirectoryPath + "/.venv"
         guard FileManager.default.isExecutableFile(atPath: venv + "/bin/radicale") else {
             out.rows.append(("sync with Radicale", "skipped: \(venv)/bin/radicale is missing (scripts/install-deps.sh installs it)"))

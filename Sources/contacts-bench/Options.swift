@@ -1,0 +1,42 @@
+import Foundation
+
+/// The command line and the `BENCH_*` switches that run one part of the bench alone.
+struct Options {
+    var count = 100_000
+    var jsonOut: String?
+    let environment = ProcessInfo.processInfo.environment
+
+    /// Only the drop-folder import's figures, in process (`BENCH_IMPORT_ONLY`).
+    var importOnly: Bool { environment["BENCH_IMPORT_ONLY"] != nil }
+    /// Only the store-level figures (search and list), for profiling them.
+    var searchOnly: Bool { environment["BENCH_SEARCH_ONLY"] != nil }
+    /// Only the drop-folder import of a real contactsd, for profiling it.
+    var dropOnly: Bool { environment["BENCH_DROP_ONLY"] != nil }
+    /// Only the sync figures (Radicale and vdirsyncer), for profiling them.
+    var syncOnly: Bool { environment["BENCH_SYNC_ONLY"] != nil }
+    /// Sync takes a quarter of an hour at 100k; `BENCH_NO_SYNC=1` leaves it out.
+    var noSync: Bool { environment["BENCH_NO_SYNC"] != nil }
+    var breakdown: Bool { environment["BENCH_BREAKDOWN"] != nil }
+    var perQuery: Bool { environment["BENCH_PER_QUERY"] != nil }
+
+    var storeFigures: Bool { !importOnly && !dropOnly && !syncOnly }
+    var importPhases: Bool { !searchOnly && !dropOnly && !syncOnly }
+    var daemonFigures: Bool { !importOnly && !searchOnly && !syncOnly }
+    var syncFigures: Bool { !importOnly && !searchOnly && !dropOnly && !noSync }
+
+    static let usage = "usage: contacts-bench [--contacts N] [--json FILE]"
+
+    init(_ arguments: [String]) {
+        var args = arguments
+        while !args.isEmpty {
+            let a = args.removeFirst()
+            switch a {
+            case "--contacts": count = Int(args.isEmpty ? "" : args.removeFirst()) ?? count
+            case "--json": jsonOut = args.isEmpty ? nil : args.removeFirst()
+            default:
+                print(Self.usage)
+                exit(64)
+            }
+        }
+    }
+}

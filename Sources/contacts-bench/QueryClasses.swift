@@ -1,0 +1,30 @@
+import ContactsCore
+import PhoneNumbers
+
+/// What the search figures ask, by class, and whole numbers of the corpus written as other
+/// people write them: what caller ID asks and a search for a pasted number gives.
+struct QueryClasses {
+    let numberForms: [String]
+    let classes: [(String, [String])]
+
+    init(_ contacts: [Contact]) {
+        let count = contacts.count
+        let numbers = [17, count / 2, count - 3].compactMap { i -> String? in
+            let d = PhoneDigits.of(contacts[min(max(i, 0), count - 1)].phones.first?.value ?? "")
+            return d.count == 11 ? String(d.dropFirst()) : nil
+        }
+        numberForms = numbers.enumerated().map { k, d -> String in
+            let (a, b, c) = (d.prefix(3), d.dropFirst(3).prefix(3), d.suffix(4))
+            return ["(\(a)) \(b)-\(c)", "\(a).\(b).\(c)", "+1 \(a)\(b)\(c)"][k % 3]
+        }
+        classes = [
+            ("word", ["appleseed", "garcia", "muller", "kowalski", "johansson"]),
+            ("email fragment", ["bell.12", "@work.exa", "smith.99"]),
+            ("phone digits", ["5551234", "555 12", "(012) 34"]),
+            ("phone number", numberForms),
+            ("one character", ["a", "z", "é"]),
+            ("two characters", ["an", "zo", "ch"]),
+            ("CJK", ["张", "小龙", "山田"]),
+        ]
+    }
+}
