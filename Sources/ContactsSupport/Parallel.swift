@@ -1,3 +1,4 @@
+import CSystem
 import Dispatch
 import Foundation
 
@@ -45,6 +46,47 @@ public enum Parallel {
             results.store(body(min(count, part * step)..<min(count, (part + 1) * step)), at: part)
         }
         return results.values()
+    }
+
+    /// As `chunks`, for work nobody waits for: on the calling thread and threads started for
+    /// it, each at a lower priority (nice 10), so that a request that comes meanwhile has a
+    /// core at once. The caller's thread stays at that priority: call it from a thread of its
+    /// own (`BackgroundJob`).
+    public static func backgroundChunks<T>(_ count: Int, minimum: Int, _ body: @Sendable (Range<Int>) -> T) -> [T] {
+        lowerPriority()
+        let parts = parts(for: count, minimum: minimum)
+        if parts == 1 { return [body(0..<count)] }
+        let step = (count + parts - 1) / parts
+        let results = Slots<T>(parts)
+        return withoutActuallyEscaping(body) { body in
+            let group = DispatchGroup()
+            for part in 1..<parts {
+                group.enter()
+                let box = Unchecked(body)
+                let thread = Thread {
+                    lowerPriority()
+                    // swift-format-ignore: NeverForceUnwrap
+                    results.store(box.value!(min(count, part * step)..<min(count, (part + 1) * step)), at: part)
+                    // Let go of `body` before the caller may return: the thread's closure
+                    // lives on a little after it has run.
+                    box.value = nil
+                    group.leave()
+                }
+                thread.name = "background-part"
+                thread.start()
+            }
+            results.store(body(0..<min(count, step)), at: 0)
+            group.wait()
+            return results.values()
+        }
+    }
+
+    /// Nice 10 for the calling thread (Linux gives each thread its own).
+    public static func lowerPriority() { contactsd_lower_thread_priority() }
+
+    private final class Unchecked<V>: @unchecked Sendable {
+        var value: V?
+        init(_ value: V) { self.value = value }
     }
 
     /// One slot per part; each part writes only its own. The slots live in one fixed buffer

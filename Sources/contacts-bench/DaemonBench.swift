@@ -11,7 +11,8 @@ enum DaemonBench {
         throws
     {
         var inner = Report()
-        let (seconds, withNumbers, bytes) = try measureDropFolderImport(contacts, scratch: dir) { daemon in
+        let (seconds, withNumbers, bytes, lookups) = try measureDropFolderImport(contacts, scratch: dir, numbers: queries.numberForms) {
+            daemon in
             if options.dropOnly {
                 pauseIfAsked(daemon)
                 return
@@ -52,6 +53,15 @@ enum DaemonBench {
         report.figures["dropFolderImportSeconds"] = seconds
         report.row("drop-folder import until its numbers are read too", String(format: "%.2f s", withNumbers))
         report.figures["dropFolderImportWithNumbersSeconds"] = withNumbers
+        if !lookups.isEmpty {
+            let sorted = lookups.sorted()
+            let (p50, p99) = (sorted[sorted.count / 2], sorted[min(sorted.count - 1, sorted.count * 99 / 100)])
+            report.row(
+                "caller ID p50 / p99 while the import's numbers are read",
+                String(format: "%.2f / %.2f ms (%d calls)", p50, p99, sorted.count))
+            report.figures["lookupPhoneWhileKeying.p50"] = p50
+            report.figures["lookupPhoneWhileKeying.p99"] = p99
+        }
         if !options.dropOnly {
             // The same file through contacts.import {path}, into an empty store of a fresh daemon.
             let rpc = try measureImportCall(contacts, scratch: dir)

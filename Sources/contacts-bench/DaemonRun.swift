@@ -106,12 +106,12 @@ func measureImportCall(_ contacts: [Contact], scratch: String) throws -> Double 
     return seconds
 }
 
-/// Imports a generated vCard 3.0 file through the drop folder; returns seconds.
 /// How long a drop-folder import of `contacts` takes, until the file is moved, and until its
-/// phones are read as numbers too (a large import reads them right after it).
-func measureDropFolderImport(_ contacts: [Contact], scratch: String, then: ((DaemonRun) throws -> Void)? = nil) throws -> (
-    seconds: Double, withNumbers: Double, bytes: Int
-) {
+/// phones are read as numbers too (a large import reads them right after it); meanwhile,
+/// caller ID asks for `numbers` every 5 ms, and how long each answer took (ms) is returned.
+func measureDropFolderImport(_ contacts: [Contact], scratch: String, numbers: [String], then: ((DaemonRun) throws -> Void)? = nil)
+    throws -> (seconds: Double, withNumbers: Double, bytes: Int, lookupsWhileKeying: [Double])
+{
     let text = vCard3(contacts)
     let daemon = try DaemonRun(home: scratch + "/drop")
     defer { daemon.stop() }
@@ -126,7 +126,15 @@ func measureDropFolderImport(_ contacts: [Contact], scratch: String, then: ((Dae
     }
     let seconds = Date().timeIntervalSince(start)
     let client = try RPCClient(path: daemon.socket)
-    while (try client.call("daemon.status", [:]))["phonesAwaitingNumbers"]?.intValue ?? 0 > 0 { usleep(5_000) }
+    var lookups: [Double] = []
+    while (try client.call("daemon.status", [:]))["phonesAwaitingNumbers"]?.intValue ?? 0 > 0 {
+        for n in numbers {
+            let asked = Date()
+            _ = try client.call("contacts.lookupPhone", ["number": .string(n)])
+            lookups.append(Date().timeIntervalSince(asked) * 1000)
+            usleep(5_000)
+        }
+    }
     let withNumbers = Date().timeIntervalSince(start)
     try then?(daemon)
     daemon.stop()
@@ -134,5 +142,5 @@ func measureDropFolderImport(_ contacts: [Contact], scratch: String, then: ((Dae
     let again = try DaemonRun(home: scratch + "/drop", measureReady: true)
     again.stop()
     readyAfterImport = again.readySeconds
-    return (seconds, withNumbers, text.utf8.count)
+    return (seconds, withNumbers, text.utf8.count, lookups)
 }

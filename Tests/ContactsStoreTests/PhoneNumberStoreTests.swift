@@ -123,6 +123,21 @@ final class PhoneNumberStoreTests: GermanStoreTestCase {
         XCTAssertEqual(found.first?.revision, 1, "reading a number is no edit")
     }
 
+    func testTheTailsOfWaitingPhonesAreFoundByTheirDigitsUntilNoneWait() throws {
+        let tails = WaitingPhoneTails()
+        tails.add(
+            [WaitingPhoneTails.entry(tail: "5550042", rowid: 7)!, WaitingPhoneTails.entry(tail: "0000042", rowid: 3)!], allKept: true)
+        tails.add([WaitingPhoneTails.entry(tail: "5550042", rowid: 9)!], allKept: true)
+        XCTAssertEqual(tails.rowids(tail: "5550042")?.sorted(), [7, 9], "found in every commit's run")
+        XCTAssertEqual(tails.rowids(tail: "0000042"), [3], "leading zeros are digits of the tail")
+        XCTAssertEqual(tails.rowids(tail: "5550043"), [])
+        XCTAssertNil(WaitingPhoneTails.entry(tail: "1", rowid: 1 << 41), "a rowid too large for the word is not kept")
+        tails.add([], allKept: false)
+        XCTAssertNil(tails.rowids(tail: "5550042"), "one tail not kept: the store is asked instead")
+        tails.reset(complete: true)
+        XCTAssertEqual(tails.rowids(tail: "5550042"), [])
+    }
+
     func testContactsEditedOrDeletedWhileWaitingAreNotKeyedTwice() throws {
         let a = try add("Anna Haro", phones: ["0171 5550199"])
         let b = try add("Bernd Roth", phones: ["0171 5550100"])
@@ -130,6 +145,8 @@ final class PhoneNumberStoreTests: GermanStoreTestCase {
         // As a large import leaves its contacts: no keys, waiting to be keyed.
         let unkey = "DELETE FROM phone_numbers; INSERT OR IGNORE INTO phones_unkeyed SELECT rowid FROM contacts;"
         try store.write { db, _ in try db.execute(unkey) }
+        // Their tails are not in memory, as when a store is opened with contacts waiting.
+        store.waitingTails.reset(complete: false)
         XCTAssertEqual(try keyedNumbers(), 0)
         // Caller ID finds them meanwhile, by their digits, and tells the match as it will after.
         XCTAssertEqual(try store.lookupPhone("+49 171 5550111").map { "\($0.contact.id) \($0.match)" }, ["\(c.id) exact"])

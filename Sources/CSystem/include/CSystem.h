@@ -12,4 +12,7 @@ extern int syncfs(int fd);
 extern size_t malloc_usable_size(void *ptr);
 extern int malloc_trim(size_t pad);
 
+/* Lowers the calling thread alone to nice 10 (Linux keeps a nice value per thread). */
+extern void contactsd_lower_thread_priority(void);
+
 #endif

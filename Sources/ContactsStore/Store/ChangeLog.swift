@@ -20,8 +20,11 @@ struct ChangeLog {
     var origin = "rpc"
     var operation: Int64?
     var keepsHistory = true
-    /// An import left phones unkeyed, to be read as numbers after the commit.
+    /// An import left phones unkeyed, to be read as numbers after the commit; their tails
+    /// (`WaitingPhoneTails.entry`), and false if one did not fit.
     var phonesKeyedLater = false
+    var waitingTails: [UInt64] = []
+    var waitingTailsKept = true
     /// Contacts joined or left a sync account: what the cache holds of their account is old.
     var accountsChanged = false
     var isEmpty: Bool { contacts.isEmpty && groups.isEmpty }

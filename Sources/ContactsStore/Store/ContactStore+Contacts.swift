@@ -216,6 +216,13 @@ extension ContactStore {
         if row.phonesKeyedLater {
             try db.prepare("INSERT INTO phones_unkeyed (contact_rowid) VALUES (?)").run([.int(rowid)])
             log.phonesKeyedLater = true
+            for tail in row.phoneKeys.compactMap(\.tail) {
+                if let entry = WaitingPhoneTails.entry(tail: tail, rowid: rowid) {
+                    log.waitingTails.append(entry)
+                } else {
+                    log.waitingTailsKept = false
+                }
+            }
         } else {
             try savePhoneKeys(db, rowid: rowid, row.phoneKeys, isNew: true)
         }

@@ -19,9 +19,12 @@ extension ContactStore {
     }
 
     /// Starts keying the contacts an import left waiting (a daemon stopped during it), if any;
-    /// the caller holds the writer.
+    /// the caller holds the writer. Their tails are not in memory: caller ID looks for them in
+    /// the store until they are keyed.
     func keyWaitingPhonesSoonIfAny() throws {
-        if try Self.phonesWait(writer) { keyPhonesSoon() }
+        let waiting = try Self.phonesWait(writer)
+        waitingTails.reset(complete: !waiting)
+        if waiting { keyPhonesSoon() }
     }
 
     /// Keys the phones of at most `limit` contacts that wait for it; returns how many (0 also
@@ -37,9 +40,10 @@ extension ContactStore {
         }
         guard !waiting.isEmpty else { return 0 }
         let region = PhoneRegion.current
-        // Read on every core, outside the write lock; a new search text only for the few
-        // whose E.164 form is not in their digits already.
-        let keyed = Parallel.chunks(waiting.count, minimum: 256) { r in
+        // Read on every core, outside the write lock, at a priority that leaves caller ID and
+        // searches a core when they come; a new search text only for the few whose E.164
+        // form is not in their digits already.
+        let keyed = Parallel.backgroundChunks(waiting.count, minimum: 256) { r in
             waiting[r].map { w -> (rowid: Int64, keys: [PhoneKeys], text: String?) in
                 let keys = w.contact.phones.map { PhoneKeys($0.value, region: region) }
                 let text =
@@ -78,7 +82,16 @@ extension ContactStore {
         phoneKeying.request { [weak self] in
             guard let self else { return }
             while ((try? self.keyWaitingPhones()) ?? 0) > 0 {}
+            self.forgetWaitingTailsIfNoneWait()
         }
+    }
+
+    /// Under the write lock, so that no import adds tails between the look and the reset.
+    func forgetWaitingTailsIfNoneWait() {
+        writeLock.lock()
+        defer { writeLock.unlock() }
+        guard !closed, let waiting = try? Self.phonesWait(writer), !waiting else { return }
+        waitingTails.reset(complete: true)
     }
 
     /// Waits until nothing started by `keyPhonesSoon` runs any more.

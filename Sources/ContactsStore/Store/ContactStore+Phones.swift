@@ -95,22 +95,32 @@ extension ContactStore {
             try s.bind([asked.e164.map { .text($0) } ?? .null, asked.tail.map { .text($0) } ?? .null])
             while try s.step() { candidates.append((s.int64(0), Int(s.int64(1)))) }
             s.reset()
-            // Contacts of a large import whose phones are not keyed yet: by the tail in their
-            // digits (a scan of those alone, for the seconds they wait), every phone a candidate.
+            // Contacts of a large import whose phones are not keyed yet: by the tail of their
+            // digits, held in memory (else a scan of those alone), every phone a candidate.
             var waiting: [Int64] = []
             if let tail = asked.tail, try Self.phonesWait(db) {
-                let w = try db.prepare(
-                    "SELECT c.rowid FROM phones_unkeyed u JOIN contacts c ON c.rowid = u.contact_rowid WHERE instr(c.search, ?) > 0 LIMIT 1000"
-                )
-                try w.bind([.text(tail)])
-                while try w.step() { waiting.append(w.int64(0)) }
-                w.reset()
+                if let known = waitingTails.rowids(tail: tail) {
+                    waiting = known
+                } else {
+                    let w = try db.prepare(
+                        "SELECT c.rowid FROM phones_unkeyed u JOIN contacts c ON c.rowid = u.contact_rowid WHERE instr(c.search, ?) > 0 LIMIT 1000"
+                    )
+                    try w.bind([.text(tail)])
+                    while try w.step() { waiting.append(w.int64(0)) }
+                    w.reset()
+                }
             }
             let read = try Self.fetch(db, rowids: Array(Set(candidates.map(\.rowid) + waiting)), withCard: false) {
                 ($0.int64(0), Self.readContact($0))
             }
             let byRowid = Dictionary(read, uniquingKeysWith: { a, _ in a })
-            for rowid in waiting { candidates += (byRowid[rowid]?.phones.indices ?? 0..<0).map { (rowid, $0) } }
+            // A contact keyed since its tail was kept has rows too: each phone once.
+            var seen = Set(candidates.map { "\($0.rowid):\($0.position)" })
+            for rowid in Set(waiting) {
+                for position in byRowid[rowid]?.phones.indices ?? 0..<0 where seen.insert("\(rowid):\(position)").inserted {
+                    candidates.append((rowid, position))
+                }
+            }
             let parsed = PhoneNumber.parse(number, region: region, withType: false)
             var out: [PhoneLookupMatch] = []
             for (rowid, position) in candidates {

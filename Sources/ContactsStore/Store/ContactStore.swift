@@ -63,6 +63,7 @@ public final class ContactStore: @unchecked Sendable {
     let searchIndex = SearchIndex()
     /// Reads the phones a large import left as digits (`keyPhonesSoon`).
     let phoneKeying = BackgroundJob(name: "phone-keys")
+    let waitingTails = WaitingPhoneTails()
     /// Contacts read recently (`contact(id:)`), dropped when a write touches them.
     let cache = ContactCache(capacity: 8192)
     /// The photo files, in `photos/` beside the database.
@@ -309,7 +310,10 @@ public final class ContactStore: @unchecked Sendable {
             cache.invalidate(log.groups.isEmpty ? log.contacts.map(\.id) : nil)
         }
         releasePhotos(log.releasedPhotos)
-        if log.phonesKeyedLater { keyPhonesSoon() }
+        if log.phonesKeyedLater {
+            waitingTails.add(log.waitingTails, allKept: log.waitingTailsKept)
+            keyPhonesSoon()
+        }
         if !log.isEmpty, let changeHandler {
             changeHandler(log.contacts, log.groups, ChangeSource(origin: log.origin, operation: log.operation))
         }
