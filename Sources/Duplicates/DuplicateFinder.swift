@@ -20,10 +20,16 @@ public struct DuplicateGroup: Sendable, Equatable {
 /// and is not followed.
 ///
 /// A pair's score unites its evidence, 1 − Π(1 − weight): a shared email 0.8, a shared phone
-/// number 0.5, the same name 0.6, a name one edit apart 0.4. Evidence against lowers it: both
-/// have emails and share none, both have phones and share none, or their names differ
-/// (×0.75 each). So two "Maria Garcia" with other emails and phones score 0.34, and a family
-/// sharing a landline 0.38: shown only when asked for with a lower `minScore`.
+/// number 0.5, the same name 0.6 when it is rare in the book, less the commoner it is
+/// (`NameCommonness`), a name one edit apart 0.4. Evidence against lowers it: both have
+/// emails and share none, both have phones and share none, or their names differ (×0.75
+/// each). So two "Maria Garcia" with other emails and phones score 0.34 at most, a family
+/// sharing a landline 0.38, and two contacts who share a common name and nothing else next
+/// to nothing: shown only when asked for with a lower `minScore`.
+///
+/// A block whose evidence alone cannot reach `minScore` (a common name, a name one edit
+/// away) is not paired: a pair it would add scores enough only with evidence of another
+/// kind, whose own block pairs it.
 public enum DuplicateFinder {
     public static let defaultMinScore = 0.5
     public static let blockLimit = 50
@@ -41,13 +47,15 @@ public enum DuplicateFinder {
     public static func groups(
         _ candidates: [DuplicateCandidate], minScore: Double = defaultMinScore, dismissed: Set<IDPair> = [], limit: Int? = nil
     ) -> [DuplicateGroup] {
-        let (pairs, common) = candidatePairs(candidates)
+        let names = NameCommonness(candidates)
+        let (pairs, common) = candidatePairs(candidates, names: names, minScore: minScore)
         // Scored on every core; joined in one pass.
         let scored = Parallel.chunks(pairs.count, minimum: 4096) { r in
             pairs[r].compactMap { p -> (Int32, Int32, Double, [String])? in
-                let a = candidates[Int(p >> 32)], b = candidates[Int(p & 0xFFFF_FFFF)]
+                let (i, j) = (Int(p >> 32), Int(p & 0xFFFF_FFFF))
+                let a = candidates[i], b = candidates[j]
                 guard dismissed.isEmpty || !dismissed.contains(IDPair(a.id, b.id)) else { return nil }
-                let (score, reasons) = self.score(a, b, ignoring: common)
+                let (score, reasons) = self.score(a, b, ignoring: common) { k in names.weight(i, key: k, full: Weight.name) }
                 return score >= minScore ? (Int32(p >> 32), Int32(p & 0xFFFF_FFFF), score, reasons) : nil
             }
         }.flatMap { $0 }
@@ -79,7 +87,10 @@ public enum DuplicateFinder {
 
     /// A pair's score and what it rests on.
     /// Keys in `common` (shared by too many to tell anyone apart) are no evidence either way.
-    static func score(_ a: DuplicateCandidate, _ b: DuplicateCandidate, ignoring common: Set<Int> = []) -> (Double, [String]) {
+    /// `nameWeight` gives the weight of a's name key k.
+    static func score(
+        _ a: DuplicateCandidate, _ b: DuplicateCandidate, ignoring common: Set<Int> = [], nameWeight: (Int) -> Double = { _ in Weight.name }
+    ) -> (Double, [String]) {
         var reasons: [String] = []
         var against = 1.0
         var unlikely = 1.0
@@ -95,9 +106,9 @@ public enum DuplicateFinder {
             unlikely *= 1 - Weight.phone
         }
         if !a.phones.isEmpty && !b.phones.isEmpty && !a.phones.contains(where: b.phones.contains) { against *= Weight.against }
-        if a.nameKeys.contains(where: { b.nameKeys.contains($0) && !common.contains(Entry.block(of: hash(Kind.name, $0))) }) {
+        if let k = a.nameKeys.firstIndex(where: { b.nameKeys.contains($0) && !common.contains(Entry.block(of: hash(Kind.name, $0))) }) {
             reasons.append("name")
-            unlikely *= 1 - Weight.name
+            unlikely *= 1 - nameWeight(k)
         } else if closeNames(a.fullName, b.fullName) {
             reasons.append("similar name")
             unlikely *= 1 - Weight.closeName
@@ -119,13 +130,18 @@ public enum DuplicateFinder {
         static let closeName = 4
     }
 
-    /// Every pair of candidates that share a block, once each, as `first << 32 | second`
-    /// (first < second); and the hashes of the keys too many share (`blockLimit`).
-    static func candidatePairs(_ candidates: [DuplicateCandidate]) -> (pairs: [UInt64], common: Set<Int>) {
+    /// Every pair of candidates that share a block whose evidence could reach `minScore`,
+    /// once each, as `first << 32 | second` (first < second); and the hashes of the keys too
+    /// many share (`blockLimit`).
+    static func candidatePairs(_ candidates: [DuplicateCandidate], names: NameCommonness? = nil, minScore: Double = 0) -> (
+        pairs: [UInt64], common: Set<Int>
+    ) {
         precondition(candidates.count <= Entry.indexMask, "more candidates than an entry can number")
         // Each key of each candidate as one integer, the key's hash above the candidate's
         // place, sorted by the hash: runs of one hash are the blocks. Hashes that collide only
         // add pairs that score low.
+        let closeNames = Weight.closeName >= minScore
+        let names = names ?? NameCommonness(uniform: candidates.count)
         var entries = Parallel.chunks(candidates.count, minimum: 8192) { r in
             var out: [UInt64] = []
             out.reserveCapacity(r.count * 4)
@@ -133,7 +149,10 @@ public enum DuplicateFinder {
                 let c = candidates[i]
                 for e in c.emails { out.append(Entry.make(hash(Kind.email, e), i)) }
                 for p in c.phones { out.append(Entry.make(hash(Kind.phone, p), i)) }
-                for k in c.nameKeys { out.append(Entry.make(hash(Kind.name, k), i)) }
+                for (k, key) in c.nameKeys.enumerated() where names.weight(i, key: k, full: Weight.name) >= minScore {
+                    out.append(Entry.make(hash(Kind.name, key), i))
+                }
+                guard closeNames else { continue }
                 let scalars = Array(c.fullName.unicodeScalars)
                 if NameKey.letters(scalars) >= NameKey.closeMinimum {
                     for h in NameKey.neighbourhood(scalars) { out.append(Entry.make(h &* 31 &+ Kind.closeName, i)) }

@@ -16,6 +16,8 @@ struct Options {
     var syncOnly: Bool { environment["BENCH_SYNC_ONLY"] != nil }
     /// Sync takes a quarter of an hour at 100k; `BENCH_NO_SYNC=1` leaves it out.
     var noSync: Bool { environment["BENCH_NO_SYNC"] != nil }
+    /// Only the duplicates on real name frequencies.
+    var duplicatesOnly: Bool { environment["BENCH_DUPLICATES_ONLY"] != nil }
     var breakdown: Bool { environment["BENCH_BREAKDOWN"] != nil }
     var perQuery: Bool { environment["BENCH_PER_QUERY"] != nil }
 

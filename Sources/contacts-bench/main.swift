@@ -14,13 +14,18 @@ try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories
 defer { try? FileManager.default.removeItem(atPath: dir) }
 
 var report = Report()
+// Phones are numbers read in the US (the corpus's are +1 and national ones), here and in
+// the daemons the bench starts.
+PhoneRegion.current = "US"
+if options.duplicatesOnly {
+    try DuplicatesRealisticBench.measure(count: count, scratch: dir, into: &report)
+    report.print(title: "contacts-bench: duplicates, \(count) contacts")
+    exit(0)
+}
 var corpus = Corpus()
 let t0 = now()
 let contacts = (0..<count).map { corpus.contact($0) }
 report.row("generate \(count) contacts", String(format: "%.2f s", now() - t0))
-// Phones are numbers read in the US (the corpus's are +1 and national ones), here and in
-// the daemons the bench starts.
-PhoneRegion.current = "US"
 let queries = QueryClasses(contacts)
 
 let store = try StoreBench.fill(contacts, path: dir + "/contacts.sqlite3", options: options, into: &report)
@@ -37,7 +42,10 @@ if options.daemonFigures {
     }
 }
 
-if options.storeFigures { DuplicatesBench.inMemory(contacts, into: &report) }
+if options.storeFigures {
+    DuplicatesBench.inMemory(contacts, into: &report)
+    try DuplicatesRealisticBench.measure(count: count, scratch: dir, into: &report)
+}
 
 // What keeping history costs the import and the store's size.
 if !historyItems.isEmpty {

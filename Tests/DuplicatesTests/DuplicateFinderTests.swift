@@ -74,6 +74,39 @@ final class DuplicateFinderTests: XCTestCase {
         XCTAssertEqual(few.first?.reasons, ["email info@acme.example", "phone +4930900000", "name"])
     }
 
+    func testACommonNameIsWeakEvidenceAndARareOneStrong() throws {
+        // A book where García and María are common: thirty people called María García, some
+        // known by a number alone, some by an address alone, so that nothing tells them apart
+        // but nothing says they differ either; and others with the same family name.
+        var book: [DuplicateCandidate] = []
+        for i in 0..<30 {
+            let phoneOnly = i % 2 == 0
+            book.append(
+                DuplicateCandidate(
+                    id: "M\(i)", name: "María García", structuredName: nil, emails: phoneOnly ? [] : ["maria\(i)@example.org"],
+                    phones: phoneOnly ? ["+3460000\(1000 + i)"] : []))
+        }
+        for i in 0..<40 {
+            book.append(
+                DuplicateCandidate(id: "G\(i)", name: "Given\(i) García", structuredName: nil, emails: [], phones: ["+3461000\(1000 + i)"]))
+        }
+        // Two Xiomara Oyelaran, one known by her number, one by her address: likely one woman.
+        book.append(DuplicateCandidate(id: "X0", name: "Xiomara Oyelaran", structuredName: nil, emails: [], phones: ["+2348030000001"]))
+        book.append(DuplicateCandidate(id: "X1", name: "Oyelaran Xiomara", structuredName: nil, emails: ["xo@example.ng"], phones: []))
+        // A copy of one María García from her phone: the same number, written otherwise.
+        book.append(DuplicateCandidate(id: "MC", name: "Maria Garcia", structuredName: nil, emails: [], phones: ["+34600001004"]))
+        let groups = DuplicateFinder.groups(book)
+        XCTAssertEqual(groups.map(\.ids).sorted { $0[0] < $1[0] }, [["M4", "MC"], ["X0", "X1"]], "\(groups)")
+        XCTAssertEqual(groups.first { $0.ids == ["X0", "X1"] }?.score, 0.6, "a rare name has its full weight")
+        // Two of the namesakes score low: their name counts by its rarer word, María, which
+        // 29 others besides them have (García: 69).
+        let names = NameCommonness(book)
+        let (score, reasons) = DuplicateFinder.score(book[0], book[1]) { names.weight(0, key: $0, full: DuplicateFinder.Weight.name) }
+        XCTAssertEqual(reasons, ["name"])
+        XCTAssertEqual(score, 0.6 * 20 / 49, accuracy: 0.001)
+        XCTAssertEqual(names.weight(70, key: 0, full: 0.6), 0.6, "Oyelaran: nobody else")
+    }
+
     func testNameWordsAreLettersAndNumbersAsCharactersTellThem() {
         let names = [
             "José Núñez-Ortiz", "O'Brien, Seán", "Anna  Maria\tSchmidt", "Zoë Ångström", "Ђорђе Петровић", "Γιώργος Παπαδόπουλος",
