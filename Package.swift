@@ -24,12 +24,19 @@ let package = Package(
         .target(name: "CCurl"),
         // libvips' thumbnail and save calls are variadic: a few plain C functions wrap them.
         .target(name: "VipsShim", dependencies: ["CVips"]),
+        // HTTP serving (the CardDAV face): GNU libmicrohttpd, whose start is variadic: one C
+        // function wraps it, and the connection-info calls.
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .target(name: "MicroHTTPDShim", dependencies: ["CMicroHTTPD"]),
 
         // What is not about contacts: system calls and their errors, files, XDG paths, time,
         // the parallel pipeline, SHA-256, base64, log levels.
         .target(name: "ContactsSupport", dependencies: ["SHA256Kernel", "CSystem"]),
         // System calls and C library functions the Glibc module leaves out (syncfs, malloc_trim).
         .target(name: "CSystem"),
+        // An HTTP/1.1 server on a TCP socket, each request read whole and handed to one
+        // function; who may connect told by the owner of the peer's socket. Knows nothing of DAV.
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "MicroHTTPDShim"]),
         // A small, exact JSON value type with its own parser and writer.
         .target(name: "JSONCore"),
         // A JSON-RPC 2.0 engine and its Unix-socket transport; knows nothing about contacts.
@@ -93,6 +100,7 @@ let package = Package(
             ]),
 
         .testTarget(name: "JSONCoreTests", dependencies: ["JSONCore"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
         .testTarget(name: "VCardTests", dependencies: ["VCard"]),
         .testTarget(name: "PhoneNumbersTests", dependencies: ["PhoneNumbers"]),
         .testTarget(name: "ContactsCSVTests", dependencies: ["ContactsCSV", "ContactsCore", "VCard"]),

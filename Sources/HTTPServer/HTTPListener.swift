@@ -1,0 +1,231 @@
+import CMicroHTTPD
+import Foundation
+import Glibc
+import MicroHTTPDShim
+
+/// An HTTP/1.1 server on a TCP socket, by GNU libmicrohttpd (keep-alive, chunked bodies,
+/// `Expect: 100-continue`, a pool of threads, per-connection memory limits and timeouts):
+/// each request is read whole, up to a limit, and handed to `handler` on a pool thread.
+/// It knows nothing of what it serves. When `owner` is set, a request whose peer socket
+/// belongs to another local user (or cannot be told) is answered 403 and never reaches the
+/// handler.
+public final class HTTPListener: @unchecked Sendable {
+    public typealias Handler = @Sendable (HTTPRequest) -> HTTPResponse
+
+    public struct Limits: Sendable {
+        /// A larger body is answered 413 and not read further.
+        public var bodyBytes = 16 << 20
+        public var threads: UInt32 = 2
+        /// Buffers a connection may hold for its headers and what is read ahead.
+        public var connectionMemory = 128 << 10
+        public var idleSeconds: UInt32 = 60
+        public init() {}
+    }
+
+    let handler: Handler
+    let limits: Limits
+    let owner: UInt32?
+    /// Told of each refusal (peer uid, or nil when unknown), for the log.
+    let refused: (@Sendable (UInt32?) -> Void)?
+    private var daemon: OpaquePointer?
+    /// The address it listens on (the port the kernel chose when 0 was asked).
+    public private(set) var port: UInt16 = 0
+
+    /// Listens on `host` (an IPv4 or IPv6 address, not a name) and `port` (0: any free one).
+    public init(
+        host: String, port: UInt16, limits: Limits = Limits(), owner: UInt32? = nil, refused: (@Sendable (UInt32?) -> Void)? = nil,
+        handler: @escaping Handler
+    ) throws {
+        self.handler = handler
+        self.limits = limits
+        self.owner = owner
+        self.refused = refused
+        var storage = sockaddr_storage()
+        guard Self.address(host, port, into: &storage) else { throw HTTPListenerError.badAddress(host) }
+        try withUnsafePointer(to: &storage) { p in
+            try p.withMemoryRebound(to: sockaddr.self, capacity: 1) { try start(fd: -1, address: $0) }
+        }
+    }
+
+    /// Serves a socket already listening (passed by systemd).
+    public init(
+        socket fd: Int32, limits: Limits = Limits(), owner: UInt32? = nil, refused: (@Sendable (UInt32?) -> Void)? = nil,
+        handler: @escaping Handler
+    ) throws {
+        self.handler = handler
+        self.limits = limits
+        self.owner = owner
+        self.refused = refused
+        try start(fd: fd, address: nil)
+    }
+
+    deinit { stop() }
+
+    private func start(fd: Int32, address: UnsafePointer<sockaddr>?) throws {
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        daemon = contactsd_mhd_start(
+            fd, address, limits.threads, limits.connectionMemory, limits.idleSeconds, Self.access, me, Self.completed, nil)
+        guard let daemon else { throw HTTPListenerError.cannotListen(errno) }
+        // The port actually bound: from the listening socket.
+        let listening = fd >= 0 ? fd : contactsd_mhd_listen_fd(daemon)
+        var bound = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        if listening >= 0,
+            withUnsafeMutablePointer(
+                to: &bound, { p in p.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listening, $0, &length) } }) == 0
+        {
+            port = withUnsafePointer(to: &bound) { p in
+                p.withMemoryRebound(to: sockaddr.self, capacity: 1) { PeerOwner.endpoint($0)?.port ?? 0 }
+            }
+        }
+    }
+
+    /// Stops listening and waits for the requests in progress.
+    public func stop() {
+        if let daemon { MHD_stop_daemon(daemon) }
+        daemon = nil
+    }
+
+    /// What one request has read so far, kept by libmicrohttpd between its calls.
+    final class Pending {
+        var body: [UInt8] = []
+        var tooLarge = false
+    }
+
+    private static let access: MHD_AccessHandlerCallback = { cls, connection, url, method, _, data, size, state in
+        guard let cls, let connection, let state, let size else { return .NO }
+        let listener = Unmanaged<HTTPListener>.fromOpaque(cls).takeUnretainedValue()
+        if state.pointee == nil {
+            state.pointee = Unmanaged.passRetained(Pending()).toOpaque()
+            return .YES
+        }
+        // swift-format-ignore: NeverForceUnwrap
+        let pending = Unmanaged<Pending>.fromOpaque(state.pointee!).takeUnretainedValue()
+        if size.pointee > 0 {
+            if !pending.tooLarge, let data {
+                if pending.body.count + size.pointee > listener.limits.bodyBytes {
+                    pending.tooLarge = true
+                    pending.body = []
+                } else {
+                    data.withMemoryRebound(to: UInt8.self, capacity: size.pointee) {
+                        pending.body.append(contentsOf: UnsafeBufferPointer(start: $0, count: size.pointee))
+                    }
+                }
+            }
+            size.pointee = 0
+            return .YES
+        }
+        let response = listener.answer(
+            connection, method: method.map { String(cString: $0) } ?? "", path: url.map { String(cString: $0) } ?? "/", pending)
+        return send(response, on: connection)
+    }
+
+    private static let completed: MHD_RequestCompletedCallback = { _, _, state, _ in
+        guard let state, let pointer = state.pointee else { return }
+        Unmanaged<Pending>.fromOpaque(pointer).release()
+        state.pointee = nil
+    }
+
+    private func answer(_ connection: OpaquePointer, method: String, path: String, _ pending: Pending) -> HTTPResponse {
+        let uid = peerUID(connection)
+        if let owner, uid != owner {
+            refused?(uid)
+            return HTTPResponse(status: 403, text: "contactsd serves this address book to its own user only\n")
+        }
+        if pending.tooLarge {
+            return HTTPResponse(status: 413, text: "the body is larger than \(limits.bodyBytes) bytes\n")
+        }
+        var request = HTTPRequest(method: method, path: path, headers: Self.headers(connection), body: pending.body, peerUID: uid)
+        request.peerUID = uid
+        return handler(request)
+    }
+
+    /// The user owning the peer's socket: its address and ours, looked up in the kernel's tables.
+    private func peerUID(_ connection: OpaquePointer) -> UInt32? {
+        guard let peer = contactsd_mhd_client_address(connection) else { return nil }
+        let fd = contactsd_mhd_connection_fd(connection)
+        var local = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let ok = withUnsafeMutablePointer(to: &local) { p in
+            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        guard fd >= 0, ok == 0 else { return nil }
+        return withUnsafePointer(to: &local) { p in
+            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { PeerOwner.uid(peer: peer, local: $0) }
+        }
+    }
+
+    final class HeaderBox {
+        var headers: [String: String] = [:]
+    }
+
+    private static func headers(_ connection: OpaquePointer) -> [String: String] {
+        let box = HeaderBox()
+        let pointer = Unmanaged.passUnretained(box).toOpaque()
+        _ = MHD_get_connection_values(
+            connection, .HEADER_KIND,
+            { cls, _, key, value in
+                guard let cls, let key else { return .YES }
+                let box = Unmanaged<HeaderBox>.fromOpaque(cls).takeUnretainedValue()
+                let name = String(cString: key).lowercased()
+                let v = value.map { String(cString: $0) } ?? ""
+                // A header sent twice is one list, as HTTP says.
+                box.headers[name] = box.headers[name].map { $0 + ", " + v } ?? v
+                return .YES
+            }, pointer)
+        return withExtendedLifetime(box) { box.headers }
+    }
+
+    /// MHD_RESPMEM_MUST_COPY: libmicrohttpd keeps its own copy of the body.
+    // swift-format-ignore: NeverForceUnwrap
+    private static let mustCopy = MHD_ResponseMemoryMode(rawValue: 2)!
+
+    private static func send(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
+        let made = response.body.withUnsafeBytes { bytes in
+            MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), Self.mustCopy)
+        }
+        guard let made else { return .NO }
+        for (name, value) in response.headers { MHD_add_response_header(made, name, value) }
+        let result = MHD_queue_response(connection, UInt32(response.status), made)
+        MHD_destroy_response(made)
+        return result
+    }
+
+    /// `host:port` as a socket address; false when `host` is no numeric address.
+    static func address(_ host: String, _ port: UInt16, into storage: inout sockaddr_storage) -> Bool {
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        return withUnsafeMutablePointer(to: &storage) { p -> Bool in
+            var v4 = in_addr()
+            if inet_pton(AF_INET, bare, &v4) == 1 {
+                return p.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { a in
+                    a.pointee.sin_family = sa_family_t(AF_INET)
+                    a.pointee.sin_port = port.bigEndian
+                    a.pointee.sin_addr = v4
+                    return true
+                }
+            }
+            var v6 = in6_addr()
+            if inet_pton(AF_INET6, bare, &v6) == 1 {
+                return p.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { a in
+                    a.pointee.sin6_family = sa_family_t(AF_INET6)
+                    a.pointee.sin6_port = port.bigEndian
+                    a.pointee.sin6_addr = v6
+                    return true
+                }
+            }
+            return false
+        }
+    }
+}
+
+public enum HTTPListenerError: Error, CustomStringConvertible, Equatable {
+    case badAddress(String)
+    case cannotListen(Int32)
+
+    public var description: String {
+        switch self {
+        case .badAddress(let host): return "'\(host)' is not an IP address"
+        case .cannotListen(let code): return "cannot listen: \(String(cString: strerror(code)))"
+        }
+    }
+}

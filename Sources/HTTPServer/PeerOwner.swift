@@ -1,0 +1,79 @@
+import Foundation
+import Glibc
+
+/// The local user that owns the other end of a loopback TCP connection, read from the
+/// kernel's socket tables (`/proc/net/tcp` and `tcp6`): the entry whose local address is the
+/// peer's and whose remote address is ours belongs to the peer's socket, and its `uid` column
+/// is the user that made it. The same promise for TCP on loopback as `SO_PEERCRED` is for a
+/// Unix socket; nil when the peer is not on this machine or its socket is not found.
+public enum PeerOwner {
+    /// An IP address and port as the tables write them: the address's bytes in the kernel's
+    /// order as hex, then the port in hex.
+    struct Endpoint: Equatable {
+        var address: [UInt8]
+        var port: UInt16
+    }
+
+    public static func uid(peer: UnsafePointer<sockaddr>, local: UnsafePointer<sockaddr>) -> UInt32? {
+        guard let p = endpoint(peer), let l = endpoint(local) else { return nil }
+        for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
+            guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { continue }
+            if let uid = find(in: text, local: p, remote: l) { return uid }
+        }
+        return nil
+    }
+
+    /// The `uid` of the entry with this local and remote address in one table's text.
+    static func find(in table: String, local: Endpoint, remote: Endpoint) -> UInt32? {
+        for line in table.split(separator: "\n").dropFirst() {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard fields.count > 7, let l = parse(fields[1]), let r = parse(fields[2]) else { continue }
+            if same(l, local) && same(r, remote) { return UInt32(fields[7]) }
+        }
+        return nil
+    }
+
+    /// An address in the tables is 4 bytes (tcp) or 16 (tcp6, where IPv4 peers of a dual
+    /// stack socket appear mapped, ::ffff:a.b.c.d); both forms of one address are the same.
+    static func same(_ a: Endpoint, _ b: Endpoint) -> Bool {
+        a.port == b.port && v4(a.address) == v4(b.address)
+    }
+
+    static func v4(_ bytes: [UInt8]) -> [UInt8] {
+        if bytes.count == 16 && bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xFF && bytes[11] == 0xFF {
+            return Array(bytes[12..<16])
+        }
+        return bytes
+    }
+
+    /// "0100007F:1470": the address as the kernel holds it, 32-bit words in host order.
+    static func parse(_ field: Substring) -> Endpoint? {
+        let parts = field.split(separator: ":")
+        guard parts.count == 2, let port = UInt16(parts[1], radix: 16) else { return nil }
+        let hex = Array(parts[0].utf8)
+        guard hex.count == 8 || hex.count == 32 else { return nil }
+        var bytes: [UInt8] = []
+        // Each 8 hex digits are one 32-bit word, printed as a number: on a little-endian
+        // machine its bytes come out reversed.
+        for word in stride(from: 0, to: hex.count, by: 8) {
+            guard let value = UInt32(String(decoding: hex[word..<word + 8], as: UTF8.self), radix: 16) else { return nil }
+            withUnsafeBytes(of: value.littleEndian) { bytes += $0 }
+        }
+        return Endpoint(address: bytes, port: port)
+    }
+
+    static func endpoint(_ address: UnsafePointer<sockaddr>) -> Endpoint? {
+        switch Int32(address.pointee.sa_family) {
+        case AF_INET:
+            return address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { a in
+                withUnsafeBytes(of: a.pointee.sin_addr) { Endpoint(address: Array($0), port: UInt16(bigEndian: a.pointee.sin_port)) }
+            }
+        case AF_INET6:
+            return address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { a in
+                withUnsafeBytes(of: a.pointee.sin6_addr) { Endpoint(address: Array($0), port: UInt16(bigEndian: a.pointee.sin6_port)) }
+            }
+        default:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import XCTest
+
+@testable import HTTPServer
+
+/// The listener on 127.0.0.1 and ::1, asked by curl as any client would: requests and
+/// bodies whole, limits, and who may connect, by the owner of the peer's socket.
+final class HTTPListenerTests: XCTestCase {
+    /// curl's status line and body; `user` runs it as another uid (setpriv).
+    func curl(_ args: [String], user: UInt32? = nil) throws -> (status: Int, body: String) {
+        let p = Process()
+        var argv = ["-s", "-o", "-", "-w", "\n%{http_code}", "--max-time", "10"] + args
+        if let user {
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            argv = ["--reuid=\(user)", "--regid=\(user)", "--clear-groups", "/usr/bin/curl"] + argv
+        } else {
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        }
+        p.arguments = argv
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
+        let status = Int(text.split(separator: "\n").last ?? "") ?? 0
+        return (status, String(text.dropLast(String(status).count + 1)))
+    }
+
+    func echo() throws -> HTTPListener {
+        try HTTPListener(host: "127.0.0.1", port: 0, owner: getuid()) { r in
+            HTTPResponse(
+                status: 207, headers: [("Content-Type", "text/plain"), ("ETag", "\"3\"")],
+                body: Array("\(r.method) \(r.path) \(r.header("Depth") ?? "-") \(r.body.count) \(r.peerUID.map(String.init) ?? "?")".utf8))
+        }
+    }
+
+    func testARequestReachesTheHandlerWholeWithItsHeadersAndWhoSentIt() throws {
+        let listener = try echo()
+        defer { listener.stop() }
+        XCTAssertGreaterThan(listener.port, 0, "the port the kernel chose")
+        let url = "http://127.0.0.1:\(listener.port)/books/local/"
+        let r = try curl(["-X", "PROPFIND", "-H", "Depth: 1", url])
+        XCTAssertEqual(r.status, 207)
+        XCTAssertEqual(r.body, "PROPFIND /books/local/ 1 0 \(getuid())")
+        // A body sent in chunks, and one sent after Expect: 100-continue, arrive whole.
+        let big = String(repeating: "x", count: 300_000)
+        let file = NSTemporaryDirectory() + "http-body-\(UUID().uuidString)"
+        try big.write(toFile: file, atomically: true, encoding: .utf8)
+        defer { unlink(file) }
+        let chunked = try curl(["-X", "PUT", "-H", "Transfer-Encoding: chunked", "--data-binary", "@" + file, url + "a.vcf"])
+        XCTAssertEqual(chunked.body, "PUT /books/local/a.vcf - 300000 \(getuid())")
+        let expecting = try curl(["-X", "PUT", "-H", "Expect: 100-continue", "--data-binary", "@" + file, url + "b.vcf"])
+        XCTAssertEqual(expecting.body, "PUT /books/local/b.vcf - 300000 \(getuid())")
+    }
+
+    func testAnIPv6LoopbackListenerServesItsOwnerToo() throws {
+        let listener = try HTTPListener(host: "[::1]", port: 0, owner: getuid()) { r in
+            HTTPResponse(status: 200, text: "\(r.peerUID.map(String.init) ?? "?")")
+        }
+        defer { listener.stop() }
+        XCTAssertEqual(try curl(["http://[::1]:\(listener.port)/"]).body, "\(getuid())")
+    }
+
+    func testAnotherUsersConnectionIsRefusedAndNeverReachesTheHandler() throws {
+        guard getuid() == 0 else { throw XCTSkip("dropping to another user needs root") }
+        let reached = Counter()
+        let refusals = Counter()
+        let listener = try HTTPListener(host: "127.0.0.1", port: 0, owner: getuid(), refused: { uid in refusals.add(Int(uid ?? 0)) }) { _ in
+            reached.add(1)
+            return HTTPResponse(status: 200, text: "contacts")
+        }
+        defer { listener.stop() }
+        let other = try curl(["http://127.0.0.1:\(listener.port)/books/"], user: 65534)
+        XCTAssertEqual(other.status, 403)
+        XCTAssertTrue(other.body.contains("its own user only"), other.body)
+        XCTAssertEqual(reached.values, [], "the handler never saw it")
+        XCTAssertEqual(refusals.values, [65534], "the refusal is told with who asked")
+        XCTAssertEqual(try curl(["http://127.0.0.1:\(listener.port)/books/"]).status, 200, "the owner is served")
+        XCTAssertEqual(reached.values, [1])
+    }
+
+    func testABodyOverTheLimitIs413AndAnAddressThatIsNoIPIsRefused() throws {
+        var limits = HTTPListener.Limits()
+        limits.bodyBytes = 1000
+        let listener = try HTTPListener(host: "127.0.0.1", port: 0, limits: limits) { _ in HTTPResponse(status: 201) }
+        defer { listener.stop() }
+        let r = try curl(["-X", "PUT", "--data-binary", String(repeating: "y", count: 5000), "http://127.0.0.1:\(listener.port)/x.vcf"])
+        XCTAssertEqual(r.status, 413)
+        XCTAssertTrue(r.body.contains("1000 bytes"), r.body)
+        XCTAssertThrowsError(try HTTPListener(host: "localhost", port: 0) { _ in HTTPResponse(status: 200) }) { e in
+            XCTAssertEqual(e as? HTTPListenerError, .badAddress("localhost"))
+        }
+    }
+
+    func testTheKernelsSocketTablesAreRead() {
+        // As /proc/net/tcp writes 127.0.0.1:40000 → 127.0.0.1:5232 by uid 1000, and tcp6 a
+        // v4-mapped peer of a dual-stack socket.
+        let table = """
+              sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode
+               0: 0100007F:1470 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 1 1 0000 100 0 0 10 0
+               1: 0100007F:9C40 0100007F:1470 01 00000000:00000000 00:00000000 00000000  1000        0 2 1 0000 20 4 30 10 -1
+            """
+        let peer = PeerOwner.Endpoint(address: [127, 0, 0, 1], port: 40000)
+        let server = PeerOwner.Endpoint(address: [127, 0, 0, 1], port: 5232)
+        XCTAssertEqual(PeerOwner.find(in: table, local: peer, remote: server), 1000)
+        XCTAssertNil(PeerOwner.find(in: table, local: server, remote: peer), "the server's own side is not the peer")
+        let mapped = PeerOwner.parse("0000000000000000FFFF00000100007F:9C40")
+        XCTAssertEqual(mapped.map { PeerOwner.same($0, peer) }, true)
+    }
+}
+
+/// Values told from other threads.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var list: [Int] = []
+    func add(_ v: Int) { lock.withLock { list.append(v) } }
+    var values: [Int] { lock.withLock { list } }
+}
