@@ -37,6 +37,9 @@ let package = Package(
         // An HTTP/1.1 server on a TCP socket, each request read whole and handed to one
         // function; who may connect told by the owner of the peer's socket. Knows nothing of DAV.
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "MicroHTTPDShim"]),
+        // The store served over CardDAV: discovery, PROPFIND, cards, reports, answered from a
+        // narrow protocol the daemon implements over its store (this module knows no SQLite).
+        .target(name: "CardDAVServer", dependencies: ["HTTPServer", "DAVXML"]),
         // A small, exact JSON value type with its own parser and writer.
         .target(name: "JSONCore"),
         // A JSON-RPC 2.0 engine and its Unix-socket transport; knows nothing about contacts.
@@ -70,7 +73,10 @@ let package = Package(
         .target(name: "VipsImages", dependencies: ["VipsShim", "Thumbnails", "ContactsSupport"]),
         // WebDAV and CardDAV over HTTP (libcurl, FoundationXML): discovery, reports, writes
         // with preconditions; knows nothing about contacts or the store.
-        .target(name: "CardDAV", dependencies: ["CCurl", "ResolvShim"]),
+        .target(name: "CardDAV", dependencies: ["CCurl", "ResolvShim", "DAVXML"]),
+        // The WebDAV and CardDAV vocabulary both sides share: XML read as a small tree,
+        // written with the namespaces' prefixes, and the names of the namespaces.
+        .target(name: "DAVXML"),
         // DNS service records (RFC 6764 discovery) through the C library's resolver.
         .target(name: "ResolvShim", linkerSettings: [.linkedLibrary("resolv")]),
         // Two-way sync of the store with an account's cards: the engine, its backends (CardDAV
@@ -81,7 +87,7 @@ let package = Package(
             name: "ContactsDaemon",
             dependencies: [
                 "ContactsAPI", "ContactsStore", "Thumbnails", "ContactsCore", "ContactsSupport", "VCard", "JSONRPC", "JSONCore", "CSystemd",
-                "CSystem", "CardDAV", "ContactsSync", "PhoneNumbers", "Duplicates", "ContactsCSV",
+                "CSystem", "CardDAV", "ContactsSync", "PhoneNumbers", "Duplicates", "ContactsCSV", "HTTPServer", "CardDAVServer",
             ]),
         // The command-line client's logic; links neither SQLite nor image libraries.
         .target(name: "ContactsControl", dependencies: ["ContactsAPI", "JSONRPC", "JSONCore", "ContactsSupport"]),

@@ -45,6 +45,10 @@ final class SettingsTests: XCTestCase {
         XCTAssertEqual([s.historyDays, s.historyMaxBytes], [30, 256 << 20])
         XCTAssertEqual(s.defaultAccount, "cloud")
         XCTAssertEqual(s.socketPath, dir + "/run/contactsd.sock")
+        XCTAssertNil(s.cardDAVListen, "CardDAV is off until asked for")
+        try #"{"carddav": {"listen": "[::1]:5232"}}"#.write(
+            toFile: dir + "/config/contactsd/config.json", atomically: true, encoding: .utf8)
+        XCTAssertEqual(try Settings.resolve(DaemonOptions(), paths: paths).cardDAVListen?.description, "[::1]:5232")
     }
 
     func testABrokenFileNamesTheFileTheKeyAndWhy() throws {
@@ -55,6 +59,9 @@ final class SettingsTests: XCTestCase {
             (#"{"defaultAccount": ""}"#, "'defaultAccount'"), (#"{"defaultRegion": "EU"}"#, "'defaultRegion' must be an ISO 3166"),
             (#"{"defaultRegion": "Germany"}"#, "'defaultRegion'"), (#"{"defaultRegion": 49}"#, "'defaultRegion'"),
             ("{", "is not valid JSON"), (#"{"colour": "blue"}"#, "'colour'"),
+            (#"{"carddav": {"listen": "0.0.0.0:5232"}}"#, "'carddav' listen: '0.0.0.0' is not a loopback address"),
+            (#"{"carddav": {"listen": 5232}}"#, "listen must be a string"), (#"{"carddav": {"port": 1}}"#, "has no setting 'port'"),
+            (#"{"carddav": "127.0.0.1:5232"}"#, "must be an object"),
         ] {
             try text.write(toFile: file, atomically: true, encoding: .utf8)
             XCTAssertThrowsError(try Settings.resolve(DaemonOptions(), paths: paths), text) { e in

@@ -31,6 +31,7 @@ public final class Daemon: @unchecked Sendable {
     private var photos: PhotoService?
     private var sync: SyncService?
     private var vdirs: VdirWatcher?
+    private var cardDAV: CardDAVFace?
     /// How the last sync of each account went, for the status line.
     private let lastSync = Mutex<[String: String]>([:])
     private(set) var server: RPCServer?
@@ -169,6 +170,9 @@ public final class Daemon: @unchecked Sendable {
             log.warning("vdir accounts are not watched (they sync every interval): \(error)")
         }
         try server.start()
+        let face = CardDAVFace(store: store, log: log)
+        cardDAV = face
+        face.apply(settings.cardDAVListen)
         try FileIO.makeDirectories(inboxPath)
         try watcher.start()
         startWatchdog()
@@ -324,6 +328,7 @@ public final class Daemon: @unchecked Sendable {
             photos?.apply(fresh)
             store?.keepsHistory = fresh.historyDays > 0
             sync?.defaultAccount = fresh.defaultAccount
+            cardDAV?.apply(fresh.cardDAVListen)
             if fresh.defaultRegion != old.defaultRegion {
                 PhoneRegion.current = fresh.defaultRegion
                 let keyed = try store?.phoneRegionChanged() ?? 0
@@ -346,6 +351,7 @@ public final class Daemon: @unchecked Sendable {
         sync?.stop()
         vdirs?.stop()
         inbox?.stop()
+        cardDAV?.stop()
         server?.shutdown(grace: 10)
         store?.close()
         if ownsSocketFile { unlink(socketPath) }

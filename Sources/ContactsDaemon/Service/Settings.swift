@@ -1,6 +1,7 @@
 import ContactsCore
 import ContactsSupport
 import Foundation
+import HTTPServer
 import JSONCore
 import PhoneNumbers
 
@@ -29,6 +30,8 @@ public struct Settings: Sendable, Equatable {
     public var defaultRegion: String?
     /// Where `defaultRegion` came from: "config", "locale", or nil when there is none.
     public var regionSource: String?
+    /// Where the store is served over CardDAV (`carddav.listen`); nil: it is not.
+    public var cardDAVListen: LoopbackAddress?
 
     static let lineLimitRange = 1024...(1 << 40)
     static let connectionRange = 1...65536
@@ -52,7 +55,7 @@ public struct Settings: Sendable, Equatable {
 
     public static let knownKeys = [
         "socket", "dataDir", "inbox", "logLevel", "maxLineBytes", "maxConnections", "thumbnailSizes", "maxPhotoBytes", "maxPhotoPixels",
-        "historyDays", "historyMaxBytes", "defaultAccount", "defaultRegion",
+        "historyDays", "historyMaxBytes", "defaultAccount", "defaultRegion", "carddav",
     ]
 
     /// The settings for these options, reading the configuration file if there is one.
@@ -128,6 +131,18 @@ public struct Settings: Sendable, Equatable {
                     throw fail("must be an ISO 3166 region code that has phone numbers, such as \"DE\" or \"US\"")
                 }
                 defaultRegion = code
+            case "carddav":
+                guard case .object(let c) = m.value else { throw fail("must be an object such as {\"listen\": \"127.0.0.1:5232\"}") }
+                for k in c where k.key != "listen" { throw fail("has no setting '\(k.key)' (known: listen)") }
+                switch c["listen"] {
+                case nil, .null?: cardDAVListen = nil
+                case .string(let text)?:
+                    switch LoopbackAddress.parse(text) {
+                    case .success(let a): cardDAVListen = a
+                    case .failure(let e): throw fail("listen: \(e)")
+                    }
+                default: throw fail("listen must be a string such as \"127.0.0.1:5232\"")
+                }
             default:
                 throw fail("is not a setting (known: \(Self.knownKeys.joined(separator: ", ")))")
             }

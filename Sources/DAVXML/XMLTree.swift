@@ -75,30 +75,32 @@ public enum DAVNamespace {
 /// Builds the tree of a document. With `eachChild`, every child of the root is handed to it
 /// whole as soon as it ends and is not kept (for documents read as a stream); it returns false
 /// to stop the parse.
-final class TreeBuilder: NSObject, XMLParserDelegate {
-    var stack: [XMLElement] = []
-    var root: XMLElement?
-    var eachChild: ((XMLElement) -> Bool)?
-    private(set) var stopped = false
+package final class TreeBuilder: NSObject, XMLParserDelegate {
+    package var stack: [XMLElement] = []
+    package var root: XMLElement?
+    package var eachChild: ((XMLElement) -> Bool)?
+    package private(set) var stopped = false
 
-    func parser(
+    package override init() { super.init() }
+
+    package func parser(
         _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName qName: String?,
         attributes attributeDict: [String: String] = [:]
     ) {
         stack.append(XMLElement(namespace: namespaceURI ?? "", name: elementName, attributes: attributeDict))
     }
 
-    func parser(_ parser: XMLParser, foundCharacters string: String) {
+    package func parser(_ parser: XMLParser, foundCharacters string: String) {
         guard !stack.isEmpty else { return }
         stack[stack.count - 1].text += string
     }
 
-    func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
+    package func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
         guard !stack.isEmpty else { return }
         stack[stack.count - 1].text += String(decoding: CDATABlock, as: UTF8.self)
     }
 
-    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
+    package func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
         guard let done = stack.popLast() else { return }
         if stack.isEmpty {
             root = done

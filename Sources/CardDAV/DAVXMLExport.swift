@@ -1,0 +1,2 @@
+// The XML tree and namespaces are the DAV vocabulary the client shares with the server.
+@_exported import DAVXML

@@ -1,0 +1,140 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// The store served over CardDAV by the real contactsd: discovery and reads with curl as a
+/// client sends them, another contactsd syncing an account from the served book, SIGHUP
+/// moving and stopping the listener, and another user refused.
+final class ServeTests: FixtureTestCase {
+    var port = 0
+    var base: String { "http://127.0.0.1:\(port)" }
+
+    func configure(_ json: String) throws {
+        try FileManager.default.createDirectory(atPath: daemon.home + "/config/contactsd", withIntermediateDirectories: true)
+        try json.write(toFile: daemon.home + "/config/contactsd/config.json", atomically: true, encoding: .utf8)
+    }
+
+    func serve() throws {
+        port = try DAVServer.freePort()
+        try configure(#"{"carddav": {"listen": "127.0.0.1:\#(port)"}}"#)
+        try daemon.start()
+    }
+
+    /// curl's answer: the status, then the body; `as` another uid (setpriv).
+    func curl(_ args: [String], as user: Int? = nil) throws -> (status: Int, body: String) {
+        var argv = ["-s", "-o", "-", "-w", "\n%{http_code}", "--max-time", "10"] + args
+        var program = "/usr/bin/curl"
+        if let user {
+            argv = ["--reuid=\(user)", "--regid=\(user)", "--clear-groups", program] + argv
+            program = "/usr/bin/setpriv"
+        }
+        let r = try runProgram(program, argv, environment: ProcessInfo.processInfo.environment)
+        let status = Int(r.stdout.split(separator: "\n").last ?? "") ?? 0
+        return (status, String(r.stdout.dropLast(String(status).count + 1)))
+    }
+
+    func propfind(_ path: String, depth: Int, _ body: String = "") throws -> (status: Int, body: String) {
+        try curl(["-X", "PROPFIND", "-H", "Depth: \(depth)", "-H", "Content-Type: application/xml", "--data", body, base + path])
+    }
+
+    func testAClientFindsTheBooksAndReadsTheCardsAsItAsks() throws {
+        try serve()
+        XCTAssertEqual(try daemon.ctl("add", "Kate Bell", "-p", "+1 415 555 0100", "-e", "kate@example.com").status, 0)
+        XCTAssertEqual(try daemon.ctl("add", "Anna Haro", "-e", "anna@example.com").status, 0)
+        XCTAssertTrue(daemon.log.contains("serving CardDAV at \(base)/"), daemon.log)
+        // Discovery as Thunderbird and DAVx⁵ do it: well-known, the principal, its home, the books.
+        XCTAssertEqual(try curl(["-X", "PROPFIND", "-H", "Depth: 0", base + "/.well-known/carddav"]).status, 301)
+        let root = try propfind(
+            "/", depth: 0, "<d:propfind xmlns:d='DAV:'><d:prop><d:current-user-principal/><d:owner/></d:prop></d:propfind>")
+        XCTAssertEqual(root.status, 207)
+        XCTAssertTrue(root.body.contains("<d:current-user-principal><d:href>/principal/</d:href>"), root.body)
+        XCTAssertTrue(root.body.contains("<d:owner/></d:prop><d:status>HTTP/1.1 404 Not Found"), "an unknown property is a 404 propstat")
+        let home = try propfind(
+            "/principal/", depth: 0,
+            "<d:propfind xmlns:d='DAV:' xmlns:c='urn:ietf:params:xml:ns:carddav'><d:prop><c:addressbook-home-set/></d:prop></d:propfind>")
+        XCTAssertTrue(home.body.contains("<card:addressbook-home-set><d:href>/books/</d:href>"), home.body)
+        let books = try propfind("/books/", depth: 1)
+        XCTAssertTrue(books.body.contains("<d:href>/books/local/</d:href>") && books.body.contains("<card:addressbook/>"), books.body)
+        // The book's listing: each card with its strong ETag.
+        let listing = try propfind("/books/local/", depth: 1, "<d:propfind xmlns:d='DAV:'><d:prop><d:getetag/></d:prop></d:propfind>")
+        XCTAssertEqual(listing.body.components(separatedBy: "<d:getetag>\"1\"</d:getetag>").count - 1, 2, listing.body)
+        let kate = try XCTUnwrap(
+            try daemon.ctl("show", "kate", "--json").stdout.split(separator: "\"").drop { $0 != "id" }.dropFirst(2).first)
+        let card = try curl(["-i", base + "/books/local/\(kate).vcf"])
+        XCTAssertEqual(card.status, 200)
+        XCTAssertTrue(
+            card.body.contains("ETag: \"1\"") && card.body.contains("VERSION:3.0") && card.body.contains("FN:Kate Bell"), card.body)
+        let v4 = try curl(["-H", "Accept: text/vcard; version=4.0", base + "/books/local/\(kate).vcf"])
+        XCTAssertTrue(v4.body.contains("VERSION:4.0"), v4.body)
+        // An edit moves the ETag and the book's ctag.
+        let ctag = try propfind("/books/local/", depth: 0).body
+        XCTAssertEqual(try daemon.ctl("edit", "kate", "--title", "Producer").status, 0)
+        XCTAssertTrue(try curl(["-I", base + "/books/local/\(kate).vcf"]).body.contains("ETag: \"2\""))
+        XCTAssertNotEqual(try propfind("/books/local/", depth: 0).body, ctag)
+        // A multiget with a card that is not there, and what cannot be done.
+        let multiget = """
+            <c:addressbook-multiget xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:carddav">
+            <d:prop><d:getetag/><c:address-data/></d:prop><d:href>/books/local/\(kate).vcf</d:href><d:href>/books/local/gone.vcf</d:href>
+            </c:addressbook-multiget>
+            """
+        let got = try curl(["-X", "REPORT", "-H", "Depth: 1", "--data", multiget, base + "/books/local/"])
+        XCTAssertEqual(got.status, 207)
+        XCTAssertTrue(got.body.contains("TITLE:Producer") && got.body.contains("gone.vcf</d:href><d:status>HTTP/1.1 404"), got.body)
+        XCTAssertEqual(try propfind("/books/nope/", depth: 0).status, 404)
+        XCTAssertEqual(try curl(["-X", "PROPFIND", "-H", "Depth: infinity", base + "/books/"]).status, 403)
+        XCTAssertEqual(try curl(["-X", "PROPFIND", "-H", "Depth: 0", "--data", "<d:propfind", base + "/books/"]).status, 400)
+        XCTAssertEqual(try curl([base + "/books/local/..%2F..%2Fetc%2Fpasswd"]).status, 404)
+        let put = try curl(["-X", "PUT", "--data", "BEGIN:VCARD\r\nEND:VCARD\r\n", base + "/books/local/new.vcf"])
+        XCTAssertEqual(put.status, 405)
+        XCTAssertTrue(put.body.contains("read only"), put.body)
+    }
+
+    func testAnotherContactsdSyncsAnAccountFromTheServedBook() throws {
+        try serve()
+        XCTAssertEqual(try daemon.ctl("add", "Kate Bell", "-p", "+1 415 555 0100", "--group", "Work").status, 0)
+        XCTAssertEqual(try daemon.ctl("add", "Anna Haro", "-e", "anna@example.com").status, 0)
+        let other = try DaemonFixture()
+        defer { other.cleanUp() }
+        try other.start()
+        let added = try other.ctl("account", "add", "desk", base + "/books/local/")
+        XCTAssertEqual(added.status, 0, added.stderr)
+        XCTAssertEqual(try other.ctl("sync", "desk").status, 0)
+        let names = try other.ctl("list").stdout
+        XCTAssertTrue(names.contains("Kate Bell") && names.contains("Anna Haro"), names)
+        XCTAssertTrue(try other.ctl("show", "kate").stdout.contains("Work"), "groups came too")
+        // A change on the serving side arrives with the next sync.
+        XCTAssertEqual(try daemon.ctl("edit", "anna", "--title", "Engineer").status, 0)
+        XCTAssertEqual(try other.ctl("sync", "desk").status, 0)
+        XCTAssertTrue(try other.ctl("show", "anna").stdout.contains("Engineer"))
+    }
+
+    func testSIGHUPMovesAndStopsTheListener() throws {
+        try serve()
+        XCTAssertEqual(try curl([base + "/"]).status, 200)
+        let old = base
+        port = try DAVServer.freePort()
+        try configure(#"{"carddav": {"listen": "[::1]:\#(port)"}}"#)
+        kill(try XCTUnwrap(daemon.process?.processIdentifier), SIGHUP)
+        XCTAssertTrue(daemon.notify?.wait(for: "READY=1", count: 2) ?? false)
+        XCTAssertEqual(try curl(["http://[::1]:\(port)/"]).status, 200, "listening at the new address")
+        XCTAssertEqual(try curl([old + "/"]).status, 0, "and no more at the old one")
+        try configure("{}")
+        kill(try XCTUnwrap(daemon.process?.processIdentifier), SIGHUP)
+        XCTAssertTrue(daemon.notify?.wait(for: "READY=1", count: 3) ?? false)
+        XCTAssertEqual(try curl(["http://[::1]:\(port)/"]).status, 0, "stopped")
+        // A non-loopback address is refused, and what was in force stays.
+        try configure(#"{"carddav": {"listen": "0.0.0.0:\#(port)"}}"#)
+        kill(try XCTUnwrap(daemon.process?.processIdentifier), SIGHUP)
+        XCTAssertTrue(daemon.notify?.wait(for: "configuration not reloaded", count: 1) ?? false)
+        XCTAssertTrue(daemon.log.contains("not a loopback address"), daemon.log)
+    }
+
+    func testAnotherUserIsRefusedAndLogged() throws {
+        guard getuid() == 0 else { throw XCTSkip("dropping to another user needs root") }
+        try serve()
+        let refused = try curl([base + "/books/"], as: 65534)
+        XCTAssertEqual(refused.status, 403)
+        XCTAssertTrue(daemon.log.contains("refused a connection from uid 65534"), daemon.log)
+        XCTAssertEqual(try curl([base + "/books/"]).status, 200)
+    }
+}
