@@ -11,6 +11,7 @@ struct DAVResource {
 
     var kind: Kind
     var maxResourceSize: Int
+    var writable = false
 
     var path: DAVPath {
         switch kind {
@@ -99,11 +100,12 @@ struct DAVResource {
             w.end()
         case (Self.dav, "current-user-privilege-set"):
             guard isBook else { return false }
-            // Read only until cards can be written through this face.
             w.start("current-user-privilege-set")
-            w.start("privilege")
-            w.element("read")
-            w.end()
+            for p in writable ? ["read", "write", "write-content", "bind", "unbind"] : ["read"] {
+                w.start("privilege")
+                w.element(p)
+                w.end()
+            }
             w.end()
         case (Self.card, "max-resource-size"):
             guard isBook else { return false }

@@ -4,8 +4,8 @@ import HTTPServer
 
 /// The CardDAV face: HTTP requests answered from `ServedBooks`. Discovery (well-known,
 /// principal, home), PROPFIND at depth 0 and 1, GET and HEAD of cards in vCard 3.0 or 4.0,
-/// and `addressbook-multiget`. Cards are read only here so far: a write is answered 405 with
-/// what the client may do instead.
+/// `addressbook-multiget`, and, when the books are `WritableBooks`, PUT and DELETE with
+/// If-Match and If-None-Match.
 public struct DAVService: Sendable {
     let books: ServedBooks
     let maxResourceSize: Int
@@ -15,7 +15,8 @@ public struct DAVService: Sendable {
         self.maxResourceSize = maxResourceSize
     }
 
-    static let allowed = "OPTIONS, GET, HEAD, PROPFIND, REPORT"
+    static let readOnly = "OPTIONS, GET, HEAD, PROPFIND, REPORT"
+    var allowed: String { books is WritableBooks ? Self.readOnly + ", PUT, DELETE" : Self.readOnly }
 
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
         do {
@@ -33,7 +34,7 @@ public struct DAVService: Sendable {
         }
         switch (request.method, path) {
         case ("OPTIONS", _):
-            return HTTPResponse(status: 200, headers: [("DAV", "1, 3, addressbook"), ("Allow", Self.allowed), ("Content-Length", "0")])
+            return HTTPResponse(status: 200, headers: [("DAV", "1, 3, addressbook"), ("Allow", allowed), ("Content-Length", "0")])
         case (_, .wellKnown):
             return HTTPResponse(status: 301, headers: [("Location", "/")])
         case ("PROPFIND", _):
@@ -55,14 +56,84 @@ public struct DAVService: Sendable {
             return HTTPResponse(status: 200, text: "contactsd: a CardDAV address book; give this address to your contacts program\n")
         case ("REPORT", .book(let book)):
             return try report(request, book: book)
-        case ("PUT", _), ("DELETE", _), ("PROPPATCH", _), ("MKCOL", _), ("MOVE", _), ("COPY", _):
-            return HTTPResponse(
-                status: 405, headers: [("Allow", Self.allowed), ("Content-Type", "text/plain; charset=utf-8")],
-                body: Array("these cards are read only over CardDAV for now; change them with contactsctl or through a sync account\n".utf8)
-            )
+        case ("PUT", .card(let book, let name)):
+            guard let writable = books as? WritableBooks else { return readOnly(request) }
+            return try put(request, writable, book: book, name: name)
+        case ("DELETE", .card(let book, let name)):
+            guard let writable = books as? WritableBooks else { return readOnly(request) }
+            do {
+                try writable.delete(name, in: book, condition: try Self.condition(request), client: Self.client(request))
+            } catch let e as ServedWriteError {
+                return Self.refusal(e)
+            }
+            return HTTPResponse(status: 204)
         default:
-            return HTTPResponse(
-                status: 405, headers: [("Allow", Self.allowed)], body: Array("\(request.method) is not served here\n".utf8))
+            return HTTPResponse(status: 405, headers: [("Allow", allowed)], body: Array("\(request.method) is not served here\n".utf8))
+        }
+    }
+
+    func readOnly(_ request: HTTPRequest) -> HTTPResponse {
+        HTTPResponse(
+            status: 405, headers: [("Allow", allowed), ("Content-Type", "text/plain; charset=utf-8")],
+            body: Array("\(request.method) is not served here: these cards are read only\n".utf8))
+    }
+
+    func put(_ request: HTTPRequest, _ writable: WritableBooks, book: String, name: String) throws -> HTTPResponse {
+        guard name.lowercased().hasSuffix(".vcf") || !name.contains(".") else {
+            return HTTPResponse(status: 403, text: "a card's name ends in .vcf, not \(name)\n")
+        }
+        let type = request.header("Content-Type")?.lowercased() ?? "text/vcard"
+        guard type.hasPrefix("text/vcard") || type.hasPrefix("text/x-vcard") || type.hasPrefix("text/directory") else {
+            return HTTPResponse(status: 415, text: "a card is text/vcard, not \(type)\n")
+        }
+        let outcome: PutOutcome
+        do {
+            outcome = try writable.put(
+                name, in: book, body: request.body, condition: try Self.condition(request), client: Self.client(request))
+        } catch let e as ServedWriteError {
+            return Self.refusal(e)
+        }
+        let location = DAVPath.card(book: book, name: name).href
+        switch outcome {
+        case .created(let info):
+            return HTTPResponse(status: 201, headers: [("ETag", info.etag), ("Location", location)])
+        case .updated(let info), .unchanged(let info):
+            return HTTPResponse(status: 204, headers: [("ETag", info.etag), ("Location", location)])
+        }
+    }
+
+    /// If-Match (one strong ETag) or If-None-Match: * from the request.
+    static func condition(_ request: HTTPRequest) throws -> WriteCondition {
+        if let match = request.header("If-Match")?.trimmingCharacters(in: .whitespaces) {
+            guard !match.contains(",") else { throw DAVFailure(status: 400, message: "If-Match takes one ETag here, not a list") }
+            return .ifMatch(match)
+        }
+        if let none = request.header("If-None-Match")?.trimmingCharacters(in: .whitespaces) {
+            guard none == "*" else { throw DAVFailure(status: 400, message: "If-None-Match is understood only as '*'") }
+            return .absent
+        }
+        return .none
+    }
+
+    /// Who wrote, for the history: the client's User-Agent, as short as it is useful.
+    static func client(_ request: HTTPRequest) -> String {
+        let agent = request.header("User-Agent")?.trimmingCharacters(in: .whitespaces) ?? ""
+        return agent.isEmpty ? "unknown" : String(agent.prefix(80))
+    }
+
+    static func refusal(_ e: ServedWriteError) -> HTTPResponse {
+        switch e {
+        case .preconditionFailed(let m): return HTTPResponse(status: 412, text: m + "\n")
+        case .invalid(let m): return HTTPResponse(status: 400, text: m + "\n")
+        case .unsupported(let m): return HTTPResponse(status: 415, text: m + "\n")
+        case .notFound(let m): return HTTPResponse(status: 404, text: m + "\n")
+        case .uidConflict(let m):
+            var w = XMLWriter()
+            w.start("error")
+            w.element("no-uid-conflict", DAVNamespace.cardDAV)
+            w.element("responsedescription", text: m)
+            w.end()
+            return HTTPResponse(status: 409, headers: [("Content-Type", "application/xml; charset=utf-8")], body: Array(w.text.utf8))
         }
     }
 
@@ -98,7 +169,8 @@ public struct DAVService: Sendable {
 
     /// The resource at `path`, and with `children` those one level below it.
     func resources(_ path: DAVPath, depth children: Bool) throws -> [DAVResource] {
-        func r(_ k: DAVResource.Kind) -> DAVResource { DAVResource(kind: k, maxResourceSize: maxResourceSize) }
+        let writable = books is WritableBooks
+        func r(_ k: DAVResource.Kind) -> DAVResource { DAVResource(kind: k, maxResourceSize: maxResourceSize, writable: writable) }
         switch path {
         case .root: return [r(.root)] + (children ? [r(.principal), r(.home)] : [])
         case .principal: return [r(.principal)]

@@ -51,3 +51,41 @@ public struct ServedCard: Sendable {
         self.text = text
     }
 }
+
+/// What a client's write must find to be carried out (RFC 9110 conditional requests).
+public enum WriteCondition: Sendable, Equatable {
+    case none
+    /// The card is at this ETag.
+    case ifMatch(String)
+    /// There is no card at the address yet (`If-None-Match: *`).
+    case absent
+}
+
+/// How a PUT went.
+public enum PutOutcome: Sendable, Equatable {
+    case created(ServedCardInfo)
+    case updated(ServedCardInfo)
+    /// The card said the same as the stored one: nothing changed.
+    case unchanged(ServedCardInfo)
+}
+
+/// Why a write was refused, as the client hears it.
+public enum ServedWriteError: Error, Sendable, Equatable {
+    /// The condition did not hold: 412.
+    case preconditionFailed(String)
+    /// The body is no card that can be stored: 400 (or 415 for what is no vCard at all), with
+    /// the line and why.
+    case invalid(String)
+    case unsupported(String)
+    /// The card's UID belongs to another card, or a PUT would change a card's UID: 409.
+    case uidConflict(String)
+    case notFound(String)
+}
+
+/// The writes of the CardDAV face: a PUT is an edit (or a new contact) like any other, a
+/// DELETE sends the contact to the trash.
+public protocol WritableBooks: ServedBooks {
+    /// `client` names who wrote (the User-Agent), for the history.
+    func put(_ name: String, in book: String, body: [UInt8], condition: WriteCondition, client: String) throws -> PutOutcome
+    func delete(_ name: String, in book: String, condition: WriteCondition, client: String) throws
+}

@@ -17,10 +17,27 @@ public enum PeerOwner {
     public static func uid(peer: UnsafePointer<sockaddr>, local: UnsafePointer<sockaddr>) -> UInt32? {
         guard let p = endpoint(peer), let l = endpoint(local) else { return nil }
         for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
-            guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { continue }
+            guard let text = readWhole(table) else { continue }
             if let uid = find(in: text, local: p, remote: l) { return uid }
         }
         return nil
+    }
+
+    /// A file of /proc read to its end: it tells no size, and reading as much as it tells
+    /// gives its first page alone.
+    static func readWhole(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { break }
+            bytes += chunk[0..<n]
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The `uid` of the entry with this local and remote address in one table's text.

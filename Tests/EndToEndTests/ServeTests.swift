@@ -84,9 +84,65 @@ final class ServeTests: FixtureTestCase {
         XCTAssertEqual(try curl(["-X", "PROPFIND", "-H", "Depth: infinity", base + "/books/"]).status, 403)
         XCTAssertEqual(try curl(["-X", "PROPFIND", "-H", "Depth: 0", "--data", "<d:propfind", base + "/books/"]).status, 400)
         XCTAssertEqual(try curl([base + "/books/local/..%2F..%2Fetc%2Fpasswd"]).status, 404)
-        let put = try curl(["-X", "PUT", "--data", "BEGIN:VCARD\r\nEND:VCARD\r\n", base + "/books/local/new.vcf"])
-        XCTAssertEqual(put.status, 405)
-        XCTAssertTrue(put.body.contains("read only"), put.body)
+    }
+
+    func put(_ name: String, _ card: String, _ headers: [String] = []) throws -> (status: Int, body: String) {
+        let file = daemon.home + "/put-\(UUID().uuidString.prefix(6)).vcf"
+        try card.write(toFile: file, atomically: true, encoding: .utf8)
+        defer { unlink(file) }
+        return try curl(
+            [
+                "-i", "-X", "PUT", "-H", "Content-Type: text/vcard; charset=utf-8", "-H", "User-Agent: Thunderbird/128.0", "--data-binary",
+                "@" + file,
+            ]
+                + headers.flatMap { ["-H", $0] } + [base + "/books/local/" + name])
+    }
+
+    func testCardsWrittenByAClientAreEditsWithHistoryConditionsAndTheTrash() throws {
+        try serve()
+        let options = try curl(["-i", "-X", "OPTIONS", base + "/books/local/"])
+        XCTAssertTrue(options.body.contains("Allow: OPTIONS, GET, HEAD, PROPFIND, REPORT, PUT, DELETE"), options.body)
+        // As Thunderbird makes a contact: PUT UID.vcf, no condition.
+        let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:tb-1\r\nFN:Zoe Lane\r\nEMAIL:zoe@example.org\r\nX-MOZILLA-HTML:TRUE\r\nEND:VCARD\r\n"
+        let created = try put("tb-1.vcf", card)
+        XCTAssertEqual(created.status, 201, created.body)
+        XCTAssertTrue(created.body.contains("ETag: \"1\"") && created.body.contains("Location: /books/local/tb-1.vcf"), created.body)
+        XCTAssertTrue(try daemon.ctl("list").stdout.contains("Zoe Lane"))
+        let history = try daemon.ctl("history", "zoe").stdout
+        XCTAssertTrue(history.contains("carddav:Thunderbird/128.0"), history)
+        // It stays at the address the client chose, with what contactsd has no field for.
+        let got = try curl([base + "/books/local/tb-1.vcf"])
+        XCTAssertTrue(got.body.contains("FN:Zoe Lane") && got.body.contains("X-MOZILLA-HTML:TRUE"), "[\(got.body)]")
+        XCTAssertTrue(try propfind("/books/local/", depth: 1).body.contains("<d:href>/books/local/tb-1.vcf</d:href>"))
+        // Conditions: a second create is refused, a stale If-Match too, and nothing changes.
+        XCTAssertEqual(try put("tb-1.vcf", card, ["If-None-Match: *"]).status, 412)
+        let edited = card.replacingOccurrences(of: "FN:Zoe Lane", with: "FN:Zoe Lane-Marsh")
+        let updated = try put("tb-1.vcf", edited, ["If-Match: \"1\""])
+        XCTAssertEqual(updated.status, 204, updated.body)
+        XCTAssertTrue(updated.body.contains("ETag: \"2\""), updated.body)
+        let stale = try put("tb-1.vcf", card, ["If-Match: \"1\""])
+        XCTAssertEqual(stale.status, 412)
+        XCTAssertTrue(stale.body.contains("fetch it again"), stale.body)
+        XCTAssertTrue(try daemon.ctl("list").stdout.contains("Zoe Lane-Marsh"))
+        // What cannot be stored, said with where and why; nothing changes.
+        let changedUID = try put("tb-1.vcf", edited.replacingOccurrences(of: "UID:tb-1", with: "UID:other"))
+        XCTAssertEqual(changedUID.status, 409)
+        XCTAssertTrue(changedUID.body.contains("no-uid-conflict"), changedUID.body)
+        XCTAssertEqual(try put("copy.vcf", card).status, 409, "a UID another card has")
+        let broken = try put("bad.vcf", "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:b\r\nNOTE:no name\r\nEND:VCARD\r\n")
+        XCTAssertEqual(broken.status, 400)
+        XCTAssertTrue(broken.body.contains("line 1: the card has no name"), broken.body)
+        XCTAssertEqual(try put("two.vcf", card + card).status, 400)
+        XCTAssertEqual(try curl(["-X", "PUT", "-H", "Content-Type: image/png", "--data", "x", base + "/books/local/p.vcf"]).status, 415)
+        XCTAssertEqual(try curl(["-X", "PUT", "-H", "Content-Type: text/vcard", "--data", card, base + "/books/nope/x.vcf"]).status, 404)
+        // A DELETE goes to the trash, and undo brings the card back where it was.
+        XCTAssertEqual(try curl(["-X", "DELETE", "-H", "If-Match: \"1\"", base + "/books/local/tb-1.vcf"]).status, 412)
+        XCTAssertEqual(try curl(["-X", "DELETE", "-H", "If-Match: \"2\"", base + "/books/local/tb-1.vcf"]).status, 204)
+        XCTAssertEqual(try curl([base + "/books/local/tb-1.vcf"]).status, 404)
+        XCTAssertTrue(try daemon.ctl("trash").stdout.contains("Zoe Lane-Marsh"))
+        XCTAssertEqual(try daemon.ctl("undo").status, 0)
+        XCTAssertEqual(try curl([base + "/books/local/tb-1.vcf"]).status, 200)
+        XCTAssertEqual(try curl(["-X", "DELETE", base + "/books/local/none.vcf"]).status, 404)
     }
 
     func testAnotherContactsdSyncsAnAccountFromTheServedBook() throws {

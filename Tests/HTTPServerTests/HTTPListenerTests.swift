@@ -135,3 +135,33 @@ final class LoopbackAddressTests: XCTestCase {
         }
     }
 }
+
+final class PeerOwnerTests: XCTestCase {
+    func testASocketTableIsReadPastItsFirstPage() throws {
+        // Enough connections that /proc/net/tcp is longer than a page: each is found.
+        let listener = try HTTPListener(host: "127.0.0.1", port: 0, owner: getuid()) { _ in HTTPResponse(status: 200) }
+        defer { listener.stop() }
+        var held: [Int32] = []
+        defer { for fd in held { close(fd) } }
+        for _ in 0..<60 {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var a = sockaddr_in()
+            a.sin_family = sa_family_t(AF_INET)
+            a.sin_port = listener.port.bigEndian
+            a.sin_addr.s_addr = inet_addr("127.0.0.1")
+            _ = withUnsafePointer(to: &a) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            held.append(fd)
+        }
+        XCTAssertGreaterThan(PeerOwner.readWhole("/proc/net/tcp")?.utf8.count ?? 0, 8192, "the table is longer than two pages")
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        p.arguments = ["-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(listener.port)/"]
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        p.waitUntilExit()
+        XCTAssertEqual(String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self), "200")
+    }
+}

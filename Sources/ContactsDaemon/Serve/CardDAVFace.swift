@@ -8,6 +8,7 @@ import HTTPServer
 /// moved and stopped as the settings change (at start and on SIGHUP).
 final class CardDAVFace: @unchecked Sendable {
     private let store: ContactStore
+    private let sync: SyncService?
     private let log: Logger
     private let lock = NSLock()
     private var listener: HTTPListener?
@@ -15,8 +16,9 @@ final class CardDAVFace: @unchecked Sendable {
 
     static let maxCardBytes = 16 << 20
 
-    init(store: ContactStore, log: Logger) {
+    init(store: ContactStore, sync: SyncService?, log: Logger) {
         self.store = store
+        self.sync = sync
         self.log = log
     }
 
@@ -30,7 +32,7 @@ final class CardDAVFace: @unchecked Sendable {
         listener = nil
         address = wanted
         guard let wanted else { return }
-        let service = DAVService(books: StoreBooks(store: store), maxResourceSize: Self.maxCardBytes)
+        let service = DAVService(books: StoreBooks(store: store, sync: sync), maxResourceSize: Self.maxCardBytes)
         var limits = HTTPListener.Limits()
         limits.bodyBytes = Self.maxCardBytes
         do {

@@ -5,10 +5,13 @@ import Foundation
 import VCard
 
 /// The store as the CardDAV face sees it: the book `local` (the contacts of this machine
-/// alone) and one book per sync account; a card per contact, named by its id, its ETag its
-/// revision.
-struct StoreBooks: ServedBooks {
+/// alone) and one book per sync account; a card per contact, named by its id (or by the
+/// name the client that made it chose), its ETag its revision. A write is an edit like any
+/// other, recorded with origin `carddav:CLIENT`; a card made in an account's book goes up
+/// with its next sync.
+struct StoreBooks: WritableBooks {
     let store: ContactStore
+    let sync: SyncService?
 
     static let local = "local"
 
@@ -31,30 +34,116 @@ struct StoreBooks: ServedBooks {
 
     func scope(_ book: String) throws -> AccountScope? {
         if book == Self.local { return .local }
-        return try store.account(named: book) == nil ? nil : .account(book)
+        do {
+            return .account(try store.account(named: book).name)
+        } catch StoreError.notFound {
+            return nil
+        }
     }
 
     func cards(in book: String) throws -> [ServedCardInfo]? {
         guard let scope = try scope(book) else { return nil }
-        return try store.query(ContactQuery(account: scope)).contacts.map(Self.info)
+        let names = try store.servedNames()
+        return try store.query(ContactQuery(account: scope)).contacts.map { Self.info($0, name: names[$0.id]) }
     }
 
-    static func info(_ c: Contact) -> ServedCardInfo {
-        ServedCardInfo(name: c.id + ".vcf", etag: "\"\(c.revision)\"", lastModified: c.updatedAt / 1000)
+    static func info(_ c: Contact, name: String?) -> ServedCardInfo {
+        ServedCardInfo(name: name ?? c.id + ".vcf", etag: "\"\(c.revision)\"", lastModified: c.updatedAt / 1000)
+    }
+
+    /// The contact a book serves under this name: by the name its client gave it, else as
+    /// `ID.vcf` when it has no such name.
+    func resolve(_ name: String, in book: String) throws -> (contact: Contact, name: String?)? {
+        func inBook(_ id: String) throws -> Contact? {
+            do {
+                let c = try store.contact(id: id)
+                return (c.account ?? Self.local) == book ? c : nil
+            } catch StoreError.notFound {
+                return nil
+            }
+        }
+        for id in try store.contacts(servedAs: name) {
+            if let c = try inBook(id) { return (c, name) }
+        }
+        guard name.hasSuffix(".vcf"), let c = try inBook(String(name.dropLast(4))) else { return nil }
+        return try store.servedNames()[c.id] == nil ? (c, nil) : nil
     }
 
     func card(_ name: String, in book: String, version: ServedVersion) throws -> ServedCard? {
-        guard name.hasSuffix(".vcf"), try scope(book) != nil else { return nil }
-        let id = String(name.dropLast(4))
-        let contact: Contact
-        do {
-            contact = try store.contact(id: id)
-        } catch StoreError.notFound {
-            return nil
-        }
-        guard (contact.account ?? Self.local) == book else { return nil }
+        guard try scope(book) != nil, let (found, served) = try resolve(name, in: book) else { return nil }
+        // With the card's other properties, which a contact read for its fields leaves out.
+        let contact = try store.contacts(ids: [found.id])[found.id] ?? found
         var text = ""
         VCardWriter.write(VCard(properties: store.cardProperties(for: contact)), version: version == .v4 ? .v4 : .v3, into: &text)
-        return ServedCard(info: Self.info(contact), text: text)
+        return ServedCard(info: Self.info(contact, name: served), text: text)
+    }
+
+    /// Whether the stored card meets the client's condition.
+    static func check(_ condition: WriteCondition, _ existing: Contact?, name: String) throws {
+        switch condition {
+        case .none: return
+        case .absent:
+            if let existing { throw ServedWriteError.preconditionFailed("a card is at \(name) already (ETag \"\(existing.revision)\")") }
+        case .ifMatch(let tag):
+            guard let existing else { throw ServedWriteError.preconditionFailed("there is no card at \(name) any more") }
+            let current = "\"\(existing.revision)\""
+            if tag != current && tag != "*" {
+                throw ServedWriteError.preconditionFailed("the card at \(name) is at ETag \(current) now, not \(tag): fetch it again")
+            }
+        }
+    }
+
+    func put(_ name: String, in book: String, body: [UInt8], condition: WriteCondition, client: String) throws -> PutOutcome {
+        guard try scope(book) != nil else { throw ServedWriteError.notFound("there is no address book \(book)") }
+        let existing = try resolve(name, in: book)
+        try Self.check(condition, existing?.contact, name: name)
+        let item = try Self.item(body)
+        let origin = "carddav:" + client
+        if let (contact, served) = existing {
+            guard item.contact.uid == contact.uid else {
+                throw ServedWriteError.uidConflict(
+                    "the card at \(name) has UID \(contact.uid); a PUT may not change it to \(item.contact.uid)")
+            }
+            let outcome = try store.importContacts([item], origin: origin).first
+            let info = Self.info(try store.contact(id: contact.id), name: served)
+            return outcome == .unchanged(id: contact.id) ? .unchanged(info) : .updated(info)
+        }
+        if let other = try store.contactID(uid: item.contact.uid) {
+            throw ServedWriteError.uidConflict("UID \(item.contact.uid) is the card of another contact (\(other)); one UID, one card")
+        }
+        guard case .created(let id)? = try store.importContacts([item], origin: origin).first else {
+            throw ServedWriteError.uidConflict("UID \(item.contact.uid) was taken meanwhile")
+        }
+        if book != Self.local { _ = try sync?.move(ids: [id], to: book) }
+        let served = name == id + ".vcf" ? nil : name
+        if let served { try store.setServedName(served, for: id) }
+        return .created(Self.info(try store.contact(id: id), name: served))
+    }
+
+    /// The one contact a PUT's body holds, or why it cannot be stored (with the line).
+    static func item(_ body: [UInt8]) throws -> ImportItem {
+        guard !body.isEmpty else { throw ServedWriteError.invalid("the body is empty; a card is one vCard") }
+        let parsed = VCardParser.parse(body)
+        guard parsed.cards.count == 1 else {
+            let found = parsed.cards.isEmpty ? "no vCard" : "\(parsed.cards.count) vCards"
+            let why = parsed.issues.first.map { " (line \($0.line): \($0.message))" } ?? ""
+            throw ServedWriteError.invalid("a card is one vCard; this body holds \(found)\(why)")
+        }
+        let piece = Importer.readPiece(parsed)
+        if let e = piece.errors.first { throw ServedWriteError.invalid((e.line.map { "line \($0): " } ?? "") + e.message) }
+        guard let item = piece.batch.items.first else {
+            throw ServedWriteError.invalid(
+                "group cards (KIND:group) are not stored through CardDAV yet; give the contacts CATEGORIES instead")
+        }
+        guard !item.contact.uid.isEmpty else { throw ServedWriteError.invalid("the card has no UID; CardDAV cards need one") }
+        return item
+    }
+
+    func delete(_ name: String, in book: String, condition: WriteCondition, client: String) throws {
+        guard let (contact, _) = try resolve(name, in: book) else {
+            throw ServedWriteError.notFound("the book \(book) has no card \(name)")
+        }
+        try Self.check(condition, contact, name: name)
+        _ = try store.delete(ids: [contact.id], origin: "carddav:" + client)
     }
 }

@@ -170,7 +170,7 @@ public final class Daemon: @unchecked Sendable {
             log.warning("vdir accounts are not watched (they sync every interval): \(error)")
         }
         try server.start()
-        let face = CardDAVFace(store: store, log: log)
+        let face = CardDAVFace(store: store, sync: sync, log: log)
         cardDAV = face
         face.apply(settings.cardDAVListen)
         try FileIO.makeDirectories(inboxPath)

@@ -201,6 +201,12 @@ enum Migrations {
         ALTER TABLE sync_intents ADD COLUMN digest TEXT;
         ALTER TABLE sync_intents ADD COLUMN revision INTEGER;
         """,
+        // 15: the name a CardDAV client PUT a card under (`UID.vcf`, its own choice), kept so
+        // that the card stays at the address the client knows; other cards are `ID.vcf`.
+        """
+        CREATE TABLE served_names (contact_id TEXT PRIMARY KEY, name TEXT NOT NULL) WITHOUT ROWID;
+        CREATE INDEX served_names_by_name ON served_names(name);
+        """,
     ]
 
     static var latestVersion: Int { all.count }
