@@ -147,6 +147,22 @@ _contactsctl() {
                 ((i++))
                 continue
                 ;;
+            " serve|--socket")
+                ((i++))
+                continue
+                ;;
+            " serve enable|--port"|" serve enable|--address"|" serve enable|--socket")
+                ((i++))
+                continue
+                ;;
+            " serve disable|--socket")
+                ((i++))
+                continue
+                ;;
+            " serve url|--socket")
+                ((i++))
+                continue
+                ;;
             " fav|--socket")
                 ((i++))
                 continue
@@ -247,7 +263,7 @@ _contactsctl() {
         esac
         if ((nargs == 0)); then
             case "$cmdpath $w" in
-                " list"|" search"|" show"|" add"|" edit"|" rm"|" delete"|" remove"|" move"|" duplicates"|" merge"|" not-duplicates"|" history"|" revert"|" changes"|" undo"|" trash"|" trash empty"|" undelete"|" purge"|" account"|" account add"|" account list"|" account rm"|" sync"|" sync status"|" sync confirm"|" sync reject"|" fav"|" unfav"|" group"|" group list"|" group add"|" group rm"|" group rename"|" group members"|" group assign"|" group unassign"|" photo"|" photo set"|" photo get"|" photo rm"|" import"|" export"|" backup"|" restore"|" status"|" watch"|" query-email"|" who"|" completions"|" call")
+                " list"|" search"|" show"|" add"|" edit"|" rm"|" delete"|" remove"|" move"|" duplicates"|" merge"|" not-duplicates"|" history"|" revert"|" changes"|" undo"|" trash"|" trash empty"|" undelete"|" purge"|" account"|" account add"|" account list"|" account rm"|" sync"|" sync status"|" sync confirm"|" sync reject"|" serve"|" serve enable"|" serve disable"|" serve url"|" fav"|" unfav"|" group"|" group list"|" group add"|" group rm"|" group rename"|" group members"|" group assign"|" group unassign"|" photo"|" photo set"|" photo get"|" photo rm"|" import"|" export"|" backup"|" restore"|" status"|" watch"|" query-email"|" who"|" completions"|" call")
                 cmdpath="$cmdpath $w"
                 continue
                 ;;
@@ -532,6 +548,30 @@ _contactsctl() {
         _contactsctl_files ''
         return
         ;;
+    " serve|--socket")
+        _contactsctl_files ''
+        return
+        ;;
+    " serve enable|--port")
+        :
+        return
+        ;;
+    " serve enable|--address")
+        :
+        return
+        ;;
+    " serve enable|--socket")
+        _contactsctl_files ''
+        return
+        ;;
+    " serve disable|--socket")
+        _contactsctl_files ''
+        return
+        ;;
+    " serve url|--socket")
+        _contactsctl_files ''
+        return
+        ;;
     " fav|--socket")
         _contactsctl_files ''
         return
@@ -692,6 +732,10 @@ _contactsctl() {
     " sync status") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " sync confirm") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " sync reject") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
+    " serve") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
+    " serve enable") COMPREPLY=($(compgen -W '--port --address --json --socket --no-color --help -h' -- "$cur")) ;;
+    " serve disable") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
+    " serve url") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " fav") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " unfav") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " group") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
@@ -720,7 +764,7 @@ _contactsctl() {
         return
     fi
     case "$cmdpath" in
-    "") COMPREPLY=($(compgen -W 'list search show add edit rm delete remove move duplicates merge not-duplicates history revert changes undo trash undelete purge account sync fav unfav group photo import export backup restore status watch query-email who completions call' -- "$cur")) ;;
+    "") COMPREPLY=($(compgen -W 'list search show add edit rm delete remove move duplicates merge not-duplicates history revert changes undo trash undelete purge account sync serve fav unfav group photo import export backup restore status watch query-email who completions call' -- "$cur")) ;;
     " search")
         case $nargs in
         0) : ;;
@@ -817,6 +861,12 @@ _contactsctl() {
         esac
         ;;
     " sync reject")
+        case $nargs in
+        0) _contactsctl_live accounts ;;
+        esac
+        ;;
+    " serve") COMPREPLY=($(compgen -W 'enable disable url' -- "$cur")) ;;
+    " serve url")
         case $nargs in
         0) _contactsctl_live accounts ;;
         esac

@@ -100,6 +100,18 @@ function __contactsctl_state
             case ' sync reject|--socket'
                 set skip 1
                 continue
+            case ' serve|--socket'
+                set skip 1
+                continue
+            case ' serve enable|--port' ' serve enable|--address' ' serve enable|--socket'
+                set skip 1
+                continue
+            case ' serve disable|--socket'
+                set skip 1
+                continue
+            case ' serve url|--socket'
+                set skip 1
+                continue
             case ' fav|--socket'
                 set skip 1
                 continue
@@ -178,7 +190,7 @@ function __contactsctl_state
         end
         if test $nargs = 0
             switch "$cmdpath $t"
-                case ' list' ' search' ' show' ' add' ' edit' ' rm' ' delete' ' remove' ' move' ' duplicates' ' merge' ' not-duplicates' ' history' ' revert' ' changes' ' undo' ' trash' ' trash empty' ' undelete' ' purge' ' account' ' account add' ' account list' ' account rm' ' sync' ' sync status' ' sync confirm' ' sync reject' ' fav' ' unfav' ' group' ' group list' ' group add' ' group rm' ' group rename' ' group members' ' group assign' ' group unassign' ' photo' ' photo set' ' photo get' ' photo rm' ' import' ' export' ' backup' ' restore' ' status' ' watch' ' query-email' ' who' ' completions' ' call'
+                case ' list' ' search' ' show' ' add' ' edit' ' rm' ' delete' ' remove' ' move' ' duplicates' ' merge' ' not-duplicates' ' history' ' revert' ' changes' ' undo' ' trash' ' trash empty' ' undelete' ' purge' ' account' ' account add' ' account list' ' account rm' ' sync' ' sync status' ' sync confirm' ' sync reject' ' serve' ' serve enable' ' serve disable' ' serve url' ' fav' ' unfav' ' group' ' group list' ' group add' ' group rm' ' group rename' ' group members' ' group assign' ' group unassign' ' photo' ' photo set' ' photo get' ' photo rm' ' import' ' export' ' backup' ' restore' ' status' ' watch' ' query-email' ' who' ' completions' ' call'
                 set cmdpath "$cmdpath $t"
                 continue
             end
@@ -223,6 +235,7 @@ complete -c contactsctl -n "__contactsctl_at ''" -a undelete -d 'Bring deleted c
 complete -c contactsctl -n "__contactsctl_at ''" -a purge -d 'Remove deleted contacts for good.'
 complete -c contactsctl -n "__contactsctl_at ''" -a account -d 'Manage sync accounts (CardDAV address books).'
 complete -c contactsctl -n "__contactsctl_at ''" -a sync -d 'Sync an account (every one when none is named) now.'
+complete -c contactsctl -n "__contactsctl_at ''" -a serve -d 'Serve the contacts over CardDAV on this machine (Thunderbird, GNOME Contacts, Evolution, khard).'
 complete -c contactsctl -n "__contactsctl_at ''" -a fav -d 'Mark a contact as a favorite.'
 complete -c contactsctl -n "__contactsctl_at ''" -a unfav -d 'Unmark a favorite.'
 complete -c contactsctl -n "__contactsctl_at ''" -a group -d 'Manage groups.'
@@ -426,6 +439,28 @@ complete -c contactsctl -n "__contactsctl_at ' sync reject'" -l socket -r -F -d 
 complete -c contactsctl -n "__contactsctl_at ' sync reject'" -l no-color -d 'never colour the output'
 complete -c contactsctl -n "__contactsctl_at ' sync reject'" -l help -s h -d 'show help'
 complete -c contactsctl -n "__contactsctl_arg ' sync reject' '0'" -x -a '(contactsctl __complete accounts (commandline -ct) 2>/dev/null)'
+complete -c contactsctl -n "__contactsctl_at ' serve'" -a enable -d 'Serve them (on 127.0.0.1:5232 unless told otherwise) and print the address.'
+complete -c contactsctl -n "__contactsctl_at ' serve'" -a disable -d 'Stop serving them.'
+complete -c contactsctl -n "__contactsctl_at ' serve'" -a url -d 'Print the address to give a client, or a book'\''s.'
+complete -c contactsctl -n "__contactsctl_at ' serve'" -l json -d 'print machine-readable JSON'
+complete -c contactsctl -n "__contactsctl_at ' serve'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
+complete -c contactsctl -n "__contactsctl_at ' serve'" -l no-color -d 'never colour the output'
+complete -c contactsctl -n "__contactsctl_at ' serve'" -l help -s h -d 'show help'
+complete -c contactsctl -n "__contactsctl_at ' serve enable'" -l port -r -d 'the port (default 5232)'
+complete -c contactsctl -n "__contactsctl_at ' serve enable'" -l address -r -d '127.0.0.1 (the default), ::1 or localhost'
+complete -c contactsctl -n "__contactsctl_at ' serve enable'" -l json -d 'print machine-readable JSON'
+complete -c contactsctl -n "__contactsctl_at ' serve enable'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
+complete -c contactsctl -n "__contactsctl_at ' serve enable'" -l no-color -d 'never colour the output'
+complete -c contactsctl -n "__contactsctl_at ' serve enable'" -l help -s h -d 'show help'
+complete -c contactsctl -n "__contactsctl_at ' serve disable'" -l json -d 'print machine-readable JSON'
+complete -c contactsctl -n "__contactsctl_at ' serve disable'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
+complete -c contactsctl -n "__contactsctl_at ' serve disable'" -l no-color -d 'never colour the output'
+complete -c contactsctl -n "__contactsctl_at ' serve disable'" -l help -s h -d 'show help'
+complete -c contactsctl -n "__contactsctl_at ' serve url'" -l json -d 'print machine-readable JSON'
+complete -c contactsctl -n "__contactsctl_at ' serve url'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
+complete -c contactsctl -n "__contactsctl_at ' serve url'" -l no-color -d 'never colour the output'
+complete -c contactsctl -n "__contactsctl_at ' serve url'" -l help -s h -d 'show help'
+complete -c contactsctl -n "__contactsctl_arg ' serve url' '0'" -x -a '(contactsctl __complete accounts (commandline -ct) 2>/dev/null)'
 complete -c contactsctl -n "__contactsctl_at ' fav'" -l json -d 'print machine-readable JSON'
 complete -c contactsctl -n "__contactsctl_at ' fav'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
 complete -c contactsctl -n "__contactsctl_at ' fav'" -l no-color -d 'never colour the output'

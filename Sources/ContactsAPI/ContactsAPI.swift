@@ -44,6 +44,8 @@ public enum ContactsAPI {
         public static let syncConfirmDeletions = "sync.confirmDeletions"
         public static let syncRejectDeletions = "sync.rejectDeletions"
         public static let daemonStatus = "daemon.status"
+        public static let serveStatus = "serve.status"
+        public static let serveSet = "serve.set"
         public static let eventsSubscribe = "events.subscribe"
         public static let groupsAddMembers = "groups.addMembers"
         public static let groupsCreate = "groups.create"

@@ -185,6 +185,28 @@ final class ServeTests: FixtureTestCase {
         XCTAssertTrue(daemon.log.contains("not a loopback address"), daemon.log)
     }
 
+    func testServeEnableURLAndDisableFromTheCommandLine() throws {
+        try daemon.start()
+        let off = try daemon.ctl("serve", "url")
+        XCTAssertEqual(off.status, 1)
+        XCTAssertTrue(off.stderr.contains("CardDAV is off") && off.stderr.contains("serve enable"), off.stderr)
+        port = try DAVServer.freePort()
+        let on = try daemon.ctl("serve", "enable", "--port", String(port))
+        XCTAssertEqual(on.status, 0, on.stderr)
+        XCTAssertTrue(on.stdout.contains("Serving CardDAV at \(base)/"), on.stdout)
+        let config = try String(contentsOfFile: daemon.home + "/config/contactsd/config.json", encoding: .utf8)
+        XCTAssertTrue(config.contains("\"listen\":\"127.0.0.1:\(port)\""), config)
+        XCTAssertEqual(try curl([base + "/books/local/"]).status, 200)
+        XCTAssertEqual(try daemon.ctl("serve", "url", "local").stdout, base + "/books/local/\n")
+        let refused = try daemon.ctl("serve", "enable", "--address", "0.0.0.0")
+        XCTAssertNotEqual(refused.status, 0)
+        XCTAssertTrue(refused.stderr.contains("not a loopback address"), refused.stderr)
+        XCTAssertEqual(try curl([base + "/books/local/"]).status, 200, "what was in force stays")
+        XCTAssertEqual(try daemon.ctl("serve", "disable").status, 0)
+        XCTAssertEqual(try curl([base + "/"]).status, 0)
+        XCTAssertFalse(try String(contentsOfFile: daemon.home + "/config/contactsd/config.json", encoding: .utf8).contains("carddav"))
+    }
+
     func testAnotherUserIsRefusedAndLogged() throws {
         guard getuid() == 0 else { throw XCTSkip("dropping to another user needs root") }
         try serve()

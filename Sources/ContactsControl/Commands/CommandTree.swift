@@ -170,6 +170,22 @@ public enum CommandTree {
                 ],
                 run: SyncCommands.run),
             CommandSpec(
+                "serve", summary: "Serve the contacts over CardDAV on this machine (Thunderbird, GNOME Contacts, Evolution, khard).",
+                subcommands: [
+                    CommandSpec(
+                        "enable", summary: "Serve them (on 127.0.0.1:5232 unless told otherwise) and print the address.",
+                        options: [
+                            OptionSpec("port", value: "PORT", help: "the port (default 5232)"),
+                            OptionSpec("address", value: "HOST", help: "127.0.0.1 (the default), ::1 or localhost"),
+                        ],
+                        run: ServeCommands.enable),
+                    CommandSpec("disable", summary: "Stop serving them.", run: ServeCommands.disable),
+                    CommandSpec(
+                        "url", summary: "Print the address to give a client, or a book's.",
+                        arguments: [ArgumentSpec("BOOK", optional: true, help: "local, or an account's name", completion: .accounts)],
+                        run: ServeCommands.url),
+                ]),
+            CommandSpec(
                 "fav", summary: "Mark a contact as a favorite.", arguments: [contactArg], run: { try ContactCommands.favorite(&$0, true) }),
             CommandSpec("unfav", summary: "Unmark a favorite.", arguments: [contactArg], run: { try ContactCommands.favorite(&$0, false) }),
             CommandSpec(

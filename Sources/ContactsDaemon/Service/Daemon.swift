@@ -31,7 +31,7 @@ public final class Daemon: @unchecked Sendable {
     private var photos: PhotoService?
     private var sync: SyncService?
     private var vdirs: VdirWatcher?
-    private var cardDAV: CardDAVFace?
+    private(set) var cardDAV: CardDAVFace?
     /// How the last sync of each account went, for the status line.
     private let lastSync = Mutex<[String: String]>([:])
     private(set) var server: RPCServer?
@@ -144,7 +144,8 @@ public final class Daemon: @unchecked Sendable {
         let vdirs = VdirWatcher(store: store, sync: sync, log: log)
         sync.onAccountsChanged = { [weak vdirs] in vdirs?.refresh() }
         self.vdirs = vdirs
-        let engine = Self.engine(store: store, importer: importer, photos: photos, sync: sync, more: daemonMethods(store: store))
+        let engine = Self.engine(
+            store: store, importer: importer, photos: photos, sync: sync, more: daemonMethods(store: store) + serveMethods(store: store))
 
         let listenFD = try openListener()
         let server = RPCServer(
