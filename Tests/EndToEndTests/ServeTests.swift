@@ -207,6 +207,74 @@ final class ServeTests: FixtureTestCase {
         XCTAssertFalse(try String(contentsOfFile: daemon.home + "/config/contactsd/config.json", encoding: .utf8).contains("carddav"))
     }
 
+    /// vdirsyncer syncing the served book into a vdir, and khard reading and writing that vdir:
+    /// what a khard user does with any CardDAV server.
+    func testKhardThroughVdirsyncerReadsAndWritesTheServedBook() throws {
+        let venv = Products.repository.appendingPathComponent(".venv/bin").path
+        guard FileManager.default.isExecutableFile(atPath: venv + "/vdirsyncer"),
+            FileManager.default.isExecutableFile(atPath: venv + "/khard")
+        else { throw XCTSkip("vdirsyncer and khard are not in .venv (scripts/install-deps.sh installs them)") }
+        try serve()
+        XCTAssertEqual(try daemon.ctl("add", "Kate Bell", "-p", "+1 415 555 0100", "-e", "kate@example.com").status, 0)
+        XCTAssertEqual(try daemon.ctl("add", "Anna Haro", "-e", "anna@example.com").status, 0)
+        let vdir = daemon.home + "/vdir/"
+        try FileManager.default.createDirectory(atPath: vdir, withIntermediateDirectories: true)
+        let config = daemon.home + "/vdirsyncer.conf"
+        try """
+        [general]
+        status_path = "\(daemon.home)/vdirsyncer-status/"
+
+        [pair served]
+        a = "served_remote"
+        b = "served_local"
+        collections = null
+        conflict_resolution = "a wins"
+
+        [storage served_remote]
+        type = "carddav"
+        url = "\(base)/books/local/"
+
+        [storage served_local]
+        type = "filesystem"
+        path = "\(vdir)"
+        fileext = ".vcf"
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        let khardConfig = daemon.home + "/khard.conf"
+        try "[addressbooks]\n[[contacts]]\npath = \(vdir)\n[general]\neditor = /bin/true\nmerge_editor = /bin/true\n".write(
+            toFile: khardConfig, atomically: true, encoding: .utf8)
+        let env = daemon.environment
+        func vdirsyncer(_ args: String...) throws -> ProcessResult {
+            let r = try runProgram(venv + "/vdirsyncer", ["-c", config] + args, environment: env, stdin: "y\ny\n", timeout: 60)
+            XCTAssertEqual(r.status, 0, "vdirsyncer \(args): \(r.stdout)\(r.stderr)")
+            return r
+        }
+        func khard(_ args: [String], stdin: String? = nil) throws -> ProcessResult {
+            try runProgram(venv + "/khard", ["-c", khardConfig] + args, environment: env, stdin: stdin, timeout: 60)
+        }
+        _ = try vdirsyncer("discover")
+        _ = try vdirsyncer("sync")
+        let listed = try khard(["list"]).stdout
+        XCTAssertTrue(listed.contains("Kate Bell") && listed.contains("Anna Haro"), listed)
+        // A contact made in khard goes up with the next sync, as a card of contactsd.
+        let made = try khard(["new", "-a", "contacts"], stdin: "First name : Zed\nLast name : Lane\nEmail :\n    home : zed@example.org\n")
+        XCTAssertEqual(made.status, 0, made.stderr)
+        _ = try vdirsyncer("sync")
+        XCTAssertTrue(try daemon.ctl("show", "zed").stdout.contains("zed@example.org"))
+        XCTAssertTrue(try daemon.ctl("history", "zed").stdout.contains("carddav:"), "recorded as a CardDAV client's write")
+        // An edit here reaches khard; a contact deleted in the vdir goes to contactsd's trash.
+        XCTAssertEqual(try daemon.ctl("edit", "anna", "--title", "Engineer").status, 0)
+        _ = try vdirsyncer("sync")
+        XCTAssertTrue(try khard(["show", "Anna"]).stdout.contains("Engineer"))
+        let kateFile = try XCTUnwrap(
+            try FileManager.default.contentsOfDirectory(atPath: vdir).first {
+                (try? String(contentsOfFile: vdir + $0, encoding: .utf8))?.contains("FN:Kate Bell") ?? false
+            })
+        try FileManager.default.removeItem(atPath: vdir + kateFile)
+        _ = try vdirsyncer("sync")
+        XCTAssertTrue(try daemon.ctl("trash").stdout.contains("Kate Bell"))
+        XCTAssertFalse(try daemon.ctl("list").stdout.contains("Kate Bell"))
+    }
+
     func testAnotherUserIsRefusedAndLogged() throws {
         guard getuid() == 0 else { throw XCTSkip("dropping to another user needs root") }
         try serve()
