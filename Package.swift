@@ -39,7 +39,7 @@ let package = Package(
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "MicroHTTPDShim"]),
         // The store served over CardDAV: discovery, PROPFIND, cards, reports, answered from a
         // narrow protocol the daemon implements over its store (this module knows no SQLite).
-        .target(name: "CardDAVServer", dependencies: ["HTTPServer", "DAVXML"]),
+        .target(name: "CardDAVServer", dependencies: ["HTTPServer", "DAVXML", "VCard"]),
         // A small, exact JSON value type with its own parser and writer.
         .target(name: "JSONCore"),
         // A JSON-RPC 2.0 engine and its Unix-socket transport; knows nothing about contacts.

@@ -97,6 +97,11 @@ struct DAVResource {
             w.element("addressbook-multiget", Self.card)
             w.end()
             w.end()
+            w.start("supported-report")
+            w.start("report")
+            w.element("addressbook-query", Self.card)
+            w.end()
+            w.end()
             w.end()
         case (Self.dav, "current-user-privilege-set"):
             guard isBook else { return false }

@@ -1,6 +1,7 @@
 import DAVXML
 import Foundation
 import HTTPServer
+import VCard
 
 /// The CardDAV face: HTTP requests answered from `ServedBooks`. Discovery (well-known,
 /// principal, home), PROPFIND at depth 0 and 1, GET and HEAD of cards in vCard 3.0 or 4.0,
@@ -235,6 +236,12 @@ public struct DAVService: Sendable {
         case .success(let r): root = r
         case .failure(let f): throw DAVFailure(status: 400, message: "the REPORT body is not XML: \(f)")
         }
+        if root.namespace == DAVNamespace.cardDAV && root.name == "addressbook-query" {
+            switch AddressBookQuery.parse(root) {
+            case .success(let q): return try query(q, book: book)
+            case .failure(let f): throw f
+            }
+        }
         guard root.namespace == DAVNamespace.cardDAV, root.name == "addressbook-multiget" else {
             var w = XMLWriter()
             w.start("error")
@@ -270,6 +277,50 @@ public struct DAVService: Sendable {
             }
             Self.response(
                 resource, plain, extra: wantsData ? { $0.element("address-data", DAVNamespace.cardDAV, text: card.text) } : nil, into: &w)
+        }
+        w.end()
+        return Self.multistatus(w)
+    }
+}
+
+extension DAVService {
+    /// The cards of a book that pass the query's filter, narrowed first by the book's search
+    /// when the filter allows; beyond `nresults`, the answer says 507 for the book.
+    func query(_ q: AddressBookQuery, book: String) throws -> HTTPResponse {
+        guard let all = try books.cards(in: book) else { throw DAVFailure(status: 404, message: "there is no address book \(book)") }
+        var names = all.map(\.name)
+        if let text = q.narrowingText, let found = try books.candidates(in: book, containing: text) {
+            let keep = Set(found)
+            names = names.filter { keep.contains($0) }
+        }
+        var w = XMLWriter()
+        w.start("multistatus")
+        var count = 0
+        var truncated = false
+        for name in names {
+            guard let card = try books.card(name, in: book, version: q.version),
+                let parsed = VCardParser.parse(Array(card.text.utf8)).cards.first, q.matches(parsed)
+            else { continue }
+            if let limit = q.limit, count >= limit {
+                truncated = true
+                break
+            }
+            count += 1
+            let resource = DAVResource(
+                kind: .card(book: book, card.info), maxResourceSize: maxResourceSize, writable: books is WritableBooks)
+            let text = card.text
+            Self.response(
+                resource, q.properties, extra: q.wantsData ? { $0.element("address-data", DAVNamespace.cardDAV, text: text) } : nil,
+                into: &w)
+        }
+        if truncated {
+            w.start("response")
+            w.element("href", text: DAVPath.book(book).href)
+            w.element("status", text: "HTTP/1.1 507 Insufficient Storage")
+            w.start("error")
+            w.element("number-of-matches-within-limits")
+            w.end()
+            w.end()
         }
         w.end()
         return Self.multistatus(w)

@@ -6,6 +6,14 @@ public protocol ServedBooks: Sendable {
     func cards(in book: String) throws -> [ServedCardInfo]?
     /// One card as vCard text of the version asked, or nil when the book has none of that name.
     func card(_ name: String, in book: String, version: ServedVersion) throws -> ServedCard?
+    /// The names of the cards whose names, emails or phones contain `text` (folded as a
+    /// search folds it: a superset of what a caseless match finds), or nil when the book
+    /// cannot narrow by text.
+    func candidates(in book: String, containing text: String) throws -> [String]?
+}
+
+extension ServedBooks {
+    public func candidates(in book: String, containing text: String) throws -> [String]? { nil }
 }
 
 public enum ServedVersion: String, Sendable {

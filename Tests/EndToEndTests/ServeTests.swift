@@ -275,6 +275,45 @@ final class ServeTests: FixtureTestCase {
         XCTAssertFalse(try daemon.ctl("list").stdout.contains("Kate Bell"))
     }
 
+    func testAnAddressBookQueryFindsCardsByTheirPropertiesAsEvolutionAsks() throws {
+        try serve()
+        XCTAssertEqual(try daemon.ctl("add", "Kate Bell", "-p", "+1 415 555 0100", "-e", "kate@example.com").status, 0)
+        XCTAssertEqual(try daemon.ctl("add", "Anna Haro", "-e", "anna@work.example.org").status, 0)
+        XCTAssertEqual(try daemon.ctl("add", "Katja Kowalski", "--nickname", "KK").status, 0)
+        func query(_ filter: String, limit: Int? = nil) throws -> (status: Int, body: String) {
+            let nresults = limit.map { "<c:limit><c:nresults>\($0)</c:nresults></c:limit>" } ?? ""
+            let body = """
+                <c:addressbook-query xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:carddav">
+                <d:prop><d:getetag/><c:address-data/></d:prop>\(filter)\(nresults)</c:addressbook-query>
+                """
+            return try curl([
+                "-X", "REPORT", "-H", "Depth: 1", "-H", "Content-Type: application/xml", "--data", body, base + "/books/local/",
+            ])
+        }
+        func names(_ r: (status: Int, body: String)) -> [String] {
+            r.body.components(separatedBy: "FN:").dropFirst().compactMap { $0.split(separator: "&").first.map(String.init) }.sorted()
+        }
+        let kat = try query(
+            #"<c:filter><c:prop-filter name="FN"><c:text-match collation="i;unicode-casemap" match-type="contains">KAT</c:text-match></c:prop-filter></c:filter>"#
+        )
+        XCTAssertEqual(kat.status, 207)
+        XCTAssertEqual(names(kat), ["Kate Bell", "Katja Kowalski"], kat.body)
+        let byEmail = try query(
+            #"<c:filter test="anyof"><c:prop-filter name="EMAIL"><c:text-match match-type="ends-with">@work.example.org</c:text-match></c:prop-filter><c:prop-filter name="NICKNAME"><c:text-match match-type="equals">kk</c:text-match></c:prop-filter></c:filter>"#
+        )
+        XCTAssertEqual(names(byEmail), ["Anna Haro", "Katja Kowalski"], byEmail.body)
+        let noEmail = try query(#"<c:filter><c:prop-filter name="EMAIL"><c:is-not-defined/></c:prop-filter></c:filter>"#)
+        XCTAssertEqual(names(noEmail), ["Katja Kowalski"])
+        let limited = try query("", limit: 2)
+        XCTAssertEqual(names(limited).count, 2)
+        XCTAssertTrue(limited.body.contains("507 Insufficient Storage"), limited.body)
+        XCTAssertEqual(
+            try query(
+                #"<c:filter><c:prop-filter name="FN"><c:text-match collation="i;klingon">x</c:text-match></c:prop-filter></c:filter>"#
+            )
+            .status, 403)
+    }
+
     func testAnotherUserIsRefusedAndLogged() throws {
         guard getuid() == 0 else { throw XCTSkip("dropping to another user needs root") }
         try serve()

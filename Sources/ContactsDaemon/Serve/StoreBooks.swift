@@ -47,6 +47,12 @@ struct StoreBooks: WritableBooks {
         return try store.query(ContactQuery(account: scope)).contacts.map { Self.info($0, name: names[$0.id]) }
     }
 
+    func candidates(in book: String, containing text: String) throws -> [String]? {
+        guard let scope = try scope(book) else { return nil }
+        let names = try store.servedNames()
+        return try store.query(ContactQuery(text: text, account: scope)).contacts.map { names[$0.id] ?? $0.id + ".vcf" }
+    }
+
     static func info(_ c: Contact, name: String?) -> ServedCardInfo {
         ServedCardInfo(name: name ?? c.id + ".vcf", etag: "\"\(c.revision)\"", lastModified: c.updatedAt / 1000)
     }
