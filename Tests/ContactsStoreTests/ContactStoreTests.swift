@@ -125,6 +125,29 @@ final class ContactStoreTests: StoreTestCase {
         XCTAssertEqual(try store.counts().contacts, 5000)
     }
 
+    func testImport_withAnExpectedRevisionWritesOnlyWhenItHolds() throws {
+        var kate = Contact(name: "Kate Bell")
+        kate.uid = "kate"
+        let id = try store.create(kate).id
+        _ = try store.update(id: id) { $0.title = "Producer" }
+        func item(_ name: String, at revision: Int) -> ImportItem {
+            var c = Contact(name: name)
+            c.uid = "kate"
+            var i = ImportItem(contact: c, carriesGroups: false, carriesFavorite: false)
+            i.ifRevision = revision
+            return i
+        }
+        // A client's If-Match of revision 1, after someone else made revision 2: refused, nothing written.
+        XCTAssertThrowsError(try store.importContacts([item("Kate Stale", at: 1)])) { e in
+            guard case StoreError.conflict(_, _, let current) = e else { return XCTFail("\(e)") }
+            XCTAssertEqual(current, 2)
+        }
+        XCTAssertEqual(try store.contact(id: id).name, "Kate Bell")
+        XCTAssertThrowsError(try store.importContacts([item("Kate Again", at: 0)]), "0: only when there is none")
+        XCTAssertEqual(try store.importContacts([item("Kate Current", at: 2)]), [.updated(id: id)])
+        XCTAssertEqual(try store.contact(id: id).name, "Kate Current")
+    }
+
     func testReopening_keepsEverything() throws {
         let c = try add("Zoë Ångström", phones: ["+47 22 33 44 55"], groups: ["Family"], favorite: true)
         store.close()

@@ -103,23 +103,36 @@ struct StoreBooks: WritableBooks {
         guard try scope(book) != nil else { throw ServedWriteError.notFound("there is no address book \(book)") }
         let existing = try resolve(name, in: book)
         try Self.check(condition, existing?.contact, name: name)
-        let item = try Self.item(body)
+        var item = try Self.item(body)
         let origin = "carddav:" + client
         if let (contact, served) = existing {
             guard item.contact.uid == contact.uid else {
                 throw ServedWriteError.uidConflict(
                     "the card at \(name) has UID \(contact.uid); a PUT may not change it to \(item.contact.uid)")
             }
-            let outcome = try store.importContacts([item], origin: origin).first
+            // The condition again, in the write's own transaction: a change that came between
+            // the look above and this write is not overwritten.
+            if case .ifMatch = condition { item.ifRevision = contact.revision }
+            let outcome: ImportOutcome?
+            do {
+                outcome = try store.importContacts([item], origin: origin).first
+            } catch StoreError.conflict(let message, _, _) {
+                throw ServedWriteError.preconditionFailed("the card at \(name) changed meanwhile (\(message)): fetch it again")
+            }
             let info = Self.info(try store.contact(id: contact.id), name: served)
             return outcome == .unchanged(id: contact.id) ? .unchanged(info) : .updated(info)
         }
         if let other = try store.contactID(uid: item.contact.uid) {
             throw ServedWriteError.uidConflict("UID \(item.contact.uid) is the card of another contact (\(other)); one UID, one card")
         }
-        guard case .created(let id)? = try store.importContacts([item], origin: origin).first else {
+        item.ifRevision = 0
+        let created: ImportOutcome?
+        do {
+            created = try store.importContacts([item], origin: origin).first
+        } catch StoreError.conflict {
             throw ServedWriteError.uidConflict("UID \(item.contact.uid) was taken meanwhile")
         }
+        guard case .created(let id)? = created else { throw ServedWriteError.uidConflict("UID \(item.contact.uid) was taken meanwhile") }
         if book != Self.local { _ = try sync?.move(ids: [id], to: book) }
         let served = name == id + ".vcf" ? nil : name
         if let served { try store.setServedName(served, for: id) }

@@ -109,6 +109,13 @@ extension ContactStore {
             throw StoreError.database(
                 SQLiteError(code: SQLiteError.constraintUnique, message: "uid '\(item.contact.uid)' is taken but not found", sql: nil))
         }
+        if let expected = item.ifRevision, expected != existing.revision {
+            throw StoreError.conflict(
+                message: expected == 0
+                    ? "a contact with uid '\(existing.uid)' exists already"
+                    : "contact \(existing.id) is at revision \(existing.revision), not \(expected)",
+                id: existing.id, currentRevision: existing.revision)
+        }
         var incoming = item.contact
         incoming.id = existing.id
         incoming.revision = existing.revision

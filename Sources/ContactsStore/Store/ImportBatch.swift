@@ -9,6 +9,10 @@ public struct ImportItem: Sendable {
     public var carriesFavorite: Bool
     /// The bytes of the contact's photo, when the card carried them inline.
     public var photo: PhotoData?
+    /// When set, the write happens only if the stored contact of that UID is at this
+    /// revision, or, 0, only if there is none (a client's If-Match or If-None-Match: *,
+    /// checked in the import's transaction); otherwise the import fails with a conflict.
+    public var ifRevision: Int?
 
     public init(contact: Contact, carriesGroups: Bool, carriesFavorite: Bool, photo: PhotoData? = nil) {
         self.contact = contact
