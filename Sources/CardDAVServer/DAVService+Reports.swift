@@ -1,0 +1,101 @@
+import DAVXML
+import Foundation
+import HTTPServer
+import VCard
+
+/// REPORT: `addressbook-multiget` and `addressbook-query`.
+extension DAVService {
+    func report(_ request: HTTPRequest, book: String) throws -> HTTPResponse {
+        let root: XMLElement
+        switch XMLElement.parse(Data(request.body)) {
+        case .success(let r): root = r
+        case .failure(let f): throw DAVFailure(status: 400, message: "the REPORT body is not XML: \(f)")
+        }
+        if root.namespace == DAVNamespace.cardDAV && root.name == "addressbook-query" {
+            switch AddressBookQuery.parse(root) {
+            case .success(let q): return try query(q, book: book)
+            case .failure(let f): throw f
+            }
+        }
+        guard root.namespace == DAVNamespace.cardDAV, root.name == "addressbook-multiget" else {
+            var w = XMLWriter()
+            w.start("error")
+            w.element("supported-report")
+            w.end()
+            return HTTPResponse(status: 403, headers: [("Content-Type", "application/xml; charset=utf-8")], body: Array(w.text.utf8))
+        }
+        let asked = PropertyRequest.of(root)
+        // The version asked for in address-data, else what Accept says.
+        var version = Self.version(accept: request.header("Accept"))
+        if case .some(let list) = asked, list.contains(where: { $0.name == "address-data" }),
+            let data = root.child("prop")?.child("address-data", DAVNamespace.cardDAV), data.attributes["version"] == "4.0"
+        {
+            version = .v4
+        }
+        var w = XMLWriter()
+        w.start("multistatus")
+        for href in root.all("href").map(\.value) {
+            guard case .card(let b, let name)? = DAVPath(href), b == book, let card = try books.card(name, in: book, version: version)
+            else {
+                w.start("response")
+                w.element("href", text: href)
+                w.element("status", text: "HTTP/1.1 404 Not Found")
+                w.end()
+                continue
+            }
+            let resource = DAVResource(kind: .card(book: book, card.info), maxResourceSize: maxResourceSize)
+            var plain = asked
+            var wantsData = false
+            if case .some(let list) = asked {
+                wantsData = list.contains { $0.name == "address-data" && $0.namespace == DAVNamespace.cardDAV }
+                plain = .some(list.filter { !($0.name == "address-data" && $0.namespace == DAVNamespace.cardDAV) })
+            }
+            Self.response(
+                resource, plain, extra: wantsData ? { $0.element("address-data", DAVNamespace.cardDAV, text: card.text) } : nil, into: &w)
+        }
+        w.end()
+        return Self.multistatus(w)
+    }
+
+    /// The cards of a book that pass the query's filter, narrowed first by the book's search
+    /// when the filter allows; beyond `nresults`, the answer says 507 for the book.
+    func query(_ q: AddressBookQuery, book: String) throws -> HTTPResponse {
+        guard let all = try books.cards(in: book) else { throw DAVFailure(status: 404, message: "there is no address book \(book)") }
+        var names = all.map(\.name)
+        if let text = q.narrowingText, let found = try books.candidates(in: book, containing: text) {
+            let keep = Set(found)
+            names = names.filter { keep.contains($0) }
+        }
+        var w = XMLWriter()
+        w.start("multistatus")
+        var count = 0
+        var truncated = false
+        for name in names {
+            guard let card = try books.card(name, in: book, version: q.version),
+                let parsed = VCardParser.parse(Array(card.text.utf8)).cards.first, q.matches(parsed)
+            else { continue }
+            if let limit = q.limit, count >= limit {
+                truncated = true
+                break
+            }
+            count += 1
+            let resource = DAVResource(
+                kind: .card(book: book, card.info), maxResourceSize: maxResourceSize, writable: books is WritableBooks)
+            let text = card.text
+            Self.response(
+                resource, q.properties, extra: q.wantsData ? { $0.element("address-data", DAVNamespace.cardDAV, text: text) } : nil,
+                into: &w)
+        }
+        if truncated {
+            w.start("response")
+            w.element("href", text: DAVPath.book(book).href)
+            w.element("status", text: "HTTP/1.1 507 Insufficient Storage")
+            w.start("error")
+            w.element("number-of-matches-within-limits")
+            w.end()
+            w.end()
+        }
+        w.end()
+        return Self.multistatus(w)
+    }
+}
