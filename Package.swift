@@ -24,10 +24,10 @@ let package = Package(
         .target(name: "CCurl"),
         // libvips' thumbnail and save calls are variadic: a few plain C functions wrap them.
         .target(name: "VipsShim", dependencies: ["CVips"]),
-        // HTTP serving (the CardDAV face): GNU libmicrohttpd, whose start is variadic: one C
-        // function wraps it, and the connection-info calls.
-        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
-        .target(name: "MicroHTTPDShim", dependencies: ["CMicroHTTPD"]),
+        // HTTP serving (the CardDAV face): GNU libmicrohttpd (libmicrohttpd-dev's header), loaded
+        // when the first listener starts, not at start (it brings GnuTLS); its variadic calls
+        // behind plain C functions.
+        .target(name: "MicroHTTPDShim"),
 
         // What is not about contacts: system calls and their errors, files, XDG paths, time,
         // the parallel pipeline, SHA-256, base64, log levels.
@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "CSystem"),
         // An HTTP/1.1 server on a TCP socket, each request read whole and handed to one
         // function; who may connect told by the owner of the peer's socket. Knows nothing of DAV.
-        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD", "MicroHTTPDShim"]),
+        .target(name: "HTTPServer", dependencies: ["MicroHTTPDShim"]),
         // The store served over CardDAV: discovery, PROPFIND, cards, reports, answered from a
         // narrow protocol the daemon implements over its store (this module knows no SQLite).
         .target(name: "CardDAVServer", dependencies: ["HTTPServer", "DAVXML", "VCard"]),

@@ -1,4 +1,3 @@
-import CMicroHTTPD
 import Foundation
 import Glibc
 import MicroHTTPDShim
@@ -62,6 +61,10 @@ public final class HTTPListener: @unchecked Sendable {
     deinit { stop() }
 
     private func start(fd: Int32, address: UnsafePointer<sockaddr>?) throws {
+        var why = [CChar](repeating: 0, count: 256)
+        guard contactsd_mhd_load(&why, why.count) == 0 else {
+            throw HTTPListenerError.cannotLoad(String(decoding: why.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
         let me = Unmanaged.passUnretained(self).toOpaque()
         daemon = contactsd_mhd_start(
             fd, address, limits.threads, limits.connectionMemory, limits.idleSeconds, Self.access, me, Self.completed, nil)
@@ -82,7 +85,7 @@ public final class HTTPListener: @unchecked Sendable {
 
     /// Stops listening and waits for the requests in progress.
     public func stop() {
-        if let daemon { MHD_stop_daemon(daemon) }
+        if let daemon { contactsd_mhd_stop(daemon) }
         daemon = nil
     }
 
@@ -162,8 +165,8 @@ public final class HTTPListener: @unchecked Sendable {
     private static func headers(_ connection: OpaquePointer) -> [String: String] {
         let box = HeaderBox()
         let pointer = Unmanaged.passUnretained(box).toOpaque()
-        _ = MHD_get_connection_values(
-            connection, .HEADER_KIND,
+        _ = contactsd_mhd_headers(
+            connection,
             { cls, _, key, value in
                 guard let cls, let key else { return .YES }
                 let box = Unmanaged<HeaderBox>.fromOpaque(cls).takeUnretainedValue()
@@ -176,19 +179,21 @@ public final class HTTPListener: @unchecked Sendable {
         return withExtendedLifetime(box) { box.headers }
     }
 
-    /// MHD_RESPMEM_MUST_COPY: libmicrohttpd keeps its own copy of the body.
-    // swift-format-ignore: NeverForceUnwrap
-    private static let mustCopy = MHD_ResponseMemoryMode(rawValue: 2)!
-
     private static func send(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {
-        let made = response.body.withUnsafeBytes { bytes in
-            MHD_create_response_from_buffer(bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), Self.mustCopy)
+        // The header strings live until the call returns; libmicrohttpd copies them and the body.
+        let names = response.headers.map { strdup($0.0) }
+        let values = response.headers.map { strdup($0.1) }
+        defer { for p in names + values { free(p) } }
+        let namePointers = names.map { $0.map { UnsafePointer($0) } }
+        let valuePointers = values.map { $0.map { UnsafePointer($0) } }
+        return namePointers.withUnsafeBufferPointer { n in
+            valuePointers.withUnsafeBufferPointer { v in
+                response.body.withUnsafeBytes { body in
+                    contactsd_mhd_respond(
+                        connection, UInt32(response.status), n.baseAddress, v.baseAddress, n.count, body.baseAddress, body.count)
+                }
+            }
         }
-        guard let made else { return .NO }
-        for (name, value) in response.headers { MHD_add_response_header(made, name, value) }
-        let result = MHD_queue_response(connection, UInt32(response.status), made)
-        MHD_destroy_response(made)
-        return result
     }
 
     /// `host:port` as a socket address; false when `host` is no numeric address.
@@ -221,11 +226,13 @@ public final class HTTPListener: @unchecked Sendable {
 public enum HTTPListenerError: Error, CustomStringConvertible, Equatable {
     case badAddress(String)
     case cannotListen(Int32)
+    case cannotLoad(String)
 
     public var description: String {
         switch self {
         case .badAddress(let host): return "'\(host)' is not an IP address"
         case .cannotListen(let code): return "cannot listen: \(String(cString: strerror(code)))"
+        case .cannotLoad(let why): return "HTTP is not available: \(why)"
         }
     }
 }

@@ -1,12 +1,18 @@
 #ifndef CONTACTSD_MICROHTTPD_SHIM_H
 #define CONTACTSD_MICROHTTPD_SHIM_H
 
-/* What Swift cannot call in libmicrohttpd: its variadic functions, behind fixed signatures. */
+/* GNU libmicrohttpd behind fixed signatures, loaded when the first listener starts (not when
+ * contactsd does: it brings GnuTLS and its libraries, which a daemon that serves no CardDAV
+ * need not map). Its header gives the types; every call goes through these functions. */
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/socket.h>
 #include <microhttpd.h>
+
+/* Loads the library once; 0, or -1 with why in `error`. */
+int contactsd_mhd_load(char *error, size_t size);
 
 /* Starts a daemon with its own polling thread and a pool of `threads`, serving `listen_fd`
  * when it is a socket passed in (socket activation), else binding `address` (IPv4 or
@@ -15,14 +21,20 @@
 struct MHD_Daemon *contactsd_mhd_start(int listen_fd, const struct sockaddr *address, unsigned threads, size_t memory_limit,
                                        unsigned timeout_seconds, MHD_AccessHandlerCallback handler, void *handler_cls,
                                        MHD_RequestCompletedCallback completed, void *completed_cls);
-
-/* The peer's address of a connection, or NULL. */
-const struct sockaddr *contactsd_mhd_client_address(struct MHD_Connection *connection);
+void contactsd_mhd_stop(struct MHD_Daemon *daemon);
 
 /* The daemon's listening socket, or -1. */
 int contactsd_mhd_listen_fd(struct MHD_Daemon *daemon);
 
-/* The socket of a connection, or -1. */
+/* The peer's address of a connection, or NULL; the connection's socket, or -1. */
+const struct sockaddr *contactsd_mhd_client_address(struct MHD_Connection *connection);
 int contactsd_mhd_connection_fd(struct MHD_Connection *connection);
+
+/* Each request header, to `iterator`. */
+int contactsd_mhd_headers(struct MHD_Connection *connection, MHD_KeyValueIterator iterator, void *cls);
+
+/* Queues an answer: the status, the headers (`count` names and values), the body (copied). */
+enum MHD_Result contactsd_mhd_respond(struct MHD_Connection *connection, unsigned status, const char *const *names,
+                                      const char *const *values, size_t count, const void *body, size_t length);
 
 #endif

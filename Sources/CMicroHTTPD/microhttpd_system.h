@@ -1,4 +1,0 @@
-#include <stdarg.h>
-#include <stdint.h>
-#include <sys/socket.h>
-#include <microhttpd.h>
