@@ -24,6 +24,9 @@ enum MultistatusStream {
             parser.shouldResolveExternalEntities = false
             parser.delegate = builder
             let ok = parser.parse()
+            if builder.tooDeep {
+                return .failure(.malformed("the server's answer nests elements deeper than \(TreeBuilder.maxDepth)"))
+            }
             if builder.stopped { return .success(token) }
             guard ok, let root = builder.root else {
                 let message = parser.parserError.map { "\($0.localizedDescription)" } ?? "no document"

@@ -50,8 +50,11 @@ public struct XMLElement: Sendable, Equatable {
         parser.shouldProcessNamespaces = true
         parser.shouldResolveExternalEntities = false
         parser.delegate = builder
-        guard parser.parse(), let root = builder.root else {
+        guard parser.parse(), !builder.tooDeep, let root = builder.root else {
             let line = parser.lineNumber
+            if builder.tooDeep {
+                return .failure(XMLParseFailure(line: line, message: "elements nested deeper than \(TreeBuilder.maxDepth)"))
+            }
             return .failure(XMLParseFailure(line: line, message: parser.parserError.map { "\($0.localizedDescription)" } ?? "no document"))
         }
         return .success(root)
@@ -80,6 +83,10 @@ package final class TreeBuilder: NSObject, XMLParserDelegate {
     package var root: XMLElement?
     package var eachChild: ((XMLElement) -> Bool)?
     package private(set) var stopped = false
+    /// A document nested deeper than any WebDAV one is (a hostile one, thousands of levels
+    /// deep) is not read further: its tree would take the thread's stack to build and free.
+    package static let maxDepth = 64
+    package private(set) var tooDeep = false
 
     package override init() { super.init() }
 
@@ -87,6 +94,11 @@ package final class TreeBuilder: NSObject, XMLParserDelegate {
         _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName qName: String?,
         attributes attributeDict: [String: String] = [:]
     ) {
+        guard stack.count < Self.maxDepth else {
+            tooDeep = true
+            parser.abortParsing()
+            return
+        }
         stack.append(XMLElement(namespace: namespaceURI ?? "", name: elementName, attributes: attributeDict))
     }
 

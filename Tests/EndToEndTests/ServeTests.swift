@@ -318,6 +318,34 @@ final class ServeTests: FixtureTestCase {
             .status, 403)
     }
 
+    func testHostileBodiesAreRefusedAndTheDaemonStays() throws {
+        try serve()
+        func send(_ body: String, method: String = "PROPFIND") throws -> (status: Int, body: String) {
+            let file = daemon.home + "/hostile-\(UUID().uuidString.prefix(6)).xml"
+            try body.write(toFile: file, atomically: true, encoding: .utf8)
+            defer { unlink(file) }
+            return try curl(["-X", method, "-H", "Depth: 0", "--data-binary", "@" + file, base + "/books/local/"])
+        }
+        // Nested a hundred thousand deep: it took the daemon's stack down before.
+        let deep = try send("<d:propfind xmlns:d=\"DAV:\">" + String(repeating: "<d:prop>", count: 100_000) + "</d:propfind>")
+        XCTAssertEqual(deep.status, 400)
+        XCTAssertTrue(deep.body.contains("deeper than 64"), deep.body)
+        XCTAssertEqual(try send(String(repeating: "<a>", count: 100_000), method: "REPORT").status, 400)
+        // Entities that expand a billion times, and one that reads a file.
+        var entities = "<!ENTITY l0 \"lol\">"
+        for i in 1...9 { entities += "<!ENTITY l\(i) \"" + String(repeating: "&l\(i - 1);", count: 10) + "\">" }
+        let laughs = try send(
+            "<?xml version=\"1.0\"?><!DOCTYPE d:propfind [\(entities)]><d:propfind xmlns:d=\"DAV:\"><d:prop><d:displayname>&l9;</d:displayname></d:prop></d:propfind>"
+        )
+        XCTAssertEqual(laughs.status, 400)
+        let external = try send(
+            #"<?xml version="1.0"?><!DOCTYPE d:propfind [<!ENTITY x SYSTEM "file:///etc/passwd">]><d:propfind xmlns:d="DAV:"><d:prop><d:displayname>&x;</d:displayname></d:prop></d:propfind>"#
+        )
+        XCTAssertFalse(external.body.contains("root:"), "no file is read into an answer")
+        XCTAssertEqual(try curl([base + "/"]).status, 200, "still serving")
+        XCTAssertNotNil(daemon.process.map { $0.isRunning ? $0 : nil } ?? nil)
+    }
+
     func testAnotherUserIsRefusedAndLogged() throws {
         guard getuid() == 0 else { throw XCTSkip("dropping to another user needs root") }
         try serve()
