@@ -35,7 +35,7 @@ extension DAVService {
         case .principal: return [r(.principal)]
         case .home: return [r(.home)] + (children ? try books.books().map { r(.book($0)) } : [])
         case .book(let name):
-            guard let book = try books.books().first(where: { $0.name == name }) else {
+            guard let book = try books.book(named: name) else {
                 throw DAVFailure(status: 404, message: "there is no address book \(name)")
             }
             guard children else { return [r(.book(book))] }

@@ -2,6 +2,8 @@
 /// knows nothing of how they are kept; the daemon implements this over its store.
 public protocol ServedBooks: Sendable {
     func books() throws -> [ServedBook]
+    /// One book, or nil when there is none of that name.
+    func book(named name: String) throws -> ServedBook?
     /// The cards of a book, or nil when there is no book of that name.
     func cards(in book: String) throws -> [ServedCardInfo]?
     /// One card as vCard text of the version asked, or nil when the book has none of that name.
@@ -13,6 +15,8 @@ public protocol ServedBooks: Sendable {
 }
 
 extension ServedBooks {
+    public func book(named name: String) throws -> ServedBook? { try books().first { $0.name == name } }
+
     public func candidates(in book: String, containing text: String) throws -> [String]? { nil }
 }
 

@@ -16,12 +16,13 @@ struct StoreBooks: WritableBooks {
     static let local = "local"
 
     func books() throws -> [ServedBook] {
-        let names = [Self.local] + (try store.accounts().map(\.name))
-        return try names.map { name in
-            let cards = try self.cards(in: name) ?? []
-            return ServedBook(
-                name: name, displayName: name == Self.local ? "Contacts" : "Contacts (\(name))", ctag: Self.ctag(of: cards))
-        }
+        try ([Self.local] + (try store.accounts().map(\.name))).compactMap { try book(named: $0) }
+    }
+
+    /// Only this book's cards are listed, for its ctag: a client polls one book's.
+    func book(named name: String) throws -> ServedBook? {
+        guard let cards = try cards(in: name) else { return nil }
+        return ServedBook(name: name, displayName: name == Self.local ? "Contacts" : "Contacts (\(name))", ctag: Self.ctag(of: cards))
     }
 
     /// What changes when any card is added, changed or removed: their count, the latest
