@@ -58,6 +58,7 @@ install: build
 	install -m 0755 $(BUILD_DIR)/contactsd-imaging $(DESTDIR)$(LIBEXECDIR)/
 	sed 's|%h/.local/bin|$(BINDIR)|' systemd/contactsd.service > $(DESTDIR)$(UNITDIR)/contactsd.service
 	install -m 0644 systemd/contactsd.socket $(DESTDIR)$(UNITDIR)/contactsd.socket
+	install -m 0644 systemd/contactsd-carddav.socket $(DESTDIR)$(UNITDIR)/contactsd-carddav.socket
 	chmod 0644 $(DESTDIR)$(UNITDIR)/contactsd.service
 	@if [ -f completions/contactsctl.bash ]; then \
 		install -d -m 0755 $(DESTDIR)$(BASHDIR) $(DESTDIR)$(ZSHDIR) $(DESTDIR)$(FISHDIR) && \
@@ -70,10 +71,10 @@ install: build
 	@echo "Installed. Now: systemctl --user daemon-reload && systemctl --user enable --now contactsd.socket"
 
 uninstall:
-	@systemctl --user disable --now contactsd.socket contactsd.service >/dev/null 2>&1 || true
+	@systemctl --user disable --now contactsd-carddav.socket contactsd.socket contactsd.service >/dev/null 2>&1 || true
 	rm -f $(DESTDIR)$(BINDIR)/contactsd $(DESTDIR)$(BINDIR)/contactsctl $(DESTDIR)$(LIBEXECDIR)/contactsd-imaging
 	-rmdir $(DESTDIR)$(LIBEXECDIR) 2>/dev/null
-	rm -f $(DESTDIR)$(UNITDIR)/contactsd.service $(DESTDIR)$(UNITDIR)/contactsd.socket
+	rm -f $(DESTDIR)$(UNITDIR)/contactsd.service $(DESTDIR)$(UNITDIR)/contactsd.socket $(DESTDIR)$(UNITDIR)/contactsd-carddav.socket
 	rm -f $(DESTDIR)$(BASHDIR)/contactsctl $(DESTDIR)$(ZSHDIR)/_contactsctl $(DESTDIR)$(FISHDIR)/contactsctl.fish
 	rm -f $(DESTDIR)$(MANDIR)/man1/contactsctl.1 $(DESTDIR)$(MANDIR)/man8/contactsd.8
 	@echo "Uninstalled. Your contacts in $${XDG_DATA_HOME:-$$HOME/.local/share}/contactsd are kept."

@@ -1,3 +1,5 @@
+import Glibc
+
 /// Where the CardDAV face listens: a host (an IP address) and a port on loopback. Written
 /// `127.0.0.1:5232`, `[::1]:5232` or `localhost:5232`; any other address is refused, with
 /// why: nothing but TLS and passwords could make a non-loopback listener safe, and neither
@@ -51,5 +53,29 @@ public struct LoopbackAddress: Sendable, Equatable, CustomStringConvertible {
     public struct ParseError: Error, Equatable, CustomStringConvertible {
         public var description: String
         init(_ message: String) { description = message }
+    }
+}
+
+extension LoopbackAddress {
+    /// Where a listening socket is bound, when that is loopback (nil for any other address,
+    /// or a socket that is no TCP one).
+    public static func bound(_ fd: Int32) -> LoopbackAddress? {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let ok = withUnsafeMutablePointer(to: &storage) { p in
+            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        guard ok == 0 else { return nil }
+        return withUnsafePointer(to: &storage) { p -> LoopbackAddress? in
+            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { a -> LoopbackAddress? in
+                guard let e = PeerOwner.endpoint(a) else { return nil }
+                let v4 = PeerOwner.v4(e.address)
+                if v4.count == 4 {
+                    let host = v4.map(String.init).joined(separator: ".")
+                    return isLoopback(host) ? LoopbackAddress(host: host, port: e.port) : nil
+                }
+                return e.address == Array(repeating: 0, count: 15) + [1] ? LoopbackAddress(host: "::1", port: e.port) : nil
+            }
+        }
     }
 }

@@ -54,6 +54,31 @@ final class HTTPListenerTests: XCTestCase {
         XCTAssertEqual(expecting.body, "PUT /books/local/b.vcf - 300000 \(getuid())")
     }
 
+    func testASocketListeningAlreadyIsServedAndItsAddressToldAsLoopbackOrNot() throws {
+        // As systemd passes contactsd-carddav.socket: bound and listening before the listener.
+        func listening(_ host: String) throws -> Int32 {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var a = sockaddr_in()
+            a.sin_family = sa_family_t(AF_INET)
+            a.sin_addr.s_addr = inet_addr(host)
+            let ok = withUnsafePointer(to: &a) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+            }
+            guard ok, listen(fd, 16) == 0 else { throw XCTSkip("cannot listen on \(host)") }
+            return fd
+        }
+        let fd = try listening("127.0.0.1")
+        let bound = try XCTUnwrap(LoopbackAddress.bound(fd))
+        XCTAssertEqual(bound.host, "127.0.0.1")
+        let listener = try HTTPListener(socket: fd, owner: getuid()) { r in HTTPResponse(status: 200, text: "passed \(r.path)") }
+        defer { listener.stop() }
+        XCTAssertEqual(listener.port, bound.port)
+        XCTAssertEqual(try curl(["http://127.0.0.1:\(bound.port)/books/"]).body, "passed /books/")
+        let wide = try listening("0.0.0.0")
+        defer { close(wide) }
+        XCTAssertNil(LoopbackAddress.bound(wide), "a socket every machine can reach is not loopback")
+    }
+
     func testAnIPv6LoopbackListenerServesItsOwnerToo() throws {
         let listener = try HTTPListener(host: "[::1]", port: 0, owner: getuid()) { r in
             HTTPResponse(status: 200, text: "\(r.peerUID.map(String.init) ?? "?")")

@@ -22,27 +22,63 @@ final class CardDAVFace: @unchecked Sendable {
         self.log = log
     }
 
+    /// Serving a socket the service manager passed: settings do not move it.
+    private var passed = false
+
     /// Listens where `address` says, or stops when it is nil. A listener that cannot start
     /// (the port is taken) is logged and leaves the rest of the daemon running.
     func apply(_ wanted: LoopbackAddress?) {
         lock.lock()
         defer { lock.unlock() }
+        if passed {
+            if wanted != nil && wanted != address {
+                log.notice("carddav.listen is not used: CardDAV is served on the socket the service manager passed")
+            }
+            return
+        }
         guard wanted != address || (wanted != nil && listener == nil) else { return }
         listener?.stop()
         listener = nil
         address = wanted
         guard let wanted else { return }
+        start(at: wanted) { limits, refused, handler in
+            try HTTPListener(host: wanted.host, port: wanted.port, limits: limits, owner: getuid(), refused: refused, handler: handler)
+        }
+    }
+
+    /// Serves the socket systemd passed (contactsd-carddav.socket), if it is bound to loopback.
+    func serve(passedSocket fd: Int32) {
+        lock.lock()
+        defer { lock.unlock() }
+        passed = true
+        guard let bound = LoopbackAddress.bound(fd) else {
+            log.error(
+                "the CardDAV socket the service manager passed is not bound to loopback: it is not served (contactsd serves this machine only)"
+            )
+            return
+        }
+        address = bound
+        start(at: bound) { limits, refused, handler in
+            try HTTPListener(socket: fd, limits: limits, owner: getuid(), refused: refused, handler: handler)
+        }
+    }
+
+    /// Starts the listener `make` makes for `wanted`; the caller holds the lock.
+    private func start(
+        at wanted: LoopbackAddress,
+        _ make: (HTTPListener.Limits, @escaping @Sendable (UInt32?) -> Void, @escaping HTTPListener.Handler) throws -> HTTPListener
+    ) {
         let service = DAVService(books: StoreBooks(store: store, sync: sync), maxResourceSize: Self.maxCardBytes)
         var limits = HTTPListener.Limits()
         limits.bodyBytes = Self.maxCardBytes
         do {
-            listener = try HTTPListener(
-                host: wanted.host, port: wanted.port, limits: limits, owner: getuid(),
-                refused: { [log] uid in
+            listener = try make(
+                limits,
+                { [log] uid in
                     log.warning(
                         "CardDAV: refused a connection from \(uid.map { "uid \($0)" } ?? "a socket of unknown owner"): only uid \(getuid()) is served"
                     )
-                }, handler: service.handle)
+                }, service.handle)
             log.info("serving CardDAV at \(wanted.url)")
         } catch {
             log.error("cannot serve CardDAV at \(wanted): \(error)")
@@ -52,5 +88,11 @@ final class CardDAVFace: @unchecked Sendable {
     /// The URL clients are given, while it listens.
     var url: String? { lock.withLock { listener == nil ? nil : address?.url } }
 
-    func stop() { apply(nil) }
+    /// Stops listening, whatever the settings or the service manager said (the daemon stops).
+    func stop() {
+        lock.lock()
+        defer { lock.unlock() }
+        listener?.stop()
+        listener = nil
+    }
 }

@@ -32,6 +32,8 @@ public final class Daemon: @unchecked Sendable {
     private var sync: SyncService?
     private var vdirs: VdirWatcher?
     private(set) var cardDAV: CardDAVFace?
+    /// The CardDAV socket the service manager passed, if it did.
+    private var passedCardDAVSocket: Int32?
     /// How the last sync of each account went, for the status line.
     private let lastSync = Mutex<[String: String]>([:])
     private(set) var server: RPCServer?
@@ -173,7 +175,11 @@ public final class Daemon: @unchecked Sendable {
         try server.start()
         let face = CardDAVFace(store: store, sync: sync, log: log)
         cardDAV = face
-        face.apply(settings.cardDAVListen)
+        if let fd = passedCardDAVSocket {
+            face.serve(passedSocket: fd)
+        } else {
+            face.apply(settings.cardDAVListen)
+        }
         try FileIO.makeDirectories(inboxPath)
         try watcher.start()
         startWatchdog()
@@ -247,11 +253,22 @@ public final class Daemon: @unchecked Sendable {
     }
 
     private func openListener() throws -> Int32 {
-        let passed = Systemd.listenFDs()
+        let all = Systemd.listenFDs()
+        // A TCP socket beside it is the CardDAV face's (contactsd-carddav.socket).
+        let tcp = all.filter(Systemd.isTCPListener)
+        let passed = all.filter { !tcp.contains($0) }
+        guard tcp.count <= 1 else {
+            throw StartupError(description: "socket activation passed \(tcp.count) TCP sockets; expected one at most, for CardDAV")
+        }
+        if let fd = tcp.first {
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            passedCardDAVSocket = fd
+        }
         if let fd = passed.first {
             guard passed.count == 1, Systemd.isUnixStreamListener(fd) else {
                 throw StartupError(
-                    description: "socket activation passed \(passed.count) descriptors; expected one listening Unix stream socket")
+                    description:
+                        "socket activation passed \(passed.count) descriptors besides CardDAV's; expected one listening Unix stream socket")
             }
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             if let path = UnixSocket.boundPath(fd) { socketPath = path }

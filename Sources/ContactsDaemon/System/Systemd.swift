@@ -20,6 +20,11 @@ public enum Systemd {
         return (0..<n).map { SD_LISTEN_FDS_START + $0 }
     }
 
+    /// True when the descriptor is a listening TCP socket (IPv4 or IPv6).
+    public static func isTCPListener(_ fd: Int32) -> Bool {
+        sd_is_socket_inet(fd, 0, Int32(SOCK_STREAM.rawValue), 1, 0) > 0
+    }
+
     /// True when the descriptor is a listening Unix stream socket.
     public static func isUnixStreamListener(_ fd: Int32) -> Bool {
         sd_is_socket_unix(fd, Int32(SOCK_STREAM.rawValue), 1, nil, 0) > 0
