@@ -15,7 +15,9 @@ final class DaemonRun {
     /// Seconds from spawn to READY=1 (through a NOTIFY_SOCKET receiver), when measured.
     private(set) var readySeconds: Double?
 
-    init(home: String, measureReady: Bool = false) throws {
+    /// `config`: the text of its config.json (none: an empty scratch configuration, never the
+    /// user's own).
+    init(home: String, measureReady: Bool = false, config: String? = nil) throws {
         self.home = home
         let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
             .appendingPathComponent("contactsd").path
@@ -34,6 +36,11 @@ final class DaemonRun {
         env["LC_TELEPHONE"] = "en_US.UTF-8"
         // Thumbnails go to a scratch cache, so that no run finds another's.
         env["XDG_CACHE_HOME"] = home + "/cache"
+        env["XDG_CONFIG_HOME"] = home + "/config"
+        if let config {
+            try FileManager.default.createDirectory(atPath: home + "/config/contactsd", withIntermediateDirectories: true)
+            try config.write(toFile: home + "/config/contactsd/config.json", atomically: true, encoding: .utf8)
+        }
         var notifyFD: Int32 = -1
         if measureReady {
             let path = home + "/notify.sock"

@@ -42,6 +42,14 @@ if options.daemonFigures {
     }
 }
 
+if options.daemonFigures && !options.dropOnly {
+    do {
+        report.merge(try ServeBench.measure(contacts, scratch: dir))
+    } catch {
+        report.row("CardDAV serving", "skipped: \(error.localizedDescription)")
+    }
+}
+
 if options.storeFigures {
     DuplicatesBench.inMemory(contacts, into: &report)
     try DuplicatesRealisticBench.measure(count: count, scratch: dir, into: &report)
