@@ -30,15 +30,19 @@ public final class HTTPListener: @unchecked Sendable {
     /// The address it listens on (the port the kernel chose when 0 was asked).
     public private(set) var port: UInt16 = 0
 
-    /// Listens on `host` (an IPv4 or IPv6 address, not a name) and `port` (0: any free one).
-    public init(
-        host: String, port: UInt16, limits: Limits = Limits(), owner: UInt32? = nil, refused: (@Sendable (UInt32?) -> Void)? = nil,
-        handler: @escaping Handler
-    ) throws {
+    private init(limits: Limits, owner: UInt32?, refused: (@Sendable (UInt32?) -> Void)?, handler: @escaping Handler) {
         self.handler = handler
         self.limits = limits
         self.owner = owner
         self.refused = refused
+    }
+
+    /// Listens on `host` (an IPv4 or IPv6 address, not a name) and `port` (0: any free one).
+    public convenience init(
+        host: String, port: UInt16, limits: Limits = Limits(), owner: UInt32? = nil, refused: (@Sendable (UInt32?) -> Void)? = nil,
+        handler: @escaping Handler
+    ) throws {
+        self.init(limits: limits, owner: owner, refused: refused, handler: handler)
         var storage = sockaddr_storage()
         guard Self.address(host, port, into: &storage) else { throw HTTPListenerError.badAddress(host) }
         try withUnsafePointer(to: &storage) { p in
@@ -47,14 +51,11 @@ public final class HTTPListener: @unchecked Sendable {
     }
 
     /// Serves a socket already listening (passed by systemd).
-    public init(
+    public convenience init(
         socket fd: Int32, limits: Limits = Limits(), owner: UInt32? = nil, refused: (@Sendable (UInt32?) -> Void)? = nil,
         handler: @escaping Handler
     ) throws {
-        self.handler = handler
-        self.limits = limits
-        self.owner = owner
-        self.refused = refused
+        self.init(limits: limits, owner: owner, refused: refused, handler: handler)
         try start(fd: fd, address: nil)
     }
 
@@ -138,9 +139,7 @@ public final class HTTPListener: @unchecked Sendable {
         if pending.tooLarge {
             return HTTPResponse(status: 413, text: "the body is larger than \(limits.bodyBytes) bytes\n")
         }
-        var request = HTTPRequest(method: method, path: path, headers: Self.headers(connection), body: pending.body, peerUID: uid)
-        request.peerUID = uid
-        return handler(request)
+        return handler(HTTPRequest(method: method, path: path, headers: Self.headers(connection), body: pending.body, peerUID: uid))
     }
 
     /// The user owning the peer's socket: its address and ours, looked up in the kernel's tables.

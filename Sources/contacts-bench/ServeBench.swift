@@ -1,6 +1,5 @@
 import ContactsCore
 import Foundation
-import Glibc
 import JSONRPC
 
 /// The store served over CardDAV by a real contactsd, asked as clients ask it (curl, best of
@@ -11,7 +10,7 @@ enum ServeBench {
 
     static func measure(_ contacts: [Contact], scratch dir: String) throws -> Report {
         var out = Report()
-        let port = try freePort()
+        let port = try SyncBench.freePort()
         let daemon = try DaemonRun(home: dir + "/serve", config: #"{"carddav": {"listen": "127.0.0.1:\#(port)"}}"#)
         defer { daemon.stop() }
         let some = Array(contacts.prefix(cards))
@@ -42,42 +41,15 @@ enum ServeBench {
         return out
     }
 
-    /// The fastest of five runs of curl with these arguments, in ms, and the body of the last.
+    /// The fastest of five runs of curl with these arguments, in ms (spawned as the other
+    /// command figures are: `ServiceBench.commandMillis`), and its answer.
     static func best(_ args: [String]) throws -> (Double, String) {
-        var fastest = Double.infinity
-        var body = ""
-        for _ in 0..<5 {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-            p.arguments = ["-s", "-f", "--max-time", "60"] + args
-            let pipe = Pipe()
-            p.standardOutput = pipe
-            let start = Date()
-            try p.run()
-            let data = pipe.fileHandleForReading.readDataToEndOfFile()
-            p.waitUntilExit()
-            fastest = min(fastest, Date().timeIntervalSince(start) * 1000)
-            guard p.terminationStatus == 0 else {
-                throw NSError(
-                    domain: "bench", code: 4,
-                    userInfo: [NSLocalizedDescriptionKey: "curl \(args.first ?? "") failed (\(p.terminationStatus))"])
-            }
-            body = String(decoding: data, as: UTF8.self)
+        let argv = ["-s", "-f", "--max-time", "60"] + args
+        let env = ProcessInfo.processInfo.environment
+        let body = ServiceBench.output("/usr/bin/curl", argv, environment: env)
+        guard !body.isEmpty else {
+            throw NSError(domain: "bench", code: 4, userInfo: [NSLocalizedDescriptionKey: "curl \(args.first ?? "") got no answer"])
         }
-        return (fastest, body)
-    }
-
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var a = sockaddr_in()
-        a.sin_family = sa_family_t(AF_INET)
-        a.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let ok = withUnsafeMutablePointer(to: &a) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard ok else { throw NSError(domain: "bench", code: 5, userInfo: [NSLocalizedDescriptionKey: "no free port"]) }
-        return Int(UInt16(bigEndian: a.sin_port))
+        return (ServiceBench.commandMillis("/usr/bin/curl", argv, environment: env, runs: 5), body)
     }
 }

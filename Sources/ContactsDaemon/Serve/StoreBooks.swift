@@ -73,7 +73,7 @@ struct StoreBooks: WritableBooks {
             if let c = try inBook(id) { return (c, name) }
         }
         guard name.hasSuffix(".vcf"), let c = try inBook(String(name.dropLast(4))) else { return nil }
-        return try store.servedNames()[c.id] == nil ? (c, nil) : nil
+        return try store.servedName(of: c.id) == nil ? (c, nil) : nil
     }
 
     func card(_ name: String, in book: String, version: ServedVersion) throws -> ServedCard? {

@@ -12,6 +12,16 @@ extension ContactStore {
         }
     }
 
+    /// The name a client gave this contact's card, if one did.
+    public func servedName(of id: String) throws -> String? {
+        try read { db in
+            let s = try db.prepare("SELECT name FROM served_names WHERE contact_id = ?")
+            try s.bind([.text(id)])
+            defer { s.reset() }
+            return try s.step() ? s.text(0) : nil
+        }
+    }
+
     /// The contacts served under this name (one per book at most, in practice one).
     public func contacts(servedAs name: String) throws -> [String] {
         try read { db in
