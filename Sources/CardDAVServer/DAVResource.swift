@@ -42,6 +42,7 @@ struct DAVResource {
                 ("getctag", Self.cs), ("supported-address-data", Self.card), ("supported-report-set", Self.dav),
                 ("current-user-privilege-set", Self.dav), ("max-resource-size", Self.card), ("addressbook-description", Self.card),
             ]
+            if case .book(let b) = kind, b.syncToken != nil { p.append(("sync-token", Self.dav)) }
         case .card:
             p = [("resourcetype", Self.dav), ("getetag", Self.dav), ("getcontenttype", Self.dav), ("getlastmodified", Self.dav)]
         }
@@ -102,7 +103,17 @@ struct DAVResource {
             w.element("addressbook-query", Self.card)
             w.end()
             w.end()
+            if case .book(let b) = kind, b.syncToken != nil {
+                w.start("supported-report")
+                w.start("report")
+                w.element("sync-collection")
+                w.end()
+                w.end()
+            }
             w.end()
+        case (Self.dav, "sync-token"):
+            guard case .book(let b) = kind, let token = b.syncToken else { return false }
+            w.element("sync-token", text: token)
         case (Self.dav, "current-user-privilege-set"):
             guard isBook else { return false }
             w.start("current-user-privilege-set")

@@ -42,7 +42,7 @@ extension DAVService {
             guard let cards = try books.cards(in: name) else { throw DAVFailure(status: 404, message: "there is no address book \(name)") }
             return [r(.book(book))] + cards.map { r(.card(book: name, $0)) }
         case .card(let book, let name):
-            guard let card = try books.cards(in: book)?.first(where: { $0.name == name }) else {
+            guard let card = try books.cardInfo(name, in: book) else {
                 throw DAVFailure(status: 404, message: "the book \(book) has no card \(name)")
             }
             return [r(.card(book: book, card))]

@@ -3,13 +3,16 @@ import Foundation
 import HTTPServer
 import VCard
 
-/// REPORT: `addressbook-multiget` and `addressbook-query`.
+/// REPORT: `addressbook-multiget`, `addressbook-query` and `sync-collection`.
 extension DAVService {
     func report(_ request: HTTPRequest, book: String) throws -> HTTPResponse {
         let root: XMLElement
         switch XMLElement.parse(Data(request.body)) {
         case .success(let r): root = r
         case .failure(let f): throw DAVFailure(status: 400, message: "the REPORT body is not XML: \(f)")
+        }
+        if root.namespace == DAVNamespace.dav && root.name == "sync-collection" {
+            return try syncCollection(root, request, book: book)
         }
         if root.namespace == DAVNamespace.cardDAV && root.name == "addressbook-query" {
             switch AddressBookQuery.parse(root) {
@@ -86,16 +89,19 @@ extension DAVService {
                 resource, q.properties, extra: q.wantsData ? { $0.element("address-data", DAVNamespace.cardDAV, text: text) } : nil,
                 into: &w)
         }
-        if truncated {
-            w.start("response")
-            w.element("href", text: DAVPath.book(book).href)
-            w.element("status", text: "HTTP/1.1 507 Insufficient Storage")
-            w.start("error")
-            w.element("number-of-matches-within-limits")
-            w.end()
-            w.end()
-        }
+        if truncated { Self.truncation(book, into: &w) }
         w.end()
         return Self.multistatus(w)
+    }
+
+    /// The book's own response in a multistatus cut at a limit: 507, `number-of-matches-within-limits`.
+    static func truncation(_ book: String, into w: inout XMLWriter) {
+        w.start("response")
+        w.element("href", text: DAVPath.book(book).href)
+        w.element("status", text: "HTTP/1.1 507 Insufficient Storage")
+        w.start("error")
+        w.element("number-of-matches-within-limits")
+        w.end()
+        w.end()
     }
 }

@@ -12,12 +12,51 @@ public protocol ServedBooks: Sendable {
     /// search folds it: a superset of what a caseless match finds), or nil when the book
     /// cannot narrow by text.
     func candidates(in book: String, containing text: String) throws -> [String]?
+    /// One card's name, tag and time, or nil when the book has none of that name.
+    func cardInfo(_ name: String, in book: String) throws -> ServedCardInfo?
+    /// What changed in a book after a sync token (RFC 6578), at most `limit` changes; without
+    /// a token, every card. `.unsupported` when the books keep no change log.
+    func changes(in book: String, since token: String?, limit: Int?) throws -> ServedSync
 }
 
 extension ServedBooks {
     public func book(named name: String) throws -> ServedBook? { try books().first { $0.name == name } }
 
     public func candidates(in book: String, containing text: String) throws -> [String]? { nil }
+
+    public func cardInfo(_ name: String, in book: String) throws -> ServedCardInfo? {
+        try cards(in: book)?.first { $0.name == name }
+    }
+
+    public func changes(in book: String, since token: String?, limit: Int?) throws -> ServedSync { .unsupported }
+}
+
+/// A `sync-collection` answer, as the books give it.
+public enum ServedSync: Sendable, Equatable {
+    case unsupported
+    /// There is no such book.
+    case noBook
+    /// The token is not one the books gave, or the change log no longer reaches back to it.
+    case invalidToken
+    case changes(ServedChanges)
+}
+
+public struct ServedChanges: Sendable, Equatable {
+    /// Cards made or changed (or moved into the book) since the token.
+    public var changed: [ServedCardInfo]
+    /// Names of cards gone from the book since.
+    public var removed: [String]
+    /// The token to ask from next time.
+    public var token: String
+    /// A limit cut it short: `token` is where the next request goes on from.
+    public var truncated: Bool
+
+    public init(changed: [ServedCardInfo], removed: [String], token: String, truncated: Bool) {
+        self.changed = changed
+        self.removed = removed
+        self.token = token
+        self.truncated = truncated
+    }
 }
 
 public enum ServedVersion: String, Sendable {
@@ -31,11 +70,14 @@ public struct ServedBook: Sendable, Equatable {
     public var displayName: String
     /// Changes whenever a card of the book is added, changed or removed.
     public var ctag: String
+    /// The book's current sync token, when it answers `sync-collection`.
+    public var syncToken: String?
 
-    public init(name: String, displayName: String, ctag: String) {
+    public init(name: String, displayName: String, ctag: String, syncToken: String? = nil) {
         self.name = name
         self.displayName = displayName
         self.ctag = ctag
+        self.syncToken = syncToken
     }
 }
 

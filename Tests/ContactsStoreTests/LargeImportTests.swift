@@ -29,7 +29,8 @@ final class LargeImportTests: StoreTestCase {
     }
 
     func testListsAndExportsComeInNameOrderWithNoSQLIndexByName() throws {
-        XCTAssertEqual(try indexes(), ["contacts_by_created", "contacts_by_favorite", "contacts_by_photo", "contacts_by_updated"])
+        XCTAssertEqual(
+            try indexes(), ["contacts_by_created", "contacts_by_favorite", "contacts_by_photo", "contacts_by_state", "contacts_by_updated"])
         var asked = 0
         XCTAssertThrowsError(
             try store.importContacts(

@@ -162,6 +162,88 @@ final class ServeTests: FixtureTestCase {
         XCTAssertEqual(try daemon.ctl("edit", "anna", "--title", "Engineer").status, 0)
         XCTAssertEqual(try other.ctl("sync", "desk").status, 0)
         XCTAssertTrue(try other.ctl("show", "anna").stdout.contains("Engineer"))
+        // Both ways: an edit and a new contact there come here, recorded as that client's.
+        XCTAssertEqual(try other.ctl("edit", "kate", "--title", "Producer").status, 0)
+        XCTAssertEqual(try other.ctl("add", "Carl Jung").status, 0)
+        XCTAssertEqual(try other.ctl("move", "carl", "--to", "desk").status, 0)
+        XCTAssertEqual(try other.ctl("sync", "desk").status, 0)
+        XCTAssertTrue(try daemon.ctl("show", "kate").stdout.contains("Producer"))
+        XCTAssertTrue(try daemon.ctl("list").stdout.contains("Carl Jung"))
+        let history = try daemon.ctl("history", "kate").stdout
+        XCTAssertTrue(history.contains("carddav:"), history)
+        // A deletion here is a 404 member of the next sync-collection: gone there too.
+        XCTAssertEqual(try daemon.ctl("rm", "anna").status, 0)
+        XCTAssertEqual(try other.ctl("sync", "desk").status, 0)
+        XCTAssertFalse(try other.ctl("list").stdout.contains("Anna Haro"))
+        XCTAssertTrue(try other.ctl("list").stdout.contains("Carl Jung"))
+    }
+
+    func syncCollection(_ token: String?, limit: Int? = nil, agent: String = "DAVx5/4.4") throws -> (status: Int, body: String) {
+        let body = """
+            <d:sync-collection xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:carddav">
+            <d:sync-token>\(token ?? "")</d:sync-token><d:sync-level>1</d:sync-level>
+            \(limit.map { "<d:limit><d:nresults>\($0)</d:nresults></d:limit>" } ?? "")
+            <d:prop><d:getetag/></d:prop></d:sync-collection>
+            """
+        return try curl([
+            "-X", "REPORT", "-H", "Depth: 1", "-H", "Content-Type: application/xml", "-H", "User-Agent: \(agent)", "--data", body,
+            base + "/books/local/",
+        ])
+    }
+
+    /// The token a multistatus ends with.
+    func token(_ body: String) -> String? {
+        guard let start = body.range(of: "<d:sync-token>"),
+            let end = body.range(of: "</d:sync-token>", range: start.upperBound..<body.endIndex)
+        else { return nil }
+        return String(body[start.upperBound..<end.lowerBound])
+    }
+
+    func testSyncCollectionTellsWhatChangedSinceAToken() throws {
+        try serve()
+        for name in ["Kate Bell", "Anna Haro", "Carl Jung"] { XCTAssertEqual(try daemon.ctl("add", name).status, 0) }
+        // The book says it answers sync-collection, and its token.
+        let book = try propfind(
+            "/books/local/", depth: 0, "<d:propfind xmlns:d='DAV:'><d:prop><d:sync-token/><d:supported-report-set/></d:prop></d:propfind>")
+        XCTAssertTrue(book.body.contains("<d:sync-collection/>"), book.body)
+        let advertised = try XCTUnwrap(token(book.body), book.body)
+
+        let first = try syncCollection(nil)
+        XCTAssertEqual(first.status, 207)
+        XCTAssertEqual(first.body.components(separatedBy: "<d:getetag>").count - 1, 3, first.body)
+        XCTAssertEqual(token(first.body), advertised)
+        // Nothing changed: nothing, the same token.
+        let idle = try syncCollection(advertised)
+        XCTAssertFalse(idle.body.contains("<d:response>"), idle.body)
+        XCTAssertEqual(token(idle.body), advertised)
+
+        XCTAssertEqual(try daemon.ctl("edit", "kate", "--title", "Producer").status, 0)
+        XCTAssertEqual(try daemon.ctl("rm", "anna").status, 0)
+        let anna = try XCTUnwrap(try daemon.ctl("trash", "--json").stdout.split(separator: "\"").drop { $0 != "id" }.dropFirst(2).first)
+        let after = try syncCollection(advertised)
+        XCTAssertEqual(after.body.components(separatedBy: "<d:getetag>\"2\"</d:getetag>").count - 1, 1, after.body)
+        XCTAssertTrue(
+            after.body.contains("<d:href>/books/local/\(anna).vcf</d:href><d:status>HTTP/1.1 404 Not Found</d:status>"), after.body)
+        XCTAssertFalse(after.body.contains("Carl"), "an unchanged card is not listed")
+        let next = try XCTUnwrap(token(after.body))
+        XCTAssertNotEqual(next, advertised)
+
+        // A limit of 1: the first change, a 507 for the book, and a token that goes on.
+        let cut = try syncCollection(advertised, limit: 1)
+        XCTAssertEqual(cut.body.components(separatedBy: "<d:response>").count - 1, 2, cut.body)
+        XCTAssertTrue(cut.body.contains("<d:href>/books/local/</d:href><d:status>HTTP/1.1 507 Insufficient Storage"), cut.body)
+        let rest = try syncCollection(try XCTUnwrap(token(cut.body)), limit: 1)
+        XCTAssertTrue(rest.body.contains("\(anna).vcf</d:href><d:status>HTTP/1.1 404"), rest.body)
+        XCTAssertFalse(rest.body.contains("507"), rest.body)
+        XCTAssertEqual(token(rest.body), next)
+
+        // A token not of this server: 403 valid-sync-token, or 400 for Thunderbird, which starts
+        // again only after a 400.
+        let foreign = try syncCollection("http://radicale.org/ns/sync/abc")
+        XCTAssertEqual(foreign.status, 403)
+        XCTAssertTrue(foreign.body.contains("valid-sync-token"), foreign.body)
+        XCTAssertEqual(try syncCollection("urn:x-contactsd:sync:999999", agent: "Mozilla/5.0 Thunderbird/128.0").status, 400)
+        XCTAssertEqual(try syncCollection(nil, limit: 0).status, 400)
     }
 
     func testSIGHUPMovesAndStopsTheListener() throws {

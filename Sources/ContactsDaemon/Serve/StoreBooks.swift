@@ -19,18 +19,13 @@ struct StoreBooks: WritableBooks {
         try ([Self.local] + (try store.accounts().map(\.name))).compactMap { try book(named: $0) }
     }
 
-    /// Only this book's cards are listed, for its ctag: a client polls one book's.
+    /// A book's ctag and sync token are its last change in the store's commit sequence.
     func book(named name: String) throws -> ServedBook? {
-        guard let cards = try cards(in: name) else { return nil }
-        return ServedBook(name: name, displayName: name == Self.local ? "Contacts" : "Contacts (\(name))", ctag: Self.ctag(of: cards))
-    }
-
-    /// What changes when any card is added, changed or removed: their count, the latest
-    /// change and the sum of the revisions.
-    static func ctag(of cards: [ServedCardInfo]) -> String {
-        let latest = cards.map(\.lastModified).max() ?? 0
-        let revisions = cards.reduce(0) { $0 + (Int($1.etag.trimmingCharacters(in: ["\""])) ?? 0) }
-        return "\(cards.count)-\(latest)-\(revisions)"
+        guard let scope = try scope(name) else { return nil }
+        let last = try store.lastChange(in: scope)
+        return ServedBook(
+            name: name, displayName: name == Self.local ? "Contacts" : "Contacts (\(name))", ctag: String(last),
+            syncToken: Self.token(ChangeCursor(state: last)))
     }
 
     func scope(_ book: String) throws -> AccountScope? {
@@ -42,10 +37,39 @@ struct StoreBooks: WritableBooks {
         }
     }
 
+    /// The cards of a book, read as the change log lists them (ids, revisions, times: no
+    /// contact is decoded).
     func cards(in book: String) throws -> [ServedCardInfo]? {
-        guard let scope = try scope(book) else { return nil }
+        guard let scope = try scope(book), let page = try store.changes(in: scope, after: nil) else { return nil }
         let names = try store.servedNames()
-        return try store.query(ContactQuery(account: scope)).contacts.map { Self.info($0, name: names[$0.id]) }
+        return page.changed.map { Self.info($0, name: names[$0.id]) }
+    }
+
+    func cardInfo(_ name: String, in book: String) throws -> ServedCardInfo? {
+        guard try scope(book) != nil, let (contact, served) = try resolve(name, in: book) else { return nil }
+        return Self.info(contact, name: served)
+    }
+
+    /// Sync tokens are URIs (RFC 6578) naming a place in the store's commit sequence.
+    static let tokenPrefix = "urn:x-contactsd:sync:"
+
+    static func token(_ cursor: ChangeCursor) -> String { tokenPrefix + cursor.description }
+
+    func changes(in book: String, since token: String?, limit: Int?) throws -> ServedSync {
+        guard let scope = try scope(book) else { return .noBook }
+        var cursor: ChangeCursor?
+        if let token {
+            guard token.hasPrefix(Self.tokenPrefix), let c = ChangeCursor(token.dropFirst(Self.tokenPrefix.count)) else {
+                return .invalidToken
+            }
+            cursor = c
+        }
+        guard let page = try store.changes(in: scope, after: cursor, limit: limit) else { return .invalidToken }
+        let names = page.changed.isEmpty ? [:] : try store.servedNames()
+        return .changes(
+            ServedChanges(
+                changed: page.changed.map { Self.info($0, name: names[$0.id]) }, removed: page.removed.map(\.name),
+                token: Self.token(page.next), truncated: page.more))
     }
 
     func candidates(in book: String, containing text: String) throws -> [String]? {
@@ -55,6 +79,10 @@ struct StoreBooks: WritableBooks {
     }
 
     static func info(_ c: Contact, name: String?) -> ServedCardInfo {
+        ServedCardInfo(name: name ?? c.id + ".vcf", etag: "\"\(c.revision)\"", lastModified: c.updatedAt / 1000)
+    }
+
+    static func info(_ c: ChangedContact, name: String?) -> ServedCardInfo {
         ServedCardInfo(name: name ?? c.id + ".vcf", etag: "\"\(c.revision)\"", lastModified: c.updatedAt / 1000)
     }
 

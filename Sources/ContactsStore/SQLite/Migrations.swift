@@ -207,6 +207,59 @@ enum Migrations {
         CREATE TABLE served_names (contact_id TEXT PRIMARY KEY, name TEXT NOT NULL) WITHOUT ROWID;
         CREATE INDEX served_names_by_name ON served_names(name);
         """,
+        // 16: the store's commit sequence. Each write transaction takes the next state; a
+        // contact keeps the state of its making and of its last change, and each removal of a
+        // contact from a book (deleted, or moved to another) is kept with its state, so that
+        // what changed since any state the log still reaches back to (`floor`) can be told:
+        // CardDAV sync tokens, `changes.since`, views resumed. A book is an account's name,
+        // or '' for the contacts no account has. Which book a contact is in is its sync
+        // item's account: the triggers keep the removals as items come, go and move.
+        """
+        CREATE TABLE commit_state (id INTEGER PRIMARY KEY CHECK (id = 0), state INTEGER NOT NULL, floor INTEGER NOT NULL);
+        INSERT INTO commit_state VALUES (0, 0, 0);
+        ALTER TABLE contacts ADD COLUMN state INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE contacts ADD COLUMN created_state INTEGER NOT NULL DEFAULT 0;
+        CREATE INDEX contacts_by_state ON contacts(state);
+        CREATE TABLE removals (
+            rowid INTEGER PRIMARY KEY,
+            book TEXT NOT NULL,
+            contact_id TEXT NOT NULL,
+            name TEXT NOT NULL,
+            state INTEGER NOT NULL,
+            at INTEGER NOT NULL
+        );
+        CREATE UNIQUE INDEX removals_by_contact ON removals(book, contact_id);
+        CREATE INDEX removals_by_state ON removals(state);
+        CREATE INDEX removals_by_book ON removals(book, state);
+        CREATE TRIGGER removals_of_items_gone AFTER DELETE ON sync_items WHEN old.contact_id IS NOT NULL BEGIN
+            INSERT OR REPLACE INTO removals (book, contact_id, name, state, at)
+                SELECT old.account, old.contact_id, coalesce((SELECT name FROM served_names WHERE contact_id = old.contact_id),
+                    old.contact_id || '.vcf'), state, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) FROM commit_state;
+            UPDATE contacts SET state = (SELECT state FROM commit_state) WHERE id = old.contact_id;
+        END;
+        CREATE TRIGGER removals_of_items_moved AFTER UPDATE OF account, contact_id ON sync_items
+            WHEN old.contact_id IS NOT NULL AND (new.contact_id IS NOT old.contact_id OR new.account <> old.account) BEGIN
+            INSERT OR REPLACE INTO removals (book, contact_id, name, state, at)
+                SELECT old.account, old.contact_id, coalesce((SELECT name FROM served_names WHERE contact_id = old.contact_id),
+                    old.contact_id || '.vcf'), state, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) FROM commit_state;
+            UPDATE contacts SET state = (SELECT state FROM commit_state) WHERE id IN (old.contact_id, new.contact_id);
+        END;
+        CREATE TRIGGER removals_of_items_linked AFTER UPDATE OF contact_id ON sync_items
+            WHEN old.contact_id IS NULL AND new.contact_id IS NOT NULL BEGIN
+            INSERT OR REPLACE INTO removals (book, contact_id, name, state, at)
+                SELECT '', c.id, coalesce((SELECT name FROM served_names WHERE contact_id = c.id), c.id || '.vcf'), s.state,
+                    CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)
+                FROM contacts c, commit_state s WHERE c.id = new.contact_id AND c.created_state < s.state;
+            UPDATE contacts SET state = (SELECT state FROM commit_state) WHERE id = new.contact_id;
+        END;
+        CREATE TRIGGER removals_of_items_made AFTER INSERT ON sync_items WHEN new.contact_id IS NOT NULL BEGIN
+            INSERT OR REPLACE INTO removals (book, contact_id, name, state, at)
+                SELECT '', c.id, coalesce((SELECT name FROM served_names WHERE contact_id = c.id), c.id || '.vcf'), s.state,
+                    CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)
+                FROM contacts c, commit_state s WHERE c.id = new.contact_id AND c.created_state < s.state;
+            UPDATE contacts SET state = (SELECT state FROM commit_state) WHERE id = new.contact_id;
+        END;
+        """,
     ]
 
     static var latestVersion: Int { all.count }

@@ -19,6 +19,8 @@ struct ChangeLog {
     /// records it in the history, once the first change has been recorded.
     var origin = "rpc"
     var operation: Int64?
+    /// The store's commit sequence number this transaction takes (`CommitState`).
+    var state: Int64 = 0
     var keepsHistory = true
     /// An import left phones unkeyed, to be read as numbers after the commit; their tails
     /// (`WaitingPhoneTails.entry`), and false if one did not fit.

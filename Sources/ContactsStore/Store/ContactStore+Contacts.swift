@@ -203,13 +203,13 @@ extension ContactStore {
         try db.prepare(
             """
             INSERT INTO contacts (id, uid, revision, name, sort_key, favorite, created_at, updated_at, body, search, vcard, photo_hash,
-                created_operation)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                created_operation, state, created_state)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?14, ?14)
             """
         ).run([
             .text(row.newID), .text(uid), .int(1), .text(c.name), .text(row.sortKey), .int(c.favorite ? 1 : 0), .int(now), .int(now),
             .text(row.body), .text(row.search), row.vcard.map { .text($0) } ?? .null, c.photo?.hash.map { .text($0) } ?? .null,
-            try History.creatingOperation(db, &log).map { .int($0) } ?? .null,
+            try History.creatingOperation(db, &log).map { .int($0) } ?? .null, .int(log.state),
         ])
         let rowid = sqlite3LastInsertRowid(db)
         // A large import's phones are keyed after it, rows and all (`phones_unkeyed`).
@@ -295,14 +295,14 @@ extension ContactStore {
         try db.prepare(
             """
             UPDATE contacts SET uid = ?, revision = ?, name = ?, sort_key = ?, favorite = ?, updated_at = ?, body = ?, search = ?, vcard = ?,
-                photo_hash = ?
+                photo_hash = ?, state = ?
             WHERE id = ?
             """
         ).run([
             .text(c.uid), .int(Int64(c.revision)), .text(c.name), .text(sortKey), .int(c.favorite ? 1 : 0),
             .int(c.updatedAt), .text(StoredBody.encode(c)), .text(search),
             StoredProperties.encode(c.vcardProperties).map { .text($0) } ?? .null,
-            c.photo?.hash.map { .text($0) } ?? .null, .text(c.id),
+            c.photo?.hash.map { .text($0) } ?? .null, .int(log.state), .text(c.id),
         ])
         log.contact(c.id, .updated, c.revision)
         if let old = previous.photo?.hash, old != c.photo?.hash { log.releasedPhotos.insert(old) }
@@ -322,8 +322,9 @@ extension ContactStore {
         for rowid in contactRowids {
             if !recorded { try History.groupsBefore(db, rowid: rowid, log: &log) }
             let s = try db.prepare(
-                "UPDATE contacts SET revision = revision + 1, updated_at = max(updated_at, ?) WHERE rowid = ? RETURNING id, revision")
-            try s.bind([.int(now), .int(rowid)])
+                "UPDATE contacts SET revision = revision + 1, updated_at = max(updated_at, ?), state = ? WHERE rowid = ? RETURNING id, revision"
+            )
+            try s.bind([.int(now), .int(log.state), .int(rowid)])
             if try s.step() {
                 log.contact(s.text(0), .updated, s.int(1))
                 log.indexRefresh.insert(rowid)
@@ -375,6 +376,7 @@ extension ContactStore {
         s.reset()
         guard !ids.isEmpty else { return [] }
         try History.deleted(db, where: condition, args, log: &log)
+        try CommitState.recordRemovals(db, where: condition, args, state: log.state)
         try moveToTrash(db, where: condition, args, origin: origin)
         try db.prepare("DELETE FROM contacts AS c WHERE \(condition)").run(args)
         return ids

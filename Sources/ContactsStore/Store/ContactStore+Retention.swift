@@ -47,6 +47,9 @@ extension ContactStore {
                     AND id NOT IN (SELECT created_operation FROM trash WHERE created_operation IS NOT NULL)
                 """
             ).run([.int(cutoff)])
+            // Removals from books are small and make sync tokens last: kept at least a day
+            // even with the history off.
+            try CommitState.prune(db, before: now - Int64(max(retention.days, 1)) * 86_400_000)
             log.releasedPhotos.formUnion(photos)
             return gone
         }

@@ -104,12 +104,12 @@ extension ContactStore {
         try db.prepare(
             """
             INSERT INTO contacts (id, uid, revision, name, sort_key, favorite, created_at, updated_at, body, search, vcard, photo_hash,
-                created_operation)
-            SELECT id, uid, revision + 1, name, sort_key, favorite, created_at, max(updated_at, ?), body, search, vcard, photo_hash,
-                created_operation
-            FROM trash WHERE rowid = ?
+                created_operation, state, created_state)
+            SELECT id, uid, revision + 1, name, sort_key, favorite, created_at, max(updated_at, ?1), body, search, vcard, photo_hash,
+                created_operation, ?3, ?3
+            FROM trash WHERE rowid = ?2
             """
-        ).run([.int(Timestamp.now()), .int(trashRowid)])
+        ).run([.int(Timestamp.now()), .int(trashRowid), .int(log.state)])
         let rowid = sqlite3LastInsertRowid(db)
         // Its phones keyed, and its search text made again, in the region of now.
         try rekeyPhones(db, rowids: [rowid])

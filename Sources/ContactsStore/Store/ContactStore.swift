@@ -140,9 +140,11 @@ public final class ContactStore: @unchecked Sendable {
         poolLock.unlock()
         do {
             try beforeCopy()
+            let previous = try CommitState.read(writer).state
             try Self.copy(from: source, to: writer)
             try writer.execute("PRAGMA foreign_keys=ON; DROP TABLE IF EXISTS backup_photos;")
             try migrate(from: version)
+            try CommitState.restart(writer, after: previous)
             try keyPhonesIfNeeded()
             try keyWaitingPhonesSoonIfAny()
         } catch let e as SQLiteError {
@@ -265,6 +267,7 @@ public final class ContactStore: @unchecked Sendable {
         defer { earlyIndex = nil }
         do {
             result = try writer.transaction {
+                log.state = try CommitState.next(writer)
                 let r = try body(writer, &log)
                 try History.finish(writer, log)
                 prepared.start(searchIndex, log)
@@ -315,7 +318,7 @@ public final class ContactStore: @unchecked Sendable {
             keyPhonesSoon()
         }
         if !log.isEmpty, let changeHandler {
-            changeHandler(log.contacts, log.groups, ChangeSource(origin: log.origin, operation: log.operation))
+            changeHandler(log.contacts, log.groups, ChangeSource(origin: log.origin, operation: log.operation, state: log.state))
         }
         if bulk {
             // A large write's log holds an entry for every contact it changed.

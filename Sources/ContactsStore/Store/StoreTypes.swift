@@ -53,6 +53,15 @@ public struct ContactChange: Sendable, Equatable {
 public struct ChangeSource: Sendable, Equatable {
     public var origin: String
     public var operation: Int64?
+    /// The store's state after the change (`ContactStore.changes(in:after:limit:)`); nil for
+    /// a restore, after which no earlier state is answered.
+    public var state: Int64?
+
+    public init(origin: String, operation: Int64?, state: Int64? = nil) {
+        self.origin = origin
+        self.operation = operation
+        self.state = state
+    }
 }
 
 /// What happened to one group in a committed change.

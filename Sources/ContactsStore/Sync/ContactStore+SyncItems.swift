@@ -381,8 +381,10 @@ extension ContactStore {
     static func saveItem(_ db: Database, account: String, _ item: SyncItem) throws {
         try db.prepare(
             """
-            INSERT OR REPLACE INTO sync_items (account, href, contact_id, etag, card, synced_revision, moved, group_id)
+            INSERT INTO sync_items (account, href, contact_id, etag, card, synced_revision, moved, group_id)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (account, href) DO UPDATE SET contact_id = excluded.contact_id, etag = excluded.etag, card = excluded.card,
+                synced_revision = excluded.synced_revision, moved = excluded.moved, group_id = excluded.group_id
             """
         ).run([
             .text(account), .text(item.href), item.contactID.map { .text($0) } ?? .null, item.etag.map { .text($0) } ?? .null,
