@@ -16,7 +16,7 @@ public struct DAVService: Sendable {
     }
 
     static let readOnly = "OPTIONS, GET, HEAD, PROPFIND, REPORT"
-    var allowed: String { books is WritableBooks ? Self.readOnly + ", PUT, DELETE" : Self.readOnly }
+    var allowed: String { books is WritableBooks ? Self.readOnly + ", PUT, DELETE, PROPPATCH" : Self.readOnly }
 
     public func handle(_ request: HTTPRequest) -> HTTPResponse {
         do {
@@ -59,6 +59,9 @@ public struct DAVService: Sendable {
         case ("PUT", .card(let book, let name)):
             guard let writable = books as? WritableBooks else { return readOnly(request) }
             return try put(request, writable, book: book, name: name)
+        case ("PROPPATCH", .book(let book)):
+            guard let writable = books as? WritableBooks else { return readOnly(request) }
+            return try proppatch(request, writable, book: book)
         case ("DELETE", .card(let book, let name)):
             guard let writable = books as? WritableBooks else { return readOnly(request) }
             do {

@@ -142,4 +142,6 @@ public protocol WritableBooks: ServedBooks {
     /// `client` names who wrote (the User-Agent), for the history.
     func put(_ name: String, in book: String, body: [UInt8], condition: WriteCondition, client: String) throws -> PutOutcome
     func delete(_ name: String, in book: String, condition: WriteCondition, client: String) throws
+    /// Names a book as clients show it (PROPPATCH `displayname`); nil gives back its own name.
+    func setDisplayName(_ name: String?, of book: String) throws
 }

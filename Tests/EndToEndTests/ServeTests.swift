@@ -101,7 +101,7 @@ final class ServeTests: FixtureTestCase {
     func testCardsWrittenByAClientAreEditsWithHistoryConditionsAndTheTrash() throws {
         try serve()
         let options = try curl(["-i", "-X", "OPTIONS", base + "/books/local/"])
-        XCTAssertTrue(options.body.contains("Allow: OPTIONS, GET, HEAD, PROPFIND, REPORT, PUT, DELETE"), options.body)
+        XCTAssertTrue(options.body.contains("Allow: OPTIONS, GET, HEAD, PROPFIND, REPORT, PUT, DELETE, PROPPATCH"), options.body)
         // As Thunderbird makes a contact: PUT UID.vcf, no condition.
         let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:tb-1\r\nFN:Zoe Lane\r\nEMAIL:zoe@example.org\r\nX-MOZILLA-HTML:TRUE\r\nEND:VCARD\r\n"
         let created = try put("tb-1.vcf", card)
@@ -176,6 +176,42 @@ final class ServeTests: FixtureTestCase {
         XCTAssertEqual(try other.ctl("sync", "desk").status, 0)
         XCTAssertFalse(try other.ctl("list").stdout.contains("Anna Haro"))
         XCTAssertTrue(try other.ctl("list").stdout.contains("Carl Jung"))
+    }
+
+    func testABookIsRenamedByPROPPATCHAndNothingElseIsSet() throws {
+        try serve()
+        func proppatch(_ body: String) throws -> (status: Int, body: String) {
+            try curl(["-X", "PROPPATCH", "-H", "Content-Type: application/xml", "--data", body, base + "/books/local/"])
+        }
+        func displayName() throws -> String {
+            let r = try propfind("/books/local/", depth: 0, "<d:propfind xmlns:d='DAV:'><d:prop><d:displayname/></d:prop></d:propfind>")
+            guard let start = r.body.range(of: "<d:displayname>"), let end = r.body.range(of: "</d:displayname>") else { return "" }
+            return String(r.body[start.upperBound..<end.lowerBound])
+        }
+        XCTAssertEqual(try displayName(), "Contacts")
+        let set = try proppatch(
+            "<d:propertyupdate xmlns:d='DAV:'><d:set><d:prop><d:displayname>Family &amp; friends</d:displayname></d:prop></d:set></d:propertyupdate>"
+        )
+        XCTAssertEqual(set.status, 207)
+        XCTAssertTrue(set.body.contains("<d:displayname/></d:prop><d:status>HTTP/1.1 200 OK"), set.body)
+        XCTAssertEqual(try displayName(), "Family &amp; friends")
+        // With a protected property beside it: 403 for that one, 424 for the name, nothing changed.
+        let mixed = try proppatch(
+            """
+            <d:propertyupdate xmlns:d='DAV:' xmlns:cs='http://calendarserver.org/ns/'><d:set><d:prop>
+            <d:displayname>Other</d:displayname><cs:getctag>1</cs:getctag></d:prop></d:set></d:propertyupdate>
+            """)
+        XCTAssertTrue(mixed.body.contains("HTTP/1.1 403 Forbidden") && mixed.body.contains("HTTP/1.1 424 Failed Dependency"), mixed.body)
+        XCTAssertEqual(try displayName(), "Family &amp; friends")
+        // Removed: the book's own name again.
+        XCTAssertEqual(
+            try proppatch("<d:propertyupdate xmlns:d='DAV:'><d:remove><d:prop><d:displayname/></d:prop></d:remove></d:propertyupdate>")
+                .status,
+            207)
+        XCTAssertEqual(try displayName(), "Contacts")
+        XCTAssertEqual(try proppatch("<nope/>").status, 400)
+        XCTAssertEqual(
+            try curl(["-X", "PROPPATCH", "--data", "<d:propertyupdate xmlns:d='DAV:'/>", base + "/books/nope/"]).status, 404)
     }
 
     func syncCollection(_ token: String?, limit: Int? = nil, agent: String = "DAVx5/4.4") throws -> (status: Int, body: String) {

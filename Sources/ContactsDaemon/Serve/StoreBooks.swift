@@ -23,8 +23,9 @@ struct StoreBooks: WritableBooks {
     func book(named name: String) throws -> ServedBook? {
         guard let scope = try scope(name) else { return nil }
         let last = try store.lastChange(in: scope)
+        let displayName = try store.servedDisplayName(of: name) ?? (name == Self.local ? "Contacts" : "Contacts (\(name))")
         return ServedBook(
-            name: name, displayName: name == Self.local ? "Contacts" : "Contacts (\(name))", ctag: String(last),
+            name: name, displayName: displayName, ctag: String(last),
             syncToken: Self.token(ChangeCursor(state: last)))
     }
 
@@ -186,6 +187,8 @@ struct StoreBooks: WritableBooks {
         guard !item.contact.uid.isEmpty else { throw ServedWriteError.invalid("the card has no UID; CardDAV cards need one") }
         return item
     }
+
+    func setDisplayName(_ name: String?, of book: String) throws { try store.setServedDisplayName(name, of: book) }
 
     func delete(_ name: String, in book: String, condition: WriteCondition, client: String) throws {
         guard let (contact, _) = try resolve(name, in: book) else {

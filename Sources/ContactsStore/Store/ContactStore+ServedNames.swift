@@ -48,3 +48,26 @@ extension ContactStore {
         try read { db in try Self.fetch(db, uid: uid)?.id }
     }
 }
+
+/// The names a CardDAV client gave the books (PROPPATCH `displayname`), kept in `settings`.
+extension ContactStore {
+    static func displayNameSetting(_ book: String) -> String { "served.displayname:" + book }
+
+    /// The name a client gave this book, if one did.
+    public func servedDisplayName(of book: String) throws -> String? {
+        try read { db in try db.scalarText("SELECT value FROM settings WHERE key = ?", [.text(Self.displayNameSetting(book))]) }
+    }
+
+    /// Names a book as clients show it; nil gives it back its own name.
+    public func setServedDisplayName(_ name: String?, of book: String) throws {
+        try write(origin: "carddav") { db, _ in
+            if let name {
+                try db.prepare("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)").run([
+                    .text(Self.displayNameSetting(book)), .text(name),
+                ])
+            } else {
+                try db.prepare("DELETE FROM settings WHERE key = ?").run([.text(Self.displayNameSetting(book))])
+            }
+        }
+    }
+}
