@@ -163,6 +163,10 @@ _contactsctl() {
                 ((i++))
                 continue
                 ;;
+            " serve setup-evolution|--socket")
+                ((i++))
+                continue
+                ;;
             " fav|--socket")
                 ((i++))
                 continue
@@ -263,7 +267,7 @@ _contactsctl() {
         esac
         if ((nargs == 0)); then
             case "$cmdpath $w" in
-                " list"|" search"|" show"|" add"|" edit"|" rm"|" delete"|" remove"|" move"|" duplicates"|" merge"|" not-duplicates"|" history"|" revert"|" changes"|" undo"|" trash"|" trash empty"|" undelete"|" purge"|" account"|" account add"|" account list"|" account rm"|" sync"|" sync status"|" sync confirm"|" sync reject"|" serve"|" serve enable"|" serve disable"|" serve url"|" fav"|" unfav"|" group"|" group list"|" group add"|" group rm"|" group rename"|" group members"|" group assign"|" group unassign"|" photo"|" photo set"|" photo get"|" photo rm"|" import"|" export"|" backup"|" restore"|" status"|" watch"|" query-email"|" who"|" completions"|" call")
+                " list"|" search"|" show"|" add"|" edit"|" rm"|" delete"|" remove"|" move"|" duplicates"|" merge"|" not-duplicates"|" history"|" revert"|" changes"|" undo"|" trash"|" trash empty"|" undelete"|" purge"|" account"|" account add"|" account list"|" account rm"|" sync"|" sync status"|" sync confirm"|" sync reject"|" serve"|" serve enable"|" serve disable"|" serve url"|" serve setup-evolution"|" fav"|" unfav"|" group"|" group list"|" group add"|" group rm"|" group rename"|" group members"|" group assign"|" group unassign"|" photo"|" photo set"|" photo get"|" photo rm"|" import"|" export"|" backup"|" restore"|" status"|" watch"|" query-email"|" who"|" completions"|" call")
                 cmdpath="$cmdpath $w"
                 continue
                 ;;
@@ -572,6 +576,10 @@ _contactsctl() {
         _contactsctl_files ''
         return
         ;;
+    " serve setup-evolution|--socket")
+        _contactsctl_files ''
+        return
+        ;;
     " fav|--socket")
         _contactsctl_files ''
         return
@@ -736,6 +744,7 @@ _contactsctl() {
     " serve enable") COMPREPLY=($(compgen -W '--port --address --json --socket --no-color --help -h' -- "$cur")) ;;
     " serve disable") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " serve url") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
+    " serve setup-evolution") COMPREPLY=($(compgen -W '--remove --json --socket --no-color --help -h' -- "$cur")) ;;
     " fav") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " unfav") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " group") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
@@ -865,8 +874,13 @@ _contactsctl() {
         0) _contactsctl_live accounts ;;
         esac
         ;;
-    " serve") COMPREPLY=($(compgen -W 'enable disable url' -- "$cur")) ;;
+    " serve") COMPREPLY=($(compgen -W 'enable disable url setup-evolution' -- "$cur")) ;;
     " serve url")
+        case $nargs in
+        0) _contactsctl_live accounts ;;
+        esac
+        ;;
+    " serve setup-evolution")
         case $nargs in
         0) _contactsctl_live accounts ;;
         esac

@@ -112,6 +112,9 @@ function __contactsctl_state
             case ' serve url|--socket'
                 set skip 1
                 continue
+            case ' serve setup-evolution|--socket'
+                set skip 1
+                continue
             case ' fav|--socket'
                 set skip 1
                 continue
@@ -190,7 +193,7 @@ function __contactsctl_state
         end
         if test $nargs = 0
             switch "$cmdpath $t"
-                case ' list' ' search' ' show' ' add' ' edit' ' rm' ' delete' ' remove' ' move' ' duplicates' ' merge' ' not-duplicates' ' history' ' revert' ' changes' ' undo' ' trash' ' trash empty' ' undelete' ' purge' ' account' ' account add' ' account list' ' account rm' ' sync' ' sync status' ' sync confirm' ' sync reject' ' serve' ' serve enable' ' serve disable' ' serve url' ' fav' ' unfav' ' group' ' group list' ' group add' ' group rm' ' group rename' ' group members' ' group assign' ' group unassign' ' photo' ' photo set' ' photo get' ' photo rm' ' import' ' export' ' backup' ' restore' ' status' ' watch' ' query-email' ' who' ' completions' ' call'
+                case ' list' ' search' ' show' ' add' ' edit' ' rm' ' delete' ' remove' ' move' ' duplicates' ' merge' ' not-duplicates' ' history' ' revert' ' changes' ' undo' ' trash' ' trash empty' ' undelete' ' purge' ' account' ' account add' ' account list' ' account rm' ' sync' ' sync status' ' sync confirm' ' sync reject' ' serve' ' serve enable' ' serve disable' ' serve url' ' serve setup-evolution' ' fav' ' unfav' ' group' ' group list' ' group add' ' group rm' ' group rename' ' group members' ' group assign' ' group unassign' ' photo' ' photo set' ' photo get' ' photo rm' ' import' ' export' ' backup' ' restore' ' status' ' watch' ' query-email' ' who' ' completions' ' call'
                 set cmdpath "$cmdpath $t"
                 continue
             end
@@ -442,6 +445,7 @@ complete -c contactsctl -n "__contactsctl_arg ' sync reject' '0'" -x -a '(contac
 complete -c contactsctl -n "__contactsctl_at ' serve'" -a enable -d 'Serve them (on 127.0.0.1:5232 unless told otherwise) and print the address.'
 complete -c contactsctl -n "__contactsctl_at ' serve'" -a disable -d 'Stop serving them.'
 complete -c contactsctl -n "__contactsctl_at ' serve'" -a url -d 'Print the address to give a client, or a book'\''s.'
+complete -c contactsctl -n "__contactsctl_at ' serve'" -a setup-evolution -d 'Show a book in GNOME Contacts and Evolution (writes their source file).'
 complete -c contactsctl -n "__contactsctl_at ' serve'" -l json -d 'print machine-readable JSON'
 complete -c contactsctl -n "__contactsctl_at ' serve'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
 complete -c contactsctl -n "__contactsctl_at ' serve'" -l no-color -d 'never colour the output'
@@ -461,6 +465,12 @@ complete -c contactsctl -n "__contactsctl_at ' serve url'" -l socket -r -F -d 't
 complete -c contactsctl -n "__contactsctl_at ' serve url'" -l no-color -d 'never colour the output'
 complete -c contactsctl -n "__contactsctl_at ' serve url'" -l help -s h -d 'show help'
 complete -c contactsctl -n "__contactsctl_arg ' serve url' '0'" -x -a '(contactsctl __complete accounts (commandline -ct) 2>/dev/null)'
+complete -c contactsctl -n "__contactsctl_at ' serve setup-evolution'" -l remove -d 'remove the source file instead'
+complete -c contactsctl -n "__contactsctl_at ' serve setup-evolution'" -l json -d 'print machine-readable JSON'
+complete -c contactsctl -n "__contactsctl_at ' serve setup-evolution'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
+complete -c contactsctl -n "__contactsctl_at ' serve setup-evolution'" -l no-color -d 'never colour the output'
+complete -c contactsctl -n "__contactsctl_at ' serve setup-evolution'" -l help -s h -d 'show help'
+complete -c contactsctl -n "__contactsctl_arg ' serve setup-evolution' '0'" -x -a '(contactsctl __complete accounts (commandline -ct) 2>/dev/null)'
 complete -c contactsctl -n "__contactsctl_at ' fav'" -l json -d 'print machine-readable JSON'
 complete -c contactsctl -n "__contactsctl_at ' fav'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
 complete -c contactsctl -n "__contactsctl_at ' fav'" -l no-color -d 'never colour the output'

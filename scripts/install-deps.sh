@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Installs what building, running, testing and benchmarking contactsd needs (abook is a peer
-# the benchmark measures beside contactsctl), and nothing that is already there.
+# the benchmark measures beside contactsctl; evolution-data-server with its Python bindings,
+# dbus-daemon and litmus are the CardDAV face's peers), and nothing that is already there.
 set -euo pipefail
 
-packages=(libsqlite3-dev libsystemd-dev libvips-dev libjemalloc-dev libcurl4-openssl-dev libphonenumber-dev libmicrohttpd-dev curl systemd socat python3 python3-pip make man-db bash-completion zsh fish abook)
+packages=(libsqlite3-dev libsystemd-dev libvips-dev libjemalloc-dev libcurl4-openssl-dev libphonenumber-dev libmicrohttpd-dev curl systemd socat python3 python3-pip make man-db bash-completion zsh fish abook
+    evolution-data-server gir1.2-ebook-1.2 gir1.2-edataserver-1.2 python3-gi dbus-daemon litmus)
 missing=()
 for p in "${packages[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

@@ -184,6 +184,13 @@ public enum CommandTree {
                         "url", summary: "Print the address to give a client, or a book's.",
                         arguments: [ArgumentSpec("BOOK", optional: true, help: "local, or an account's name", completion: .accounts)],
                         run: ServeCommands.url),
+                    CommandSpec(
+                        "setup-evolution", summary: "Show a book in GNOME Contacts and Evolution (writes their source file).",
+                        arguments: [
+                            ArgumentSpec("BOOK", optional: true, help: "local (the default), or an account's name", completion: .accounts)
+                        ],
+                        options: [OptionSpec("remove", help: "remove the source file instead")],
+                        run: ServeCommands.setupEvolution),
                 ]),
             CommandSpec(
                 "fav", summary: "Mark a contact as a favorite.", arguments: [contactArg], run: { try ContactCommands.favorite(&$0, true) }),

@@ -1,4 +1,6 @@
 import ContactsAPI
+import ContactsSupport
+import Glibc
 import JSONCore
 
 /// `contactsctl serve`: the store over CardDAV, for Thunderbird, GNOME Contacts, Evolution,
@@ -48,6 +50,50 @@ enum ServeCommands {
         }
         inv.output.line(base)
         for b in books { inv.output.line(inv.output.dim("  \(b["name"]?.stringValue ?? ""): \(b["url"]?.stringValue ?? "")")) }
+        return 0
+    }
+
+    /// Writes (or with `--remove` removes) the evolution-data-server source of a book, so
+    /// that GNOME Contacts and Evolution show it without a step of set-up.
+    static func setupEvolution(_ inv: inout Invocation) throws -> Int32 {
+        let name = inv.arguments.first ?? "local"
+        let config =
+            inv.environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? ((inv.environment["HOME"] ?? "") + "/.config")
+        let directory = config + "/evolution/sources"
+        if inv.flag("remove") {
+            let path = directory + "/" + EvolutionSource.fileName(book: name)
+            guard unlink(path) == 0 || errno == ENOENT else {
+                throw CommandFailure("cannot remove \(path): \(String(cString: strerror(errno)))")
+            }
+            if inv.json { inv.output.json(["removed": .string(path)]) } else { inv.output.line("Removed \(path)") }
+            return 0
+        }
+        let status = try inv.call(ContactsAPI.Method.serveStatus)
+        guard status["listening"]?.boolValue == true else {
+            throw CommandFailure("CardDAV is off: 'contactsctl serve enable' starts it, then run this again.")
+        }
+        let books = status["books"]?.arrayValue ?? []
+        guard let book = books.first(where: { $0["name"]?.stringValue == name }), let url = book["url"]?.stringValue else {
+            let known = books.compactMap { $0["name"]?.stringValue }.joined(separator: ", ")
+            throw CommandFailure("no book '\(name)' (there are: \(known))")
+        }
+        let displayName = name == "local" ? "contactsd" : "contactsd (\(name))"
+        guard let source = EvolutionSource(book: name, displayName: displayName, url: url) else {
+            throw CommandFailure("the book's address \(url) is not one Evolution can be given")
+        }
+        let path = directory + "/" + source.fileName
+        do {
+            try FileIO.makeDirectories(directory)
+        } catch {
+            throw CommandFailure(error.description)
+        }
+        try TransferCommands.writeFile(path, Array(source.text.utf8))
+        if inv.json {
+            inv.output.json(["path": .string(path), "url": .string(url)])
+        } else {
+            inv.output.line("Wrote \(path)")
+            inv.output.line(inv.output.dim("GNOME Contacts and Evolution show '\(displayName)' now, with no password to give."))
+        }
         return 0
     }
 
