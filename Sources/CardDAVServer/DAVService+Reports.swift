@@ -35,11 +35,16 @@ extension DAVService {
         {
             version = .v4
         }
+        let hrefs = root.all("href").map(\.value)
+        let names = hrefs.compactMap { href -> String? in
+            guard case .card(let b, let name)? = DAVPath(href), b == book else { return nil }
+            return name
+        }
+        let found = try books.cards(names, in: book, version: version)
         var w = XMLWriter()
         w.start("multistatus")
-        for href in root.all("href").map(\.value) {
-            guard case .card(let b, let name)? = DAVPath(href), b == book, let card = try books.card(name, in: book, version: version)
-            else {
+        for href in hrefs {
+            guard case .card(let b, let name)? = DAVPath(href), b == book, let card = found[name] else {
                 w.start("response")
                 w.element("href", text: href)
                 w.element("status", text: "HTTP/1.1 404 Not Found")

@@ -12,6 +12,8 @@ public protocol ServedBooks: Sendable {
     /// search folds it: a superset of what a caseless match finds), or nil when the book
     /// cannot narrow by text.
     func candidates(in book: String, containing text: String) throws -> [String]?
+    /// Several cards, by name (those the book has), as `card` gives each: a multiget.
+    func cards(_ names: [String], in book: String, version: ServedVersion) throws -> [String: ServedCard]
     /// One card's name, tag and time, or nil when the book has none of that name.
     func cardInfo(_ name: String, in book: String) throws -> ServedCardInfo?
     /// What changed in a book after a sync token (RFC 6578), at most `limit` changes; without
@@ -23,6 +25,12 @@ extension ServedBooks {
     public func book(named name: String) throws -> ServedBook? { try books().first { $0.name == name } }
 
     public func candidates(in book: String, containing text: String) throws -> [String]? { nil }
+
+    public func cards(_ names: [String], in book: String, version: ServedVersion) throws -> [String: ServedCard] {
+        var out: [String: ServedCard] = [:]
+        for name in names { out[name] = try card(name, in: book, version: version) }
+        return out
+    }
 
     public func cardInfo(_ name: String, in book: String) throws -> ServedCardInfo? {
         try cards(in: book)?.first { $0.name == name }

@@ -1,11 +1,13 @@
+import CSystem
 import Foundation
 import Glibc
 
-/// The local user that owns the other end of a loopback TCP connection, read from the
-/// kernel's socket tables (`/proc/net/tcp` and `tcp6`): the entry whose local address is the
-/// peer's and whose remote address is ours belongs to the peer's socket, and its `uid` column
-/// is the user that made it. The same promise for TCP on loopback as `SO_PEERCRED` is for a
-/// Unix socket; nil when the peer is not on this machine or its socket is not found.
+/// The local user that owns the other end of a loopback TCP connection: the socket whose
+/// own address is the peer's and whose remote address is ours, looked up by the kernel
+/// through sock_diag netlink (an exact lookup), or, where that cannot be asked, found in its
+/// socket tables (`/proc/net/tcp` and `tcp6`, whose reading walks every socket of the
+/// machine: milliseconds a request). The same promise for TCP on loopback as `SO_PEERCRED`
+/// is for a Unix socket; nil when the peer is not on this machine or its socket is not found.
 public enum PeerOwner {
     /// An IP address and port as the tables write them: the address's bytes in the kernel's
     /// order as hex, then the port in hex.
@@ -16,6 +18,38 @@ public enum PeerOwner {
 
     public static func uid(peer: UnsafePointer<sockaddr>, local: UnsafePointer<sockaddr>) -> UInt32? {
         guard let p = endpoint(peer), let l = endpoint(local) else { return nil }
+        switch diagnosed(peer: p, local: l) {
+        case .found(let uid): return uid
+        case .absent: return nil
+        case .unavailable: return fromTables(peer: p, local: l)
+        }
+    }
+
+    enum Diagnosis: Equatable {
+        case found(UInt32)
+        case absent
+        case unavailable
+    }
+
+    /// Asks sock_diag for the peer's socket. A peer that reached a dual-stack socket over
+    /// IPv4 appears as `::ffff:a.b.c.d`; its own socket is then an IPv4 one.
+    static func diagnosed(peer: Endpoint, local: Endpoint) -> Diagnosis {
+        let (peerAddress, localAddress) = (v4(peer.address), v4(local.address))
+        let family = peerAddress.count == 4 && localAddress.count == 4 ? AF_INET : AF_INET6
+        let (a, b) = family == AF_INET ? (peerAddress, localAddress) : (peer.address, local.address)
+        var uid: UInt32 = 0
+        let answer = a.withUnsafeBytes { pa in
+            b.withUnsafeBytes { pb in contactsd_tcp_socket_owner(family, pa.baseAddress, peer.port, pb.baseAddress, local.port, &uid) }
+        }
+        switch answer {
+        case 0: return .found(uid)
+        case 1: return .absent
+        default: return .unavailable
+        }
+    }
+
+    /// The peer's socket found in the kernel's socket tables.
+    static func fromTables(peer p: Endpoint, local l: Endpoint) -> UInt32? {
         for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
             guard let text = readWhole(table) else { continue }
             if let uid = find(in: text, local: p, remote: l) { return uid }

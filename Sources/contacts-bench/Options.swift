@@ -16,15 +16,18 @@ struct Options {
     var syncOnly: Bool { environment["BENCH_SYNC_ONLY"] != nil }
     /// Sync takes a quarter of an hour at 100k; `BENCH_NO_SYNC=1` leaves it out.
     var noSync: Bool { environment["BENCH_NO_SYNC"] != nil }
+    /// Only the CardDAV serving figures (with Radicale and vdirsyncer beside them).
+    var serveOnly: Bool { environment["BENCH_SERVE_ONLY"] != nil }
     /// Only the duplicates on real name frequencies.
     var duplicatesOnly: Bool { environment["BENCH_DUPLICATES_ONLY"] != nil }
     var breakdown: Bool { environment["BENCH_BREAKDOWN"] != nil }
     var perQuery: Bool { environment["BENCH_PER_QUERY"] != nil }
 
-    var storeFigures: Bool { !importOnly && !dropOnly && !syncOnly }
-    var importPhases: Bool { !searchOnly && !dropOnly && !syncOnly }
-    var daemonFigures: Bool { !importOnly && !searchOnly && !syncOnly }
-    var syncFigures: Bool { !importOnly && !searchOnly && !dropOnly && !noSync }
+    var storeFigures: Bool { !importOnly && !dropOnly && !syncOnly && !serveOnly }
+    var importPhases: Bool { !searchOnly && !dropOnly && !syncOnly && !serveOnly }
+    var daemonFigures: Bool { !importOnly && !searchOnly && !syncOnly && !serveOnly }
+    var serveFigures: Bool { (daemonFigures && !dropOnly) || serveOnly }
+    var syncFigures: Bool { !importOnly && !searchOnly && !dropOnly && !noSync && !serveOnly }
 
     static let usage = "usage: contacts-bench [--contacts N] [--json FILE]"
 

@@ -1,10 +1,13 @@
+import CardDAV
 import ContactsCore
 import Foundation
 import JSONRPC
 
 /// The store served over CardDAV by a real contactsd, asked as clients ask it (curl, best of
 /// five): a book's listing with ETags (PROPFIND Depth 1, what Thunderbird and EDS send to
-/// see what changed), a multiget of 100 cards, and an addressbook-query.
+/// see what changed), a multiget of 100 cards, an addressbook-query, a sync-collection with
+/// nothing to tell (at 10k and at the whole corpus), and vdirsyncer's first sync of the book;
+/// Radicale serving the same 10k cards beside it.
 enum ServeBench {
     static let cards = 10_000
 
@@ -38,18 +41,101 @@ enum ServeBench {
         let (tQuery, _) = try best(["-X", "REPORT", "-H", "Depth: 1", "--data", query, book])
         out.row("CardDAV: addressbook-query FN contains 'smith'", String(format: "%.1f ms", tQuery))
         out.figures["serveQueryMs"] = tQuery
+
+        guard let bookURL = URL(string: book) else { return out }
+        let http = HTTPClient(credentials: .none, for: bookURL, timeout: 60)
+        let idle = try noOpSync(http, bookURL)
+        out.row("CardDAV: sync-collection with nothing changed, \(some.count) cards (p50 of 20)", String(format: "%.2f ms", idle))
+        out.figures["serveNoOpSyncMs"] = idle
+
+        // The same 10k cards served by Radicale, and vdirsyncer's first sync from each.
+        var tPeerList: Double?
+        var tPeerSync: Double?
+        var radicale: RadicaleRun?
+        defer { radicale?.stop() }
+        if RadicaleRun.isInstalled {
+            let peer = try RadicaleRun(storage: dir + "/serve-radicale")
+            radicale = peer
+            let peerBook = try peer.book("contacts", cards: vCard3(some)).absoluteString
+            var peerListing = listing
+            peerListing[peerListing.count - 1] = peerBook
+            // Warmed first: Radicale builds its cache of items on the first listing.
+            _ = ServiceBench.output("/usr/bin/curl", ["-s", "-f", "--max-time", "600"] + peerListing, environment: [:])
+            tPeerList = try best(peerListing, runs: 2).0
+        }
+        func ratio(_ peer: Double?, _ mine: Double?) -> String {
+            guard let peer, let mine, mine > 0 else { return "" }
+            return String(format: " (%.1fx)", peer / mine)
+        }
+        out.row(
+            "CardDAV: PROPFIND Depth 1 getetag over \(some.count) cards: contactsd / Radicale",
+            String(format: "%.1f ms / ", tList) + (tPeerList.map { String(format: "%.1f ms", $0) } ?? "n/a") + ratio(tPeerList, tList))
+        if let tPeerList { out.figures["radicaleListingMs"] = tPeerList }
+        if Vdirsyncer.isInstalled {
+            let mine = try (0..<2).compactMap { _ in try Vdirsyncer.firstSync(of: bookURL, scratch: dir + "/serve") }.min()
+            if let radicale {
+                let url = radicale.root.appendingPathComponent("bench/contacts/")
+                tPeerSync = try (0..<2).compactMap { _ in try Vdirsyncer.firstSync(of: url, scratch: dir + "/serve") }.min()
+            }
+            func seconds(_ v: Double?) -> String { v.map { String(format: "%.2f s", $0) } ?? "n/a" }
+            out.row(
+                "CardDAV: vdirsyncer's first sync of \(some.count) cards: from contactsd / from Radicale (best of 2)",
+                "\(seconds(mine)) / \(seconds(tPeerSync))\(ratio(tPeerSync, mine))")
+            if let mine { out.figures["vdirsyncerFromContactsdSeconds"] = mine }
+            if let tPeerSync { out.figures["vdirsyncerFromRadicaleSeconds"] = tPeerSync }
+        }
+
+        // The rest of the corpus in the same book: the no-op is the same two empty ranges.
+        if contacts.count > some.count {
+            let rest = dir + "/serve/rest.vcf"
+            try vCard3(Array(contacts.dropFirst(cards))).write(toFile: rest, atomically: false, encoding: .utf8)
+            _ = try RPCClient(path: daemon.socket).call("contacts.import", ["path": .string(rest)])
+            let large = try noOpSync(http, bookURL)
+            out.row("CardDAV: sync-collection with nothing changed, \(contacts.count) cards (p50 of 20)", String(format: "%.2f ms", large))
+            out.figures["serveNoOpSyncLargeMs"] = large
+        }
         return out
+    }
+
+    /// The median time of 20 sync-collection requests from the book's current token, on one
+    /// kept-alive connection, in ms.
+    static func noOpSync(_ http: HTTPClient, _ url: URL) throws -> Double {
+        let depth0 = HTTPRequest(
+            "PROPFIND", url, headers: ["Depth": "0", "Content-Type": "application/xml"],
+            body: Data("<d:propfind xmlns:d='DAV:'><d:prop><d:sync-token/></d:prop></d:propfind>".utf8))
+        let props = String(decoding: try http.send(depth0).body, as: UTF8.self)
+        guard let start = props.range(of: "<d:sync-token>"), let end = props.range(of: "</d:sync-token>") else {
+            throw NSError(domain: "bench", code: 5, userInfo: [NSLocalizedDescriptionKey: "the book has no sync-token"])
+        }
+        let token = props[start.upperBound..<end.lowerBound]
+        let report = HTTPRequest(
+            "REPORT", url, headers: ["Depth": "1", "Content-Type": "application/xml"],
+            body: Data(
+                "<d:sync-collection xmlns:d='DAV:'><d:sync-token>\(token)</d:sync-token><d:sync-level>1</d:sync-level><d:prop><d:getetag/></d:prop></d:sync-collection>"
+                    .utf8))
+        var times: [Double] = []
+        for _ in 0..<21 {
+            let t = Date()
+            let r = try http.send(report)
+            guard r.status == 207, !String(decoding: r.body, as: UTF8.self).contains("<d:response>") else {
+                throw NSError(
+                    domain: "bench", code: 6, userInfo: [NSLocalizedDescriptionKey: "a no-op sync-collection answered \(r.status)"])
+            }
+            times.append(Date().timeIntervalSince(t) * 1000)
+        }
+        // The first one opens the connection.
+        return times.dropFirst().sorted()[10]
     }
 
     /// The fastest of five runs of curl with these arguments, in ms (spawned as the other
     /// command figures are: `ServiceBench.commandMillis`), and its answer.
-    static func best(_ args: [String]) throws -> (Double, String) {
+    static func best(_ args: [String], runs: Int = 5) throws -> (Double, String) {
         let argv = ["-s", "-f", "--max-time", "60"] + args
         let env = ProcessInfo.processInfo.environment
         let body = ServiceBench.output("/usr/bin/curl", argv, environment: env)
         guard !body.isEmpty else {
             throw NSError(domain: "bench", code: 4, userInfo: [NSLocalizedDescriptionKey: "curl \(args.first ?? "") got no answer"])
         }
-        return (ServiceBench.commandMillis("/usr/bin/curl", argv, environment: env, runs: 5), body)
+        return (ServiceBench.commandMillis("/usr/bin/curl", argv, environment: env, runs: runs), body)
     }
 }

@@ -12,38 +12,17 @@ import VCard
 enum SyncBench {
     static func measure(_ corpus: [Contact], scratch dir: String) throws -> Report {
         var out = Report()
-        let venv = ProcessInfo.processInfo.environment["CONTACTS_BENCH_VENV"] ?? FileManager.default.currentDirectoryPath + "/.venv"
-        guard FileManager.default.isExecutableFile(atPath: venv + "/bin/radicale") else {
+        let venv = RadicaleRun.venv
+        guard RadicaleRun.isInstalled else {
             out.rows.append(("sync with Radicale", "skipped: \(venv)/bin/radicale is missing (scripts/install-deps.sh installs it)"))
             return out
         }
         let count = min(corpus.count, 10_000)
-        let port = try freePort()
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: venv + "/bin/radicale")
-        server.arguments = [
-            "--server-hosts", "127.0.0.1:\(port)", "--storage-filesystem-folder", dir + "/radicale", "--auth-type", "none",
-            // The book with a photo on every card is one PUT of more than Radicale's default 100 MB.
-            "--server-max-content-length", "1000000000",
-            "--logging-level", "warning",
-        ]
-        server.standardOutput = FileHandle.nullDevice
-        server.standardError = FileHandle.nullDevice
-        try server.run()
-        defer {
-            server.terminate()
-            server.waitUntilExit()
-        }
-        guard let root = URL(string: "http://127.0.0.1:\(port)/"), let bookURL = URL(string: "http://127.0.0.1:\(port)/bench/contacts/")
-        else {
-            return out
-        }
-        let http = HTTPClient(credentials: .basic(user: "bench", password: "x"), for: root, timeout: 600)
-        var up = false
-        for _ in 0..<100 where !up {
-            up = (try? http.send(HTTPRequest("OPTIONS", root))) != nil
-            if !up { usleep(100_000) }
-        }
+        let radicale = try RadicaleRun(storage: dir + "/radicale")
+        defer { radicale.stop() }
+        let root = radicale.root
+        let http = radicale.http
+        let bookURL = root.appendingPathComponent("bench/contacts/")
         // BENCH_SYNC_MEMORY_ONLY=1: the daemon's memory while it syncs a book with photos, alone.
         if ProcessInfo.processInfo.environment["BENCH_SYNC_MEMORY_ONLY"] == "1" {
             out.rows += try daemonMemory(count: count, server: http, root: root, scratch: dir)
@@ -56,7 +35,7 @@ enum SyncBench {
             c.vcardProperties = nil
             VCardWriter.write(VCard(properties: VCardMapping.properties(for: c)), version: .v3, into: &text)
         }
-        _ = try http.send(HTTPRequest("PUT", bookURL, headers: ["Content-Type": "text/vcard"], body: Data(text.utf8)))
+        _ = try radicale.book("contacts", cards: text)
         // Warmed first, as SYNC.md says: Radicale builds its item cache and token state on the
         // first requests (about 30 s and 15 s for 10k cards).
         let book = AddressBookClient(url: bookURL, http: http)
@@ -93,7 +72,6 @@ enum SyncBench {
         // contactsd's own work in each: the CPU time of this process (the server's is its own).
         var cpuFirsts: [Double] = []
         var first = SyncReport(account: "bench")
-        let config = dir + "/vdirsyncer.conf"
         var store: ContactStore?
         defer { store?.close() }
         for round in 0..<3 {
@@ -107,30 +85,8 @@ enum SyncBench {
             tFirsts.append(now() - t)
             cpuFirsts.append(cpuSeconds() - cpuBefore)
             guard hasPeer else { continue }
-            let roundConfig = round == 0 ? config : dir + "/vdirsyncer-\(round).conf"
-            try FileManager.default.createDirectory(atPath: dir + "/vdir-\(round)", withIntermediateDirectories: true)
-            try """
-            [general]
-            status_path = "\(dir)/vdirsyncer-status-\(round)/"
-
-            [pair bench]
-            a = "bench_remote"
-            b = "bench_local"
-            collections = null
-            conflict_resolution = "a wins"
-
-            [storage bench_remote]
-            type = "carddav"
-            url = "\(bookURL.absoluteString)"
-            username = "bench"
-            password = "x"
-
-            [storage bench_local]
-            type = "filesystem"
-            path = "\(dir)/vdir-\(round)/"
-            fileext = ".vcf"
-            """.write(toFile: roundConfig, atomically: true, encoding: .utf8)
-            _ = try run(vdirsyncer, ["-c", roundConfig, "discover"], stdin: "y\ny\n")
+            let roundConfig = dir + "/vdirsyncer-\(round).conf"
+            try Vdirsyncer.prepare(roundConfig, url: bookURL, vdir: "\(dir)/vdir-\(round)", status: "\(dir)/vdirsyncer-status-\(round)")
             t = now()
             if try run(vdirsyncer, ["-c", roundConfig, "sync"]) == 0 { tPeerFirsts.append(now() - t) }
         }
@@ -173,9 +129,8 @@ enum SyncBench {
             return out
         }
         let uploads = min(1000, max(10, corpus.count / 100))
-        guard let uploadURL = URL(string: "http://127.0.0.1:\(port)/bench/upload/"),
-            let peerURL = URL(string: "http://127.0.0.1:\(port)/bench/upload-peer/")
-        else { return out }
+        let uploadURL = root.appendingPathComponent("bench/upload/")
+        let peerURL = root.appendingPathComponent("bench/upload-peer/")
         for url in [uploadURL, peerURL] {
             _ = try http.send(
                 HTTPRequest(
@@ -192,14 +147,8 @@ enum SyncBench {
         let upload = try engine.sync(try store.account(named: "upload"), with: uploadBook)
         let tUpload = now() - t
         if tPeerFirst != nil {
-            try FileManager.default.createDirectory(atPath: dir + "/vdir-upload", withIntermediateDirectories: true)
             let peerConfig = dir + "/vdirsyncer-upload.conf"
-            try String(contentsOfFile: config, encoding: .utf8)
-                .replacingOccurrences(of: bookURL.absoluteString, with: peerURL.absoluteString)
-                .replacingOccurrences(of: "\(dir)/vdir-0/", with: "\(dir)/vdir-upload/")
-                .replacingOccurrences(of: "\(dir)/vdirsyncer-status-0/", with: "\(dir)/vdirsyncer-upload-status/")
-                .write(toFile: peerConfig, atomically: true, encoding: .utf8)
-            _ = try run(vdirsyncer, ["-c", peerConfig, "discover"], stdin: "y\ny\n")
+            try Vdirsyncer.prepare(peerConfig, url: peerURL, vdir: "\(dir)/vdir-upload", status: "\(dir)/vdirsyncer-upload-status")
             _ = try run(vdirsyncer, ["-c", peerConfig, "sync"])
             for i in 0..<uploads {
                 let uid = "vdir-upload-\(i)"

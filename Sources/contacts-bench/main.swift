@@ -42,7 +42,7 @@ if options.daemonFigures {
     }
 }
 
-if options.daemonFigures && !options.dropOnly {
+if options.serveFigures {
     do {
         report.merge(try ServeBench.measure(contacts, scratch: dir))
     } catch {

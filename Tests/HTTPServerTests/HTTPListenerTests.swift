@@ -180,6 +180,23 @@ final class PeerOwnerTests: XCTestCase {
             held.append(fd)
         }
         XCTAssertGreaterThan(PeerOwner.readWhole("/proc/net/tcp")?.utf8.count ?? 0, 8192, "the table is longer than two pages")
+        // Each connection's owner, asked of the kernel and read from the table, is this user;
+        // the same addresses seen as a dual-stack socket sees them too.
+        let server = PeerOwner.Endpoint(address: [127, 0, 0, 1], port: listener.port)
+        for fd in held.prefix(5) {
+            var a = sockaddr_in()
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            _ = withUnsafeMutablePointer(to: &a) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+            let peer = PeerOwner.Endpoint(address: [127, 0, 0, 1], port: UInt16(bigEndian: a.sin_port))
+            XCTAssertEqual(PeerOwner.diagnosed(peer: peer, local: server), .found(getuid()))
+            XCTAssertEqual(PeerOwner.fromTables(peer: peer, local: server), getuid())
+            let mapped = { (e: PeerOwner.Endpoint) in
+                PeerOwner.Endpoint(address: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF] + e.address, port: e.port)
+            }
+            XCTAssertEqual(PeerOwner.diagnosed(peer: mapped(peer), local: mapped(server)), .found(getuid()))
+            XCTAssertEqual(PeerOwner.diagnosed(peer: server, local: peer), .found(getuid()), "the listener's side is this user's too")
+        }
+        XCTAssertEqual(PeerOwner.diagnosed(peer: PeerOwner.Endpoint(address: [127, 0, 0, 1], port: 1), local: server), .absent)
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
         p.arguments = ["-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(listener.port)/"]

@@ -105,13 +105,43 @@ struct StoreBooks: WritableBooks {
         return try store.servedName(of: c.id) == nil ? (c, nil) : nil
     }
 
+    /// A multiget: the book's served names read once, the contacts in one read.
+    func cards(_ names: [String], in book: String, version: ServedVersion) throws -> [String: ServedCard] {
+        guard try scope(book) != nil, !names.isEmpty else { return [:] }
+        let served = try store.servedNames()
+        var byName: [String: [String]] = [:]
+        for (id, name) in served { byName[name, default: []].append(id) }
+        // The contacts each name may be: those a client gave it, else `ID.vcf`'s own.
+        var candidates: [String: [String]] = [:]
+        for name in names {
+            var ids = byName[name] ?? []
+            if name.hasSuffix(".vcf") {
+                let id = String(name.dropLast(4))
+                if served[id] == nil { ids.append(id) }
+            }
+            candidates[name] = ids
+        }
+        let contacts = try store.contacts(ids: Array(Set(candidates.values.joined())))
+        var out: [String: ServedCard] = [:]
+        for name in names {
+            guard let contact = candidates[name]?.lazy.compactMap({ contacts[$0] }).first(where: { ($0.account ?? Self.local) == book })
+            else { continue }
+            out[name] = ServedCard(info: Self.info(contact, name: served[contact.id]), text: text(contact, version))
+        }
+        return out
+    }
+
+    func text(_ contact: Contact, _ version: ServedVersion) -> String {
+        var text = ""
+        VCardWriter.write(VCard(properties: store.cardProperties(for: contact)), version: version == .v4 ? .v4 : .v3, into: &text)
+        return text
+    }
+
     func card(_ name: String, in book: String, version: ServedVersion) throws -> ServedCard? {
         guard try scope(book) != nil, let (found, served) = try resolve(name, in: book) else { return nil }
         // With the card's other properties, which a contact read for its fields leaves out.
         let contact = try store.contacts(ids: [found.id])[found.id] ?? found
-        var text = ""
-        VCardWriter.write(VCard(properties: store.cardProperties(for: contact)), version: version == .v4 ? .v4 : .v3, into: &text)
-        return ServedCard(info: Self.info(contact, name: served), text: text)
+        return ServedCard(info: Self.info(contact, name: served), text: text(contact, version))
     }
 
     /// Whether the stored card meets the client's condition.

@@ -118,34 +118,45 @@ extension ContactStore {
             if case .account(let name)? = book { bookArgs = [.text(name)] }
             let inBook = book.map { "AND " + Self.inBook($0, parameter: "?4") } ?? ""
 
-            // Contacts: after the cursor's state, or of its state after its row.
-            let contactsAfter: Int64 =
+            // After the cursor: the rest of its own state when it was cut inside one (a range
+            // of the index by state and row), then the later states (a range by state). One
+            // condition with an OR, or a row value, would read the cursor's whole state: all of
+            // a large import's contacts, on every no-op.
+            func afterCursor(_ table: String, rest: Int64?) -> [(condition: String, args: [SQLValue])] {
+                var parts: [(String, [SQLValue])] = []
+                if let rest { parts.append(("\(table).state = ?1 AND \(table).rowid > ?2", [.int(from.state), .int(rest)])) }
+                parts.append(("\(table).state > ?1", [.int(from.state), .int(0)]))
+                return parts
+            }
+            let contactsRest: Int64? =
                 switch from.part {
                 case .contacts(let rowid): rowid
-                default: .max
+                default: nil
                 }
-            let s = try db.prepare(
-                """
-                SELECT c.rowid, c.id, c.revision, c.updated_at, c.state, c.created_state FROM contacts c
-                WHERE (c.state > ?1 OR (c.state = ?1 AND c.rowid > ?2)) \(inBook)
-                ORDER BY c.state, c.rowid LIMIT ?3
-                """)
-            try s.bind([.int(from.state), .int(contactsAfter), .int(Int64(cap))] + bookArgs)
             var made: [(key: Key, change: ChangedContact)] = []
-            while try s.step() {
-                made.append(
-                    (
-                        Key(state: s.int64(4), removal: false, rowid: s.int64(0)),
-                        ChangedContact(id: s.text(1), revision: s.int(2), updatedAt: s.int64(3), created: s.int64(5) > from.state)
-                    ))
+            for (condition, args) in afterCursor("c", rest: contactsRest) where cap < 0 || made.count < cap {
+                let s = try db.prepare(
+                    """
+                    SELECT c.rowid, c.id, c.revision, c.updated_at, c.state, c.created_state FROM contacts c
+                    WHERE \(condition) \(inBook)
+                    ORDER BY c.state, c.rowid LIMIT ?3
+                    """)
+                try s.bind(args + [.int(Int64(cap))] + bookArgs)
+                while try s.step() {
+                    made.append(
+                        (
+                            Key(state: s.int64(4), removal: false, rowid: s.int64(0)),
+                            ChangedContact(id: s.text(1), revision: s.int(2), updatedAt: s.int64(3), created: s.int64(5) > from.state)
+                        ))
+                }
+                s.reset()
             }
-            s.reset()
 
             var gone: [(key: Key, removal: RemovedContact)] = []
             if cursor != nil {
-                let removalsAfter: Int64 =
+                let removalsRest: Int64? =
                     switch from.part {
-                    case .whole: .max
+                    case .whole: nil
                     case .contacts: -1
                     case .removals(let rowid): rowid
                     }
@@ -156,18 +167,21 @@ extension ContactStore {
                 case .account: bookCondition = "AND r.book = ?4"
                 }
                 // A contact back in the book (undeleted, moved back) is not gone from it.
-                let r = try db.prepare(
-                    """
-                    SELECT r.rowid, r.contact_id, r.name, r.state FROM removals r
-                    WHERE (r.state > ?1 OR (r.state = ?1 AND r.rowid > ?2)) \(bookCondition)
-                        AND NOT EXISTS (SELECT 1 FROM contacts c WHERE c.id = r.contact_id \(inBook))
-                    ORDER BY r.state, r.rowid LIMIT ?3
-                    """)
-                try r.bind([.int(from.state), .int(removalsAfter), .int(Int64(cap))] + bookArgs)
-                while try r.step() {
-                    gone.append((Key(state: r.int64(3), removal: true, rowid: r.int64(0)), RemovedContact(id: r.text(1), name: r.text(2))))
+                for (condition, args) in afterCursor("r", rest: removalsRest) where cap < 0 || gone.count < cap {
+                    let r = try db.prepare(
+                        """
+                        SELECT r.rowid, r.contact_id, r.name, r.state FROM removals r
+                        WHERE \(condition) \(bookCondition)
+                            AND NOT EXISTS (SELECT 1 FROM contacts c WHERE c.id = r.contact_id \(inBook))
+                        ORDER BY r.state, r.rowid LIMIT ?3
+                        """)
+                    try r.bind(args + [.int(Int64(cap))] + bookArgs)
+                    while try r.step() {
+                        gone.append(
+                            (Key(state: r.int64(3), removal: true, rowid: r.int64(0)), RemovedContact(id: r.text(1), name: r.text(2))))
+                    }
+                    r.reset()
                 }
-                r.reset()
             }
 
             // The two in commit order, cut at the limit.
