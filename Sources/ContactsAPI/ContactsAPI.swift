@@ -30,6 +30,7 @@ public enum ContactsAPI {
         public static let contactsUndelete = "contacts.undelete"
         public static let contactsPurge = "contacts.purge"
         public static let contactsHistory = "contacts.history"
+        public static let changesSince = "changes.since"
         public static let contactsGetRevision = "contacts.getRevision"
         public static let contactsRevert = "contacts.revert"
         public static let changesList = "changes.list"

@@ -47,13 +47,15 @@ final class EventBus: @unchecked Sendable {
     func publish(contacts: [ContactChange], groups: [GroupChange], source: ChangeSource) {
         guard subscriberCount > 0 else { return }
         let operation: JSONValue = source.operation.map { .int($0) } ?? .null
+        // The store's state after the commit (`changes.since` from it); null after a restore.
+        let state: JSONValue = source.state.map { .string(String($0)) } ?? .null
         if !contacts.isEmpty {
             let changes = contacts.map { c -> JSONValue in
                 ["id": .string(c.id), "change": .string(c.kind.rawValue), "revision": .int(c.revision)]
             }
             publish(
                 method: ContactsAPI.Notification.contactsChanged,
-                params: ["changes": .array(changes), "origin": .string(source.origin), "operation": operation])
+                params: ["changes": .array(changes), "origin": .string(source.origin), "operation": operation, "state": state])
         }
         if !groups.isEmpty {
             let changes = groups.map { g -> JSONValue in
@@ -61,7 +63,7 @@ final class EventBus: @unchecked Sendable {
             }
             publish(
                 method: ContactsAPI.Notification.groupsChanged,
-                params: ["changes": .array(changes), "origin": .string(source.origin), "operation": operation])
+                params: ["changes": .array(changes), "origin": .string(source.origin), "operation": operation, "state": state])
         }
     }
 }

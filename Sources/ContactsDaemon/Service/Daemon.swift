@@ -240,7 +240,8 @@ public final class Daemon: @unchecked Sendable {
                 schemas: Schemas.components),
             methods: ContactMethods.all(store: store, sync: sync) + PhotoMethods.all(photos: photos)
                 + ImportExportMethods.all(store: store, importer: importer) + GroupMethods.all(store: store)
-                + TrashMethods.all(store: store) + HistoryMethods.all(store: store) + DuplicateMethods.all(store: store)
+                + TrashMethods.all(store: store) + HistoryMethods.all(store: store) + ChangeMethods.all(store: store)
+                + DuplicateMethods.all(store: store)
                 + SyncMethods.all(store: store, sync: sync) + more,
             mapError: ErrorMapping.rpcError)
     }
