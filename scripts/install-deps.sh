@@ -46,6 +46,20 @@ if [ ! -x "$venv/bin/radicale" ] || [ ! -x "$venv/bin/xandikos" ] || [ ! -x "$ve
     "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "radicale==3.9.*" "xandikos==0.4.*" "vdirsyncer==0.21.*" "khard==0.19.*"
 fi
 
+# vdirsyncer's own CardDAV storage tests run against contactsd (Tests/peers/vdirsyncer): its
+# sdist's tests/ and what they import.
+if ! "$venv/bin/python" -c "import pytest, pytest_asyncio, hypothesis, pytest_httpserver, trustme, aioresponses" 2>/dev/null; then
+    echo "Installing vdirsyncer's test requirements into $venv" >&2
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "pytest==9.*" "pytest-asyncio==1.*" "hypothesis>=6.72,<7" \
+        pytest-httpserver trustme aioresponses
+fi
+if [ ! -d "$venv/src/vdirsyncer-0.21.0/tests/storage/dav" ]; then
+    echo "Fetching vdirsyncer 0.21.0's source (for its storage tests) into $venv/src" >&2
+    mkdir -p "$venv/src"
+    "$venv/bin/python" -m pip download --quiet --disable-pip-version-check --no-binary :all: --no-deps -d "$venv/src" "vdirsyncer==0.21.0"
+    tar -xzf "$venv/src/vdirsyncer-0.21.0.tar.gz" -C "$venv/src"
+fi
+
 if ! command -v swift >/dev/null; then
     echo "swift is not on PATH: contactsd needs the Swift 6 toolchain." >&2
     exit 1
