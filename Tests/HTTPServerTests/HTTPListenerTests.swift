@@ -207,3 +207,28 @@ final class PeerOwnerTests: XCTestCase {
         XCTAssertEqual(String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self), "200")
     }
 }
+
+final class OnDemandListenerTests: XCTestCase {
+    func testTheListenerIsMadeWhenTheFirstClientConnectsAndThatClientIsServed() throws {
+        let socket = try OnDemandListener(host: "127.0.0.1", port: 0)
+        defer { socket.stop() }
+        XCTAssertGreaterThan(socket.port, 0)
+        socket.start(
+            { fd in try HTTPListener(socket: fd, owner: getuid()) { _ in HTTPResponse(status: 200, text: "served\n") } }, failed: { _ in })
+        usleep(100_000)
+        XCTAssertFalse(socket.isServing, "no client yet: no listener")
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        p.arguments = ["-s", "--max-time", "10", "http://127.0.0.1:\(socket.port)/"]
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        p.waitUntilExit()
+        XCTAssertEqual(String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self), "served\n")
+        XCTAssertTrue(socket.isServing)
+        // The port is taken while it listens.
+        XCTAssertThrowsError(try OnDemandListener(host: "127.0.0.1", port: socket.port)) { error in
+            XCTAssertEqual(error as? HTTPListenerError, .cannotListen(EADDRINUSE))
+        }
+    }
+}

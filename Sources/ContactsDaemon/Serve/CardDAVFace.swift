@@ -11,7 +11,7 @@ final class CardDAVFace: @unchecked Sendable {
     private let sync: SyncService?
     private let log: Logger
     private let lock = NSLock()
-    private var listener: HTTPListener?
+    private var listener: OnDemandListener?
     private var address: LoopbackAddress?
 
     static let maxCardBytes = 16 << 20
@@ -41,9 +41,7 @@ final class CardDAVFace: @unchecked Sendable {
         listener = nil
         address = wanted
         guard let wanted else { return }
-        start(at: wanted) { limits, refused, handler in
-            try HTTPListener(host: wanted.host, port: wanted.port, limits: limits, owner: getuid(), refused: refused, handler: handler)
-        }
+        start(at: wanted) { try OnDemandListener(host: wanted.host, port: wanted.port) }
     }
 
     /// Serves the socket systemd passed (contactsd-carddav.socket), if it is bound to loopback.
@@ -58,27 +56,26 @@ final class CardDAVFace: @unchecked Sendable {
             return
         }
         address = bound
-        start(at: bound) { limits, refused, handler in
-            try HTTPListener(socket: fd, limits: limits, owner: getuid(), refused: refused, handler: handler)
-        }
+        start(at: bound) { OnDemandListener(socket: fd) }
     }
 
-    /// Starts the listener `make` makes for `wanted`; the caller holds the lock.
-    private func start(
-        at wanted: LoopbackAddress,
-        _ make: (HTTPListener.Limits, @escaping @Sendable (UInt32?) -> Void, @escaping HTTPListener.Handler) throws -> HTTPListener
-    ) {
+    /// Listens with the socket `listen` gives, served once the first client connects (so
+    /// that libmicrohttpd and its threads cost nothing until then); the caller holds the lock.
+    private func start(at wanted: LoopbackAddress, _ listen: () throws -> OnDemandListener) {
         let service = DAVService(books: StoreBooks(store: store, sync: sync), maxResourceSize: Self.maxCardBytes)
         var limits = HTTPListener.Limits()
         limits.bodyBytes = Self.maxCardBytes
+        let refused: @Sendable (UInt32?) -> Void = { [log] uid in
+            log.warning(
+                "CardDAV: refused a connection from \(uid.map { "uid \($0)" } ?? "a socket of unknown owner"): only uid \(getuid()) is served"
+            )
+        }
         do {
-            listener = try make(
-                limits,
-                { [log] uid in
-                    log.warning(
-                        "CardDAV: refused a connection from \(uid.map { "uid \($0)" } ?? "a socket of unknown owner"): only uid \(getuid()) is served"
-                    )
-                }, service.handle)
+            let socket = try listen()
+            socket.start(
+                { [limits] fd in try HTTPListener(socket: fd, limits: limits, owner: getuid(), refused: refused, handler: service.handle) },
+                failed: { [log] error in log.error("cannot serve CardDAV at \(wanted): \(error)") })
+            listener = socket
             log.info("serving CardDAV at \(wanted.url)")
         } catch {
             log.error("cannot serve CardDAV at \(wanted): \(error)")

@@ -1,0 +1,101 @@
+import Dispatch
+import Foundation
+import Glibc
+
+/// A listening socket served by an `HTTPListener` made when the first connection arrives:
+/// until a client comes, libmicrohttpd (and the TLS libraries it brings) is not loaded and
+/// its threads are not started, so that serving costs a daemon nothing while no one uses it.
+/// A connection that arrives first waits in the socket's backlog and is served at once.
+public final class OnDemandListener: @unchecked Sendable {
+    public typealias Make = @Sendable (Int32) throws -> HTTPListener
+
+    private let lock = NSLock()
+    private var fd: Int32
+    private var watch: DispatchSourceRead?
+    private var listener: HTTPListener?
+    /// The port the socket is bound to.
+    public let port: UInt16
+
+    /// Binds and listens on `host` (an IPv4 or IPv6 address) and `port` (0: any free one).
+    public convenience init(host: String, port: UInt16) throws {
+        var storage = sockaddr_storage()
+        guard HTTPListener.address(host, port, into: &storage) else { throw HTTPListenerError.badAddress(host) }
+        let family = Int32(storage.ss_family)
+        let fd = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw HTTPListenerError.cannotListen(errno) }
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        if family == AF_INET6 { setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &yes, socklen_t(MemoryLayout<Int32>.size)) }
+        let length = socklen_t(family == AF_INET ? MemoryLayout<sockaddr_in>.size : MemoryLayout<sockaddr_in6>.size)
+        let bound = withUnsafePointer(to: &storage) { p in p.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+        guard bound == 0, listen(fd, 64) == 0 else {
+            let e = errno
+            close(fd)
+            throw HTTPListenerError.cannotListen(e)
+        }
+        self.init(socket: fd)
+    }
+
+    /// Watches a socket already listening (passed by systemd, or bound above).
+    public init(socket fd: Int32) {
+        self.fd = fd
+        var bound = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let named = withUnsafeMutablePointer(to: &bound) { p in
+            p.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        port =
+            named == 0
+            ? withUnsafePointer(to: &bound) { p in p.withMemoryRebound(to: sockaddr.self, capacity: 1) { PeerOwner.endpoint($0)?.port ?? 0 }
+            }
+            : 0
+    }
+
+    deinit { stop() }
+
+    /// Whether a connection has come and the listener serves it.
+    public var isServing: Bool { lock.withLock { listener != nil } }
+
+    /// Waits for the first connection, then serves the socket with the listener `make`
+    /// makes; `failed` hears why it could not be made (the socket is closed then).
+    public func start(_ make: @escaping Make, failed: @escaping @Sendable (Error) -> Void) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard watch == nil, listener == nil, fd >= 0 else { return }
+        let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: DispatchQueue.global())
+        source.setEventHandler { [weak self] in self?.firstConnection(make, failed) }
+        watch = source
+        source.resume()
+    }
+
+    private func firstConnection(_ make: Make, _ failed: (Error) -> Void) {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let source = watch, fd >= 0 else { return }
+        source.cancel()
+        watch = nil
+        do {
+            listener = try make(fd)
+        } catch {
+            close(fd)
+            fd = -1
+            failed(error)
+        }
+    }
+
+    /// Stops listening: the socket is closed, and the listener, if one was made, stops.
+    public func stop() {
+        lock.lock()
+        defer { lock.unlock() }
+        watch?.cancel()
+        watch = nil
+        if let listener {
+            // It closes the socket it was given.
+            listener.stop()
+            self.listener = nil
+        } else if fd >= 0 {
+            close(fd)
+        }
+        fd = -1
+    }
+}
