@@ -135,6 +135,13 @@ final class ServeTests: FixtureTestCase {
         XCTAssertEqual(try put("two.vcf", card + card).status, 400)
         XCTAssertEqual(try curl(["-X", "PUT", "-H", "Content-Type: image/png", "--data", "x", base + "/books/local/p.vcf"]).status, 415)
         XCTAssertEqual(try curl(["-X", "PUT", "-H", "Content-Type: text/vcard", "--data", card, base + "/books/nope/x.vcf"]).status, 404)
+        // Names that would leave the book, plain or encoded: nothing is written.
+        let before = try daemon.ctl("list", "--json").stdout
+        for name in ["..%2F..%2Fx.vcf", "a%2Fb.vcf", "%2E%2E/x.vcf", "sub/x.vcf"] {
+            let r = try curl(["-X", "PUT", "-H", "Content-Type: text/vcard", "--data", card, "--path-as-is", base + "/books/local/" + name])
+            XCTAssertTrue([400, 404, 405].contains(r.status), "\(name): \(r.status) \(r.body)")
+        }
+        XCTAssertEqual(try daemon.ctl("list", "--json").stdout, before)
         // A DELETE goes to the trash, and undo brings the card back where it was.
         XCTAssertEqual(try curl(["-X", "DELETE", "-H", "If-Match: \"1\"", base + "/books/local/tb-1.vcf"]).status, 412)
         XCTAssertEqual(try curl(["-X", "DELETE", "-H", "If-Match: \"2\"", base + "/books/local/tb-1.vcf"]).status, 204)
