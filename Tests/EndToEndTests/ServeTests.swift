@@ -221,6 +221,57 @@ final class ServeTests: FixtureTestCase {
             try curl(["-X", "PROPPATCH", "--data", "<d:propertyupdate xmlns:d='DAV:'/>", base + "/books/nope/"]).status, 404)
     }
 
+    func testGroupCardsAClientMakesAreGroupsHereAndServedBackAsCards() throws {
+        try serve()
+        XCTAssertEqual(try daemon.ctl("add", "Kate Bell").status, 0)
+        XCTAssertEqual(try daemon.ctl("add", "Anna Haro").status, 0)
+        func uid(_ who: String) throws -> String {
+            let json = try daemon.client().call("contacts.query", ["text": .string(who)])
+            return json["contacts"]?.arrayValue?.first?["uid"]?.stringValue ?? ""
+        }
+        let (kate, anna) = (try uid("kate"), try uid("anna"))
+        let before = try XCTUnwrap(token(try syncCollection(nil).body))
+        func group(_ name: String, _ members: [String]) -> String {
+            "BEGIN:VCARD\r\nVERSION:4.0\r\nUID:band-1\r\nKIND:group\r\nFN:\(name)\r\n"
+                + members.map { "MEMBER:\($0)\r\n" }.joined() + "END:VCARD\r\n"
+        }
+        // DAVx⁵ in its "groups are separate vCards" mode: the group card makes the group.
+        let made = try put("band-1.vcf", group("Band", [kate]))
+        XCTAssertEqual(made.status, 201, made.body)
+        XCTAssertTrue(try daemon.ctl("show", "kate").stdout.contains("Band"))
+        let v3 = try curl([base + "/books/local/band-1.vcf"])
+        XCTAssertTrue(
+            v3.body.contains("X-ADDRESSBOOKSERVER-KIND:group") && v3.body.contains("X-ADDRESSBOOKSERVER-MEMBER:\(kate)")
+                && v3.body.contains("UID:band-1"), v3.body)
+        let v4 = try curl(["-H", "Accept: text/vcard; version=4.0", base + "/books/local/band-1.vcf"])
+        XCTAssertTrue(v4.body.contains("KIND:group") && v4.body.contains("MEMBER:\(kate)"), v4.body)
+        // The group card and its member's card (CATEGORIES) are what changed since.
+        let since = try syncCollection(before)
+        XCTAssertTrue(since.body.contains("band-1.vcf"), since.body)
+        XCTAssertEqual(since.body.components(separatedBy: "<d:getetag>").count - 1, 2, since.body)
+        let idle = try XCTUnwrap(token(since.body))
+        XCTAssertFalse(try syncCollection(idle).body.contains("<d:response>"), "the token goes past the group's change")
+        // An edit of the card sets its members; its ETag moves; a stale one is refused.
+        let etag = try XCTUnwrap(made.body.split(separator: "\r\n").first { $0.lowercased().hasPrefix("etag:") }?.dropFirst(6))
+        XCTAssertEqual(try put("band-1.vcf", group("Band", [kate, anna]), ["If-Match: \(etag)"]).status, 204)
+        XCTAssertTrue(try daemon.ctl("show", "anna").stdout.contains("Band"))
+        XCTAssertEqual(try put("band-1.vcf", group("Band", [anna]), ["If-Match: \(etag)"]).status, 412)
+        XCTAssertTrue(try daemon.ctl("show", "kate").stdout.contains("Band"), "nothing changed")
+        // Renamed here: the card says so.
+        XCTAssertEqual(try daemon.ctl("group", "rename", "Band", "Trio").status, 0)
+        XCTAssertTrue(try curl([base + "/books/local/band-1.vcf"]).body.contains("FN:Trio"))
+        // Deleted there: the group goes, its members stay; a 404 member of the next sync.
+        let beforeDelete = try XCTUnwrap(token(try syncCollection(nil).body))
+        XCTAssertEqual(try curl(["-X", "DELETE", base + "/books/local/band-1.vcf"]).status, 204)
+        XCTAssertFalse(try daemon.ctl("group", "list").stdout.contains("Trio"))
+        XCTAssertTrue(try daemon.ctl("list").stdout.contains("Kate Bell"))
+        XCTAssertTrue(try syncCollection(beforeDelete).body.contains("band-1.vcf</d:href><d:status>HTTP/1.1 404"))
+        // A group card with no UID, or no name: refused with why.
+        let nameless = try put("x.vcf", "BEGIN:VCARD\r\nVERSION:4.0\r\nKIND:group\r\nUID:x\r\nEND:VCARD\r\n")
+        XCTAssertEqual(nameless.status, 400)
+        XCTAssertTrue(nameless.body.contains("no FN"), nameless.body)
+    }
+
     func syncCollection(_ token: String?, limit: Int? = nil, agent: String = "DAVx5/4.4") throws -> (status: Int, body: String) {
         let body = """
             <d:sync-collection xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:carddav">

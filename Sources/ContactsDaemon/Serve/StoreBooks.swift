@@ -43,12 +43,13 @@ struct StoreBooks: WritableBooks {
     func cards(in book: String) throws -> [ServedCardInfo]? {
         guard let scope = try scope(book), let page = try store.changes(in: scope, after: nil) else { return nil }
         let names = try store.servedNames()
-        return page.changed.map { Self.info($0, name: names[$0.id]) }
+        return page.changed.map { Self.info($0, name: names[$0.id]) } + (try groupChanges(in: book, after: nil).map(Self.info))
     }
 
     func cardInfo(_ name: String, in book: String) throws -> ServedCardInfo? {
-        guard try scope(book) != nil, let (contact, served) = try resolve(name, in: book) else { return nil }
-        return Self.info(contact, name: served)
+        guard try scope(book) != nil else { return nil }
+        if let (contact, served) = try resolve(name, in: book) { return Self.info(contact, name: served) }
+        return try servedGroup(name, in: book).map(Self.info)
     }
 
     /// Sync tokens are URIs (RFC 6578) naming a place in the store's commit sequence.
@@ -67,10 +68,14 @@ struct StoreBooks: WritableBooks {
         }
         guard let page = try store.changes(in: scope, after: cursor, limit: limit) else { return .invalidToken }
         let names = page.changed.isEmpty ? [:] : try store.servedNames()
+        // Group cards changed since: few, told with every page; the token goes past them.
+        let groups = try groupChanges(in: book, after: cursor?.state)
+        var next = page.next
+        if !page.more, let latest = groups.map(\.state).max(), latest > next.state { next = ChangeCursor(state: latest) }
         return .changes(
             ServedChanges(
-                changed: page.changed.map { Self.info($0, name: names[$0.id]) }, removed: page.removed.map(\.name),
-                token: Self.token(page.next), truncated: page.more))
+                changed: page.changed.map { Self.info($0, name: names[$0.id]) } + groups.map(Self.info), removed: page.removed.map(\.name),
+                token: Self.token(next), truncated: page.more))
     }
 
     func candidates(in book: String, containing text: String) throws -> [String]? {
@@ -125,7 +130,10 @@ struct StoreBooks: WritableBooks {
         var out: [String: ServedCard] = [:]
         for name in names {
             guard let contact = candidates[name]?.lazy.compactMap({ contacts[$0] }).first(where: { ($0.account ?? Self.local) == book })
-            else { continue }
+            else {
+                if let g = try servedGroup(name, in: book) { out[name] = ServedCard(info: Self.info(g), text: Self.text(g, version)) }
+                continue
+            }
             out[name] = ServedCard(info: Self.info(contact, name: served[contact.id]), text: text(contact, version))
         }
         return out
@@ -138,7 +146,10 @@ struct StoreBooks: WritableBooks {
     }
 
     func card(_ name: String, in book: String, version: ServedVersion) throws -> ServedCard? {
-        guard try scope(book) != nil, let (found, served) = try resolve(name, in: book) else { return nil }
+        guard try scope(book) != nil else { return nil }
+        guard let (found, served) = try resolve(name, in: book) else {
+            return try servedGroup(name, in: book).map { ServedCard(info: Self.info($0), text: Self.text($0, version)) }
+        }
         // With the card's other properties, which a contact read for its fields leaves out.
         let contact = try store.contacts(ids: [found.id])[found.id] ?? found
         return ServedCard(info: Self.info(contact, name: served), text: text(contact, version))
@@ -161,6 +172,9 @@ struct StoreBooks: WritableBooks {
 
     func put(_ name: String, in book: String, body: [UInt8], condition: WriteCondition, client: String) throws -> PutOutcome {
         guard try scope(book) != nil else { throw ServedWriteError.notFound("there is no address book \(book)") }
+        if let group = try Self.groupCard(body) {
+            return try putGroup(group, at: name, in: book, condition: condition, client: client)
+        }
         let existing = try resolve(name, in: book)
         try Self.check(condition, existing?.contact, name: name)
         var item = try Self.item(body)
@@ -199,6 +213,15 @@ struct StoreBooks: WritableBooks {
         return .created(Self.info(try store.contact(id: id), name: served))
     }
 
+    /// The group card a PUT's body is, if it is one (with a UID and a name, or why not).
+    static func groupCard(_ body: [UInt8]) throws -> GroupCardBody? {
+        let parsed = VCardParser.parse(body)
+        guard parsed.cards.count == 1, let group = GroupCardBody(parsed.cards[0]) else { return nil }
+        guard !group.uid.isEmpty else { throw ServedWriteError.invalid("the group card has no UID; CardDAV cards need one") }
+        guard !group.name.isEmpty else { throw ServedWriteError.invalid("the group card has no FN: a group needs a name") }
+        return group
+    }
+
     /// The one contact a PUT's body holds, or why it cannot be stored (with the line).
     static func item(_ body: [UInt8]) throws -> ImportItem {
         guard !body.isEmpty else { throw ServedWriteError.invalid("the body is empty; a card is one vCard") }
@@ -211,8 +234,7 @@ struct StoreBooks: WritableBooks {
         let piece = Importer.readPiece(parsed)
         if let e = piece.errors.first { throw ServedWriteError.invalid((e.line.map { "line \($0): " } ?? "") + e.message) }
         guard let item = piece.batch.items.first else {
-            throw ServedWriteError.invalid(
-                "group cards (KIND:group) are not stored through CardDAV yet; give the contacts CATEGORIES instead")
+            throw ServedWriteError.invalid("the card holds no contact")
         }
         guard !item.contact.uid.isEmpty else { throw ServedWriteError.invalid("the card has no UID; CardDAV cards need one") }
         return item
@@ -222,7 +244,13 @@ struct StoreBooks: WritableBooks {
 
     func delete(_ name: String, in book: String, condition: WriteCondition, client: String) throws {
         guard let (contact, _) = try resolve(name, in: book) else {
-            throw ServedWriteError.notFound("the book \(book) has no card \(name)")
+            guard let g = try servedGroup(name, in: book) else { throw ServedWriteError.notFound("the book \(book) has no card \(name)") }
+            if case .ifMatch(let tag) = condition, tag != "*", tag != Self.etag(g) {
+                throw ServedWriteError.preconditionFailed("the card at \(name) is at ETag \(Self.etag(g)) now, not \(tag): fetch it again")
+            }
+            // The group goes; its members stay, without it.
+            try store.deleteGroup(g.groupID, origin: "carddav:" + client)
+            return
         }
         try Self.check(condition, contact, name: name)
         _ = try store.delete(ids: [contact.id], origin: "carddav:" + client)

@@ -260,6 +260,35 @@ enum Migrations {
             UPDATE contacts SET state = (SELECT state FROM commit_state) WHERE id = new.contact_id;
         END;
         """,
+        // 17: groups a CardDAV client made as cards (KIND:group), served in the book of this
+        // machine with the UID and name the client gave them. A served group keeps the state of
+        // its last change (its name, a member come or gone: the triggers, for served groups
+        // alone, so that an import's memberships cost nothing), and its removal is kept as a
+        // contact's is.
+        """
+        ALTER TABLE groups ADD COLUMN state INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE removals ADD COLUMN group_card INTEGER NOT NULL DEFAULT 0;
+        CREATE TABLE served_groups (group_rowid INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, uid TEXT NOT NULL);
+        CREATE TRIGGER served_groups_member_added AFTER INSERT ON memberships
+            WHEN new.group_rowid IN (SELECT group_rowid FROM served_groups) BEGIN
+            UPDATE groups SET state = (SELECT state FROM commit_state) WHERE rowid = new.group_rowid;
+        END;
+        CREATE TRIGGER served_groups_member_gone AFTER DELETE ON memberships
+            WHEN old.group_rowid IN (SELECT group_rowid FROM served_groups) BEGIN
+            UPDATE groups SET state = (SELECT state FROM commit_state) WHERE rowid = old.group_rowid;
+        END;
+        CREATE TRIGGER served_groups_renamed AFTER UPDATE OF name ON groups
+            WHEN new.rowid IN (SELECT group_rowid FROM served_groups) BEGIN
+            UPDATE groups SET state = (SELECT state FROM commit_state) WHERE rowid = new.rowid;
+        END;
+        CREATE TRIGGER served_groups_gone AFTER DELETE ON groups
+            WHEN old.rowid IN (SELECT group_rowid FROM served_groups) BEGIN
+            INSERT OR REPLACE INTO removals (book, contact_id, name, state, at, group_card)
+                SELECT '', old.id, sg.name, cs.state, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER), 1
+                FROM served_groups sg, commit_state cs WHERE sg.group_rowid = old.rowid;
+            DELETE FROM served_groups WHERE group_rowid = old.rowid;
+        END;
+        """,
     ]
 
     static var latestVersion: Int { all.count }

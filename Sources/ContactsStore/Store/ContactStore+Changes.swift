@@ -93,7 +93,9 @@ extension ContactStore {
             case .local:
                 contacts = try db.scalarInt(
                     "SELECT c.state FROM contacts c WHERE \(Self.inBook(.local)) ORDER BY c.state DESC LIMIT 1")
-                removals = try db.scalarInt("SELECT max(state) FROM removals WHERE book = ''")
+                // With the groups a client made as cards, served in this book.
+                let groups = try db.scalarInt("SELECT max(g.state) FROM groups g JOIN served_groups sg ON sg.group_rowid = g.rowid")
+                removals = max(groups, try db.scalarInt("SELECT max(state) FROM removals WHERE book = ''"))
             case .account(let name):
                 contacts = try db.scalarInt(
                     "SELECT max(c.state) FROM sync_items si JOIN contacts c ON c.id = si.contact_id WHERE si.account = ?",
@@ -162,7 +164,7 @@ extension ContactStore {
                     }
                 let bookCondition: String
                 switch book {
-                case nil: bookCondition = ""
+                case nil: bookCondition = "AND r.group_card = 0"
                 case .local: bookCondition = "AND r.book = ''"
                 case .account: bookCondition = "AND r.book = ?4"
                 }

@@ -102,8 +102,8 @@ extension ContactStore {
     }
 
     /// Deletes a group; its members stay, without it.
-    public func deleteGroup(_ idOrName: String) throws {
-        try write { db, log in
+    public func deleteGroup(_ idOrName: String, origin: String = "rpc") throws {
+        try write(origin: origin) { db, log in
             let g = try Self.fetchGroup(db, idOrName)
             let rowid = try Self.groupRowid(db, id: g.id)
             let members = try Self.memberRowids(db, groupRowid: rowid)

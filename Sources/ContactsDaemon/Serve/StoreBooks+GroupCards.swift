@@ -1,0 +1,103 @@
+import CardDAVServer
+import ContactsStore
+import Foundation
+import VCard
+
+/// Group cards in the book of this machine: a group a client PUT as a `KIND:group` card (or
+/// Apple's `X-ADDRESSBOOKSERVER-KIND:group`) is served back as one, with its UID, name and
+/// members; every group is also each member's CATEGORIES. Groups no client made as cards are
+/// not served as cards: Evolution and Thunderbird would show one as a person.
+extension StoreBooks {
+    /// A group card's ETag: the state of its last change.
+    static func etag(_ g: ServedGroup) -> String { "\"g\(g.state)\"" }
+
+    static func info(_ g: ServedGroup) -> ServedCardInfo {
+        ServedCardInfo(name: g.name, etag: etag(g), lastModified: g.createdAt / 1000)
+    }
+
+    /// The served group at `name`, in the book that has group cards.
+    func servedGroup(_ name: String, in book: String) throws -> ServedGroup? {
+        book == Self.local ? try store.servedGroup(named: name) : nil
+    }
+
+    static func text(_ g: ServedGroup, _ version: ServedVersion) -> String {
+        let members = g.memberUIDs.map { $0.lowercased().hasPrefix("urn:uuid:") ? $0 : "urn:uuid:" + $0 }
+        var props = [VCardProperty(name: "UID", value: .raw(g.uid)), VCardProperty(name: "FN", value: .raw(g.groupName))]
+        if version == .v4 {
+            props.append(VCardProperty(name: "KIND", value: .raw("group")))
+            props += members.map { VCardProperty(name: "MEMBER", value: .raw($0)) }
+        } else {
+            props.append(VCardProperty(name: "N", value: .raw(g.groupName)))
+            props.append(VCardProperty(name: "X-ADDRESSBOOKSERVER-KIND", value: .raw("group")))
+            props += members.map { VCardProperty(name: "X-ADDRESSBOOKSERVER-MEMBER", value: .raw($0)) }
+        }
+        var text = ""
+        VCardWriter.write(VCard(properties: props), version: version == .v4 ? .v4 : .v3, into: &text)
+        return text
+    }
+
+    /// A group card PUT at `name`: only in the book of this machine (an account's groups are
+    /// its server's), with the conditions of any PUT.
+    func putGroup(_ card: GroupCardBody, at name: String, in book: String, condition: WriteCondition, client: String) throws
+        -> PutOutcome
+    {
+        guard book == Self.local else {
+            throw ServedWriteError.invalid(
+                "group cards are kept in the book 'local'; in an account's book, give the contacts CATEGORIES instead")
+        }
+        if try resolve(name, in: book) != nil {
+            throw ServedWriteError.uidConflict("\(name) is a contact's card; a group card needs a name of its own")
+        }
+        let existing = try store.servedGroup(named: name)
+        var ifState: Int64?
+        switch condition {
+        case .none: break
+        case .absent:
+            if let existing { throw ServedWriteError.preconditionFailed("a card is at \(name) already (ETag \(Self.etag(existing)))") }
+        case .ifMatch(let tag):
+            guard let existing else { throw ServedWriteError.preconditionFailed("there is no card at \(name) any more") }
+            if tag != "*" {
+                guard tag == Self.etag(existing) else {
+                    throw ServedWriteError.preconditionFailed(
+                        "the card at \(name) is at ETag \(Self.etag(existing)) now, not \(tag): fetch it again")
+                }
+                ifState = existing.state
+            }
+        }
+        if let existing, existing.uid != card.uid {
+            throw ServedWriteError.uidConflict("the card at \(name) has UID \(existing.uid); a PUT may not change it to \(card.uid)")
+        }
+        do {
+            let (group, created) = try store.putServedGroup(
+                name: name, uid: card.uid, groupName: card.name, memberUIDs: card.members, ifState: ifState, origin: "carddav:" + client)
+            if created { return .created(Self.info(group)) }
+            return group.state == existing?.state ? .unchanged(Self.info(group)) : .updated(Self.info(group))
+        } catch StoreError.conflict(let message, _, _) {
+            throw ServedWriteError.preconditionFailed(message)
+        } catch StoreError.invalid(let e) {
+            throw ServedWriteError.invalid(e.description)
+        }
+    }
+
+    /// The served groups changed after `state` (all of them with none), for a sync-collection.
+    func groupChanges(in book: String, after state: Int64?) throws -> [ServedGroup] {
+        guard book == Self.local else { return [] }
+        return try store.servedGroups().filter { state == nil || $0.state > state ?? 0 }
+    }
+}
+
+/// What a PUT of a group card says: its UID, its name and the UIDs of its members.
+struct GroupCardBody {
+    var uid: String
+    var name: String
+    var members: [String]
+
+    /// The group card a parsed vCard is, or nil for a card of a person.
+    init?(_ card: VCard) {
+        let kind = (card.first("KIND") ?? card.first("X-ADDRESSBOOKSERVER-KIND"))?.text.lowercased()
+        guard kind == "group" else { return nil }
+        uid = card.first("UID")?.text.trimmingCharacters(in: .whitespaces) ?? ""
+        name = card.first("FN")?.text.trimmingCharacters(in: .whitespaces) ?? ""
+        members = (card.all("MEMBER") + card.all("X-ADDRESSBOOKSERVER-MEMBER")).map { $0.text.trimmingCharacters(in: .whitespaces) }
+    }
+}
