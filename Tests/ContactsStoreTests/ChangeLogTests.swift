@@ -125,6 +125,41 @@ final class ChangeLogTests: StoreTestCase {
         XCTAssertEqual(try page(.local, after: nil).changed.count, 0)
     }
 
+    /// After `body`, what changed in the store since just before it: ids by kind.
+    private func changed(by body: () throws -> Void) throws -> (changed: [String], removed: [String]) {
+        let before = ChangeCursor(state: try store.commitState().state)
+        try body()
+        let p = try page(nil, after: before)
+        return (p.changed.map(\.id), p.removed.map(\.id))
+    }
+
+    func testEveryWayAContactChangesMovesItsState() throws {
+        let ada = try add("Ada Lovelace", emails: ["ada@example.com"])
+        let bob = try add("Bob Marley")
+        XCTAssertEqual(try changed { _ = try store.update(id: ada.id) { $0.note = "engine" } }.changed, [ada.id], "an edit")
+        XCTAssertEqual(try changed { _ = try store.setFavorite(id: bob.id, true) }.changed, [bob.id], "a favorite")
+        XCTAssertEqual(try changed { _ = try store.revert(id: ada.id, to: 1) }.changed, [ada.id], "a revert")
+        XCTAssertEqual(try changed { _ = try store.undo() }.changed, [ada.id], "an undo")
+        XCTAssertEqual(
+            try changed {
+                _ = try store.createGroup(name: "Band"); _ = try store.addMembers("Band", contactIDs: [bob.id])
+            }.changed, [bob.id],
+            "a group joined")
+        XCTAssertEqual(try changed { _ = try store.renameGroup("Band", to: "Trio") }.changed, [bob.id], "its group renamed")
+        let item = ImportItem(contact: Contact(name: "Carl Jung"), carriesGroups: false, carriesFavorite: false)
+        let imported = try changed { _ = try store.importContacts([item]) }.changed
+        XCTAssertEqual(imported.count, 1, "an import")
+        let carl = imported[0]
+        XCTAssertEqual(try changed { _ = try store.delete(ids: [carl]) }.removed, [carl], "a delete")
+        XCTAssertEqual(try changed { _ = try store.undelete(ids: [carl]) }.changed, [carl], "back from the trash")
+        _ = try store.delete(ids: [carl])
+        XCTAssertEqual(try changed { _ = try store.purge(ids: [carl]) }.changed, [], "a purge of what is gone already: nothing new")
+        let copy = try add("Ada Lovelace", emails: ["ada@example.com"])
+        let merge = try changed { _ = try store.merge(ids: [ada.id, copy.id], into: ada.id) }
+        XCTAssertEqual(merge.changed, [ada.id], "a merge changes the one kept")
+        XCTAssertEqual(merge.removed, [copy.id], "and removes the other")
+    }
+
     func testChangesArriveWithTheStateTheyMade() throws {
         let seen = StatesSeen()
         store.setChangeHandler { _, _, source in seen.append(source.state) }
