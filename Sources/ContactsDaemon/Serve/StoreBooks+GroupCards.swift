@@ -49,21 +49,10 @@ extension StoreBooks {
             throw ServedWriteError.uidConflict("\(name) is a contact's card; a group card needs a name of its own")
         }
         let existing = try store.servedGroup(named: name)
+        try Self.check(condition, etag: existing.map(Self.etag), name: name)
+        // The condition again, in the write's own transaction.
         var ifState: Int64?
-        switch condition {
-        case .none: break
-        case .absent:
-            if let existing { throw ServedWriteError.preconditionFailed("a card is at \(name) already (ETag \(Self.etag(existing)))") }
-        case .ifMatch(let tag):
-            guard let existing else { throw ServedWriteError.preconditionFailed("there is no card at \(name) any more") }
-            if tag != "*" {
-                guard tag == Self.etag(existing) else {
-                    throw ServedWriteError.preconditionFailed(
-                        "the card at \(name) is at ETag \(Self.etag(existing)) now, not \(tag): fetch it again")
-                }
-                ifState = existing.state
-            }
-        }
+        if case .ifMatch(let tag) = condition, tag != "*" { ifState = existing?.state }
         if let existing, existing.uid != card.uid {
             throw ServedWriteError.uidConflict("the card at \(name) has UID \(existing.uid); a PUT may not change it to \(card.uid)")
         }

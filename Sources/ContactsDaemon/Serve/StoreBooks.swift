@@ -157,13 +157,17 @@ struct StoreBooks: WritableBooks {
 
     /// Whether the stored card meets the client's condition.
     static func check(_ condition: WriteCondition, _ existing: Contact?, name: String) throws {
+        try check(condition, etag: existing.map { "\"\($0.revision)\"" }, name: name)
+    }
+
+    /// Whether the card at `name`, at ETag `etag` (nil: there is none), meets the condition.
+    static func check(_ condition: WriteCondition, etag current: String?, name: String) throws {
         switch condition {
         case .none: return
         case .absent:
-            if let existing { throw ServedWriteError.preconditionFailed("a card is at \(name) already (ETag \"\(existing.revision)\")") }
+            if let current { throw ServedWriteError.preconditionFailed("a card is at \(name) already (ETag \(current))") }
         case .ifMatch(let tag):
-            guard let existing else { throw ServedWriteError.preconditionFailed("there is no card at \(name) any more") }
-            let current = "\"\(existing.revision)\""
+            guard let current else { throw ServedWriteError.preconditionFailed("there is no card at \(name) any more") }
             if tag != current && tag != "*" {
                 throw ServedWriteError.preconditionFailed("the card at \(name) is at ETag \(current) now, not \(tag): fetch it again")
             }
@@ -245,9 +249,7 @@ struct StoreBooks: WritableBooks {
     func delete(_ name: String, in book: String, condition: WriteCondition, client: String) throws {
         guard let (contact, _) = try resolve(name, in: book) else {
             guard let g = try servedGroup(name, in: book) else { throw ServedWriteError.notFound("the book \(book) has no card \(name)") }
-            if case .ifMatch(let tag) = condition, tag != "*", tag != Self.etag(g) {
-                throw ServedWriteError.preconditionFailed("the card at \(name) is at ETag \(Self.etag(g)) now, not \(tag): fetch it again")
-            }
+            try Self.check(condition, etag: Self.etag(g), name: name)
             // The group goes; its members stay, without it.
             try store.deleteGroup(g.groupID, origin: "carddav:" + client)
             return
