@@ -54,6 +54,9 @@ public enum ContactsAPI {
         public static let groupsList = "groups.list"
         public static let groupsRemoveMembers = "groups.removeMembers"
         public static let groupsRename = "groups.rename"
+        public static let viewsOpen = "views.open"
+        public static let viewsRead = "views.read"
+        public static let viewsClose = "views.close"
     }
 
     /// The notifications the daemon sends.
@@ -67,6 +70,8 @@ public enum ContactsAPI {
         public static let syncFinished = "sync.finished"
         public static let syncHeld = "sync.held"
         public static let syncProgress = "sync.progress"
+        public static let viewChanged = "view.changed"
+        public static let viewReset = "view.reset"
     }
 }
 

@@ -27,6 +27,8 @@ public final class Daemon: @unchecked Sendable {
     let inboxPath: String
     private(set) var inbox: InboxWatcher?
     let bus = EventBus()
+    /// The live views clients keep open.
+    private(set) var views: LiveViews?
     private(set) var store: ContactStore?
     private var photos: PhotoService?
     private var sync: SyncService?
@@ -146,8 +148,11 @@ public final class Daemon: @unchecked Sendable {
         let vdirs = VdirWatcher(store: store, sync: sync, log: log)
         sync.onAccountsChanged = { [weak vdirs] in vdirs?.refresh() }
         self.vdirs = vdirs
+        let views = LiveViews(store: store)
+        self.views = views
         let engine = Self.engine(
-            store: store, importer: importer, photos: photos, sync: sync, more: daemonMethods(store: store) + serveMethods(store: store))
+            store: store, importer: importer, photos: photos, sync: sync,
+            more: daemonMethods(store: store) + serveMethods(store: store) + ViewMethods.all(views: views))
 
         let listenFD = try openListener()
         let server = RPCServer(
@@ -238,12 +243,23 @@ public final class Daemon: @unchecked Sendable {
                 title: "contactsd", version: ContactsAPI.version,
                 description: "The personal contacts service: one contact store served over JSON-RPC 2.0 on a Unix socket.",
                 schemas: Schemas.components),
-            methods: ContactMethods.all(store: store, sync: sync) + PhotoMethods.all(photos: photos)
+            methods: (ContactMethods.all(store: store, sync: sync) + PhotoMethods.all(photos: photos)
                 + ImportExportMethods.all(store: store, importer: importer) + GroupMethods.all(store: store)
                 + TrashMethods.all(store: store) + HistoryMethods.all(store: store) + ChangeMethods.all(store: store)
                 + DuplicateMethods.all(store: store)
-                + SyncMethods.all(store: store, sync: sync) + more,
+                + SyncMethods.all(store: store, sync: sync) + more).map(recordingCaller),
             mapError: ErrorMapping.rpcError)
+    }
+
+    /// The method with what it writes recorded as made by its caller's process (`rpc:PID`).
+    static func recordingCaller(_ method: RPCMethod) -> RPCMethod {
+        var m = method
+        let handler = method.handler
+        m.handler = { call in
+            guard let pid = call.session?.peerProcess else { return try handler(call) }
+            return try CommitOrigin.$current.withValue(CommitOrigin.client(pid)) { try handler(call) }
+        }
+        return m
     }
 
     private func serverConfiguration(_ s: Settings) -> RPCServerConfiguration {

@@ -29,6 +29,8 @@ struct ChangeLog {
     var waitingTailsKept = true
     /// Contacts joined or left a sync account: what the cache holds of their account is old.
     var accountsChanged = false
+    /// A contact joined or left a group (what a live query of a group matched is old).
+    var membershipsChanged = false
     var isEmpty: Bool { contacts.isEmpty && groups.isEmpty }
 
     /// How many of `contacts` `positions` covers.

@@ -243,7 +243,7 @@ extension ContactStore {
     /// A change that leaves everything as it was is not a change: the revision stays.
     /// `beforeWriting` runs in the transaction once the contact and revision are known good.
     public func update(
-        id: String, ifRevision: Int? = nil, origin: String = "rpc", beforeWriting: () throws -> Void = {},
+        id: String, ifRevision: Int? = nil, origin: String = CommitOrigin.current, beforeWriting: () throws -> Void = {},
         _ mutate: (inout Contact) throws -> Void
     ) throws -> Contact {
         try write(origin: origin) { db, log in
@@ -319,6 +319,7 @@ extension ContactStore {
     /// `recorded` says the caller kept them already.
     static func touch(_ db: Database, contactRowids: [Int64], recorded: Bool = false, log: inout ChangeLog) throws {
         let now = Timestamp.now()
+        if !contactRowids.isEmpty { log.membershipsChanged = true }
         for rowid in contactRowids {
             if !recorded { try History.groupsBefore(db, rowid: rowid, log: &log) }
             let s = try db.prepare(
@@ -339,7 +340,7 @@ extension ContactStore {
 
     /// Deletes contacts: each goes to the trash, whole, and can come back (`undelete`) until it
     /// is purged. Ids that do not exist are reported, not fatal.
-    public func delete(ids: [String], origin: String = "rpc") throws -> (deleted: [String], notFound: [String]) {
+    public func delete(ids: [String], origin: String = CommitOrigin.current) throws -> (deleted: [String], notFound: [String]) {
         try write(origin: origin) { db, log in
             var deleted: [String] = []
             var missing: [String] = []

@@ -87,7 +87,7 @@ extension ContactStore {
         guard unique.count >= 2 else {
             throw StoreError.invalid(ContactError(.invalidParams, field: "ids", "two contacts or more are needed"))
         }
-        try write(origin: "rpc") { db, _ in
+        try write(origin: CommitOrigin.current) { db, _ in
             for id in unique where try Self.fetch(db, id: id) == nil { throw StoreError.notFound(kind: "contact", id: id) }
             let insert = try db.prepare("INSERT OR IGNORE INTO not_duplicates (first, second) VALUES (?, ?)")
             for (i, a) in unique.enumerated() {

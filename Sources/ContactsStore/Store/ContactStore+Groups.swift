@@ -102,7 +102,7 @@ extension ContactStore {
     }
 
     /// Deletes a group; its members stay, without it.
-    public func deleteGroup(_ idOrName: String, origin: String = "rpc") throws {
+    public func deleteGroup(_ idOrName: String, origin: String = CommitOrigin.current) throws {
         try write(origin: origin) { db, log in
             let g = try Self.fetchGroup(db, idOrName)
             let rowid = try Self.groupRowid(db, id: g.id)
@@ -143,6 +143,7 @@ extension ContactStore {
     static func setMember(_ db: Database, groupRowid: Int64, contactRowid: Int64, _ member: Bool, log: inout ChangeLog) throws -> Bool {
         guard try isMember(db, groupRowid: groupRowid, contactRowid: contactRowid) != member else { return false }
         try History.groupsBefore(db, rowid: contactRowid, log: &log)
+        log.membershipsChanged = true
         let sql =
             member
             ? "INSERT INTO memberships (group_rowid, contact_rowid) VALUES (?, ?)"
@@ -164,7 +165,10 @@ extension ContactStore {
     static func setMemberships(_ db: Database, contactRowid: Int64, names: [String], log: inout ChangeLog, isNew: Bool = false) throws
         -> [String]
     {
-        if !isNew { try db.prepare("DELETE FROM memberships WHERE contact_rowid = ?").run([.int(contactRowid)]) }
+        if !isNew {
+            try db.prepare("DELETE FROM memberships WHERE contact_rowid = ?").run([.int(contactRowid)])
+            log.membershipsChanged = true
+        }
         var stored: [String] = []
         for raw in names {
             let name = try validGroupName(raw)

@@ -88,3 +88,26 @@ extension ContactStore {
         }
     }
 }
+
+extension ContactStore {
+    /// Each of these contacts as the API's JSON text with `fields` (and the id), by rowid;
+    /// rowids deleted meanwhile are left out. (What a live view sends of the contacts that
+    /// entered it or changed.)
+    public func contactTexts(rowids: [Int64], fields: Contact.Fields) throws -> [Int64: String] {
+        var out: [Int64: String] = [:]
+        var missing: [Int64] = []
+        for rowid in rowids {
+            if let c = cache.get(rowid: rowid) {
+                var one = JSONTextBuilder(capacity: 512)
+                c.build(into: &one, .only(fields))
+                out[rowid] = one.string
+            } else {
+                missing.append(rowid)
+            }
+        }
+        guard !missing.isEmpty else { return out }
+        let rows = try read { db in try Self.projectedRows(db, missing[...], fields: fields) }
+        for (rowid, span) in rows.spans { out[rowid] = String(decoding: rows.text[span], as: UTF8.self) }
+        return out
+    }
+}

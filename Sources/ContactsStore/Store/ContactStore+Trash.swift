@@ -74,7 +74,7 @@ extension ContactStore {
     /// photo, groups; a group deleted meanwhile is made again), each at a new revision. A
     /// contact whose uid another contact has taken meanwhile is refused (-32002), and nothing
     /// comes back.
-    public func undelete(ids: [String], origin: String = "rpc") throws -> (restored: [String], notFound: [String]) {
+    public func undelete(ids: [String], origin: String = CommitOrigin.current) throws -> (restored: [String], notFound: [String]) {
         try write(origin: origin) { db, log in
             var restored: [String] = []
             var missing: [String] = []

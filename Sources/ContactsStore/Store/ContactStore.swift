@@ -61,6 +61,8 @@ public final class ContactStore: @unchecked Sendable {
     var changeHandler: ChangeHandler?
     var photoRemovalHandler: (@Sendable (String) -> Void)?
     let searchIndex = SearchIndex()
+    /// The queries kept open, brought up to date after each commit.
+    let liveQueries = LiveQueryRegistry()
     /// Reads the phones a large import left as digits (`keyPhonesSoon`).
     let phoneKeying = BackgroundJob(name: "phone-keys")
     let waitingTails = WaitingPhoneTails()
@@ -158,6 +160,11 @@ public final class ContactStore: @unchecked Sendable {
         _ = try? sweepPhotos()
         searchIndex.reset()
         cache.invalidate(nil)
+        if !liveQueries.isEmpty, let state = try? CommitState.read(writer).state {
+            var commit = LiveCommit(state: state, origin: "restore")
+            commit.replaced = true
+            liveCommitted(commit)
+        }
         if let changeHandler { changeHandler([], [], ChangeSource(origin: "restore", operation: nil)) }
     }
 
@@ -233,7 +240,9 @@ public final class ContactStore: @unchecked Sendable {
 
     /// Runs `body` in a write transaction and reports its changes after the commit. A `bulk`
     /// write (a large import) gets a larger page cache, given back afterwards.
-    func write<T>(bulk: Bool = false, bulkRows: Int = 0, origin: String = "rpc", _ body: (Database, inout ChangeLog) throws -> T) throws
+    func write<T>(
+        bulk: Bool = false, bulkRows: Int = 0, origin: String = CommitOrigin.current, _ body: (Database, inout ChangeLog) throws -> T
+    ) throws
         -> T
     {
         writeLock.lock()
@@ -300,6 +309,8 @@ public final class ContactStore: @unchecked Sendable {
                 s.reset()
             }
         }
+        // Live queries follow a small commit by the entries it changes, read before and after.
+        let live = liveQueries.isEmpty ? nil : LiveCommit.before(log, index: searchIndex)
         if let contents = prepared.result(for: log) {
             searchIndex.install(prepared: contents)
         } else {
@@ -316,6 +327,11 @@ public final class ContactStore: @unchecked Sendable {
         if log.phonesKeyedLater {
             waitingTails.add(log.waitingTails, allKept: log.waitingTailsKept)
             keyPhonesSoon()
+        }
+        // After the cache forgot what changed: a view reads the contacts it sends from it.
+        if var commit = live, !log.isEmpty || !commit.rowids.isEmpty {
+            commit.readAfter(searchIndex)
+            liveCommitted(commit)
         }
         if !log.isEmpty, let changeHandler {
             changeHandler(log.contacts, log.groups, ChangeSource(origin: log.origin, operation: log.operation, state: log.state))

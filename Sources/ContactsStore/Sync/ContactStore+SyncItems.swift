@@ -287,7 +287,7 @@ extension ContactStore {
     /// they are uploaded as new cards at the href `name` gives. Returns how many moved
     /// (contacts already there are not counted).
     public func moveContacts(ids: [String], to account: String?, href name: (Contact) -> String) throws -> Int {
-        try write(origin: "rpc") { db, log in
+        try write(origin: CommitOrigin.current) { db, log in
             log.accountsChanged = true
             if let account, try db.scalarInt("SELECT count(*) FROM accounts WHERE name = ?", [.text(account)]) == 0 {
                 throw StoreError.notFound(kind: "account", id: account)

@@ -19,6 +19,8 @@ public struct RPCParam: Sendable {
 public protocol RPCSession: AnyObject, Sendable {
     /// A number unique among the server's connections, for logs and subscriptions.
     var sessionID: Int { get }
+    /// The process at the other end, when the transport knows it (`SO_PEERCRED`).
+    var peerProcess: Int32? { get }
     /// Sends a server-to-client notification on this connection. Returns false when the
     /// connection is gone or too far behind to take more.
     @discardableResult func sendNotification(method: String, params: JSONValue) -> Bool
@@ -26,8 +28,17 @@ public protocol RPCSession: AnyObject, Sendable {
     /// it waits while the client is behind, as a reply does, instead of dropping the
     /// connection. Returns false when the connection is gone.
     func sendPart(method: String, params: JSONValue) -> Bool
+    /// Sends a notification the client may be told it missed instead (a live view's change,
+    /// which a reset stands for): when the client is behind, over half the limit of what waits
+    /// for it, nothing is queued, false is returned, and `whenDrained` is called once all that
+    /// waits has gone out. Never waits, never drops the connection.
+    func offerNotification(method: String, params: JSONValue, whenDrained: @escaping @Sendable () -> Void) -> Bool
     /// Called once when the connection closes.
     func onClose(_ action: @escaping @Sendable () -> Void)
+}
+
+extension RPCSession {
+    public var peerProcess: Int32? { nil }
 }
 
 /// A call as a handler receives it.

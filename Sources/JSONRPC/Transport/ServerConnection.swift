@@ -21,6 +21,8 @@ final class ServerConnection: RPCSession, @unchecked Sendable {
     private var inputDone = false
     private var closed = false
     private var closeActions: [@Sendable () -> Void] = []
+    /// Called once what waits to go out has gone (`offerNotification`).
+    private var drainActions: [@Sendable () -> Void] = []
     private var keepOpenForNotifications = false
 
     init(id: Int, fd: Int32, peer: PeerCredentials, server: RPCServer, limits: RPCServerConfiguration) {
@@ -69,8 +71,16 @@ final class ServerConnection: RPCSession, @unchecked Sendable {
         }
         cond.lock()
         inputDone = true
+        // A client that closed its end altogether (not only its writing half) reads nothing
+        // more: the connection ends now, not at the next notification that fails.
+        if peerHungUp() { shutdownSocketLocked() }
         cond.broadcast()
         cond.unlock()
+    }
+
+    private func peerHungUp() -> Bool {
+        var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+        return poll(&p, 1, 0) == 1 && p.revents & Int16(POLLHUP | POLLERR) != 0
     }
 
     /// Queues one message. Replies wait while the client is far behind; notifications to a
@@ -176,8 +186,11 @@ final class ServerConnection: RPCSession, @unchecked Sendable {
             outboxBytes -= total
             cond.broadcast()
             if !ok { shutdownSocketLocked() }
+            let drained = ok && outbox.isEmpty ? drainActions : []
+            if !drained.isEmpty { drainActions.removeAll() }
             cond.unlock()
             if !ok { break }
+            for action in drained { action() }
         }
         finish()
     }
@@ -218,9 +231,27 @@ final class ServerConnection: RPCSession, @unchecked Sendable {
 
     // MARK: RPCSession
 
+    var peerProcess: Int32? { peer.pid }
+
     @discardableResult
     func sendNotification(method: String, params: JSONValue) -> Bool {
         enqueue(Self.notification(method, params), isReply: false)
+    }
+
+    func offerNotification(method: String, params: JSONValue, whenDrained: @escaping @Sendable () -> Void) -> Bool {
+        var line = Self.notification(method, params)
+        line.append(0x0A)
+        cond.lock()
+        defer { cond.unlock() }
+        if closed { return false }
+        if outboxBytes > 0 && outboxBytes + line.count > limits.maxOutboxBytes / 2 {
+            drainActions.append(whenDrained)
+            return false
+        }
+        outboxBytes += line.count
+        outbox.append(line)
+        cond.broadcast()
+        return true
     }
 
     func sendPart(method: String, params: JSONValue) -> Bool {
