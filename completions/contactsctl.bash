@@ -243,7 +243,7 @@ _contactsctl() {
                 ((i++))
                 continue
                 ;;
-            " watch|--socket")
+            " watch|--group"|" watch|-g"|" watch|--account"|" watch|--limit"|" watch|-n"|" watch|--socket")
                 ((i++))
                 continue
                 ;;
@@ -684,6 +684,18 @@ _contactsctl() {
         _contactsctl_files ''
         return
         ;;
+    " watch|--group"|" watch|-g")
+        _contactsctl_live groups
+        return
+        ;;
+    " watch|--account")
+        _contactsctl_live accounts
+        return
+        ;;
+    " watch|--limit"|" watch|-n")
+        :
+        return
+        ;;
     " watch|--socket")
         _contactsctl_files ''
         return
@@ -764,7 +776,7 @@ _contactsctl() {
     " backup") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " restore") COMPREPLY=($(compgen -W '--yes -y --json --socket --no-color --help -h' -- "$cur")) ;;
     " status") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
-    " watch") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
+    " watch") COMPREPLY=($(compgen -W '--favorites -f --group -g --account --limit -n --events --json --socket --no-color --help -h' -- "$cur")) ;;
     " query-email") COMPREPLY=($(compgen -W '--no-header --limit -n --json --socket --no-color --help -h' -- "$cur")) ;;
     " who") COMPREPLY=($(compgen -W '--all -a --json --socket --no-color --help -h' -- "$cur")) ;;
     " completions") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
@@ -964,6 +976,11 @@ _contactsctl() {
     " restore")
         case $nargs in
         0) _contactsctl_files '' ;;
+        esac
+        ;;
+    " watch")
+        case $nargs in
+        0) : ;;
         esac
         ;;
     " query-email")

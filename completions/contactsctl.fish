@@ -172,7 +172,7 @@ function __contactsctl_state
             case ' status|--socket'
                 set skip 1
                 continue
-            case ' watch|--socket'
+            case ' watch|--group' ' watch|-g' ' watch|--account' ' watch|--limit' ' watch|-n' ' watch|--socket'
                 set skip 1
                 continue
             case ' query-email|--limit' ' query-email|-n' ' query-email|--socket'
@@ -248,7 +248,7 @@ complete -c contactsctl -n "__contactsctl_at ''" -a export -d 'Export contacts a
 complete -c contactsctl -n "__contactsctl_at ''" -a backup -d 'Write a consistent copy of the store to FILE while the daemon keeps serving.'
 complete -c contactsctl -n "__contactsctl_at ''" -a restore -d 'Replace every contact and group with those of a backup.'
 complete -c contactsctl -n "__contactsctl_at ''" -a status -d 'Show the daemon'\''s state.'
-complete -c contactsctl -n "__contactsctl_at ''" -a watch -d 'Print changes as they happen, one line each, until interrupted.'
+complete -c contactsctl -n "__contactsctl_at ''" -a watch -d 'Print the list, then each change to it as it happens, until interrupted.'
 complete -c contactsctl -n "__contactsctl_at ''" -a query-email -d 'Find email addresses for mutt'\''s query_command and aerc'\''s address-book-cmd.'
 complete -c contactsctl -n "__contactsctl_at ''" -a who -d 'Say whose number this is (caller ID): the name and the phone'\''s label.'
 complete -c contactsctl -n "__contactsctl_at ''" -a completions -d 'Print the completion script for a shell.'
@@ -584,6 +584,11 @@ complete -c contactsctl -n "__contactsctl_at ' status'" -l json -d 'print machin
 complete -c contactsctl -n "__contactsctl_at ' status'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
 complete -c contactsctl -n "__contactsctl_at ' status'" -l no-color -d 'never colour the output'
 complete -c contactsctl -n "__contactsctl_at ' status'" -l help -s h -d 'show help'
+complete -c contactsctl -n "__contactsctl_at ' watch'" -l favorites -s f -d 'only favorites'
+complete -c contactsctl -n "__contactsctl_at ' watch'" -l group -s g -r -x -a '(contactsctl __complete groups (commandline -ct) 2>/dev/null)' -d 'only members of GROUP'
+complete -c contactsctl -n "__contactsctl_at ' watch'" -l account -r -x -a '(contactsctl __complete accounts (commandline -ct) 2>/dev/null)' -d 'only the contacts of this sync account ('\''local'\'': of no account)'
+complete -c contactsctl -n "__contactsctl_at ' watch'" -l limit -s n -r -d 'only the first N of the list'
+complete -c contactsctl -n "__contactsctl_at ' watch'" -l events -d 'print every change to the store (imports, syncs, groups) instead'
 complete -c contactsctl -n "__contactsctl_at ' watch'" -l json -d 'print machine-readable JSON'
 complete -c contactsctl -n "__contactsctl_at ' watch'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
 complete -c contactsctl -n "__contactsctl_at ' watch'" -l no-color -d 'never colour the output'

@@ -127,10 +127,10 @@ final class CompletionTests: DaemonTestCase {
         XCTAssertEqual(try daemon.ctl("who", "nonsense").status, 1)
     }
 
-    func testWatchWritesEachEventAtOnceIntoAPipe() throws {
+    func testWatchEventsWritesEachEventAtOnceIntoAPipe() throws {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: try Products.path("contactsctl"))
-        p.arguments = ["watch", "--json"]
+        p.arguments = ["watch", "--events", "--json"]
         p.environment = env
         let out = Pipe()
         p.standardOutput = out

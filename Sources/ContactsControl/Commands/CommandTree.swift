@@ -280,7 +280,14 @@ public enum CommandTree {
                 run: TransferCommands.restore),
             CommandSpec("status", summary: "Show the daemon's state.", run: ContactCommands.status),
             CommandSpec(
-                "watch", summary: "Print changes as they happen, one line each, until interrupted.", run: LiveCommands.watch),
+                "watch", summary: "Print the list, then each change to it as it happens, until interrupted.",
+                arguments: [ArgumentSpec("TEXT", optional: true, help: "only contacts that match, as search finds them")],
+                options: [
+                    favoritesFilter, groupFilter, accountFilter,
+                    OptionSpec("limit", short: "n", value: "N", help: "only the first N of the list"),
+                    OptionSpec("events", help: "print every change to the store (imports, syncs, groups) instead"),
+                ],
+                run: WatchCommand.run),
             CommandSpec(
                 "query-email", summary: "Find email addresses for mutt's query_command and aerc's address-book-cmd.",
                 arguments: [ArgumentSpec("TEXT", help: "part of a name, nickname, organization or address")],

@@ -87,7 +87,8 @@ enum LiveCommands {
         return 0
     }
 
-    static func watch(_ inv: inout Invocation) throws -> Int32 {
+    /// Every notification of the store, one line each (`watch --events`).
+    static func events(_ inv: inout Invocation) throws -> Int32 {
         let client = try inv.client()
         _ = try client.call(ContactsAPI.Method.eventsSubscribe)
         inv.output.flush()
