@@ -104,6 +104,9 @@ final class LiveViewModelTests: DaemonTestCase {
         ["query": ["account": "v"]],
         ["query": ["text": "e"], "fields": ["name"], "window": ["offset": 2, "limit": 8]],
         ["query": ["text": "zz", "favoritesOnly": true]],
+        ["query": ["text": "a"], "sort": [["field": "createdAt", "order": "asc"]]],
+        ["sort": [["field": "updatedAt", "order": "asc"]], "window": ["limit": 7]],
+        ["query": ["favoritesOnly": true], "sort": [["field": "updatedAt", "order": "desc"]], "window": ["offset": 2, "limit": 3]],
     ]
 
     static let given = ["Anna", "Hannah", "Dan", "Ivan", "Zoë", "Émile", "Bob", "Carl", "Marta", "Ólafur", "Li", "Zz"]
@@ -126,8 +129,8 @@ final class LiveViewModelTests: DaemonTestCase {
         let barrier = try XCTUnwrap(try watcher.call("views.open", ["query": ["text": "no such text at all"]])["view"]?.intValue)
         for k in kept.indices { kept[k].take(try watcher.call("views.open", kept[k].open)) }
         try check(kept, c, "opened")
-        for n in 0..<140 {
-            let kind = n == 70 ? 99 : Int(rng.next() % 11)
+        for n in 0..<160 {
+            let kind = n == 70 ? 99 : n == 120 ? 98 : Int(rng.next() % 15)
             let what = try step(c, kind: kind)
             try settle(&kept, watcher, barrier: barrier)
             try check(kept, c, "step \(n): \(what)")
@@ -138,7 +141,7 @@ final class LiveViewModelTests: DaemonTestCase {
         _ = watcher
         var back = away
         try closeAndWait(watcher)
-        for _ in 0..<15 { try step(c, kind: Int(rng.next() % 11)) }
+        for _ in 0..<15 { try step(c, kind: Int(rng.next() % 15)) }
         let returning = try daemon.client()
         for k in back.indices {
             var open = back[k].open
@@ -215,6 +218,40 @@ final class LiveViewModelTests: DaemonTestCase {
             _ = try c.call("sync.run", ["account": "v"])
             try refreshIDs(c)
             return "sync download \(uid)"
+        case 11:
+            // Back from the trash, or gone from it for good.
+            let trashed = (try c.call("contacts.trash", ["limit": 5])["contacts"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue }
+            guard let id = trashed.first else { return "nothing" }
+            if rng.pick(3) == 0 {
+                _ = try c.call("contacts.purge", ["ids": [.string(id)]])
+                return "purge"
+            }
+            _ = try? c.call("contacts.undelete", ["ids": [.string(id)]])
+            try refreshIDs(c)
+            return "undelete"
+        case 12:
+            guard let id = some() else { return "nothing" }
+            _ = try? c.call("contacts.revert", ["id": .string(id), "revision": 1])
+            return "revert"
+        case 13:
+            let rows = (0..<(1 + rng.pick(3))).map { _ in "\(name())," }
+            _ = try c.call("contacts.import", ["csv": .string("Name,E-mail 1 - Value\n" + rows.joined(separator: "\n") + "\n")])
+            try refreshIDs(c)
+            return "import csv \(rows.count)"
+        case 14:
+            // A contact's phone changes: the text searched changes, the name and order do not.
+            guard let id = some() else { return "nothing" }
+            _ = try? c.call(
+                "contacts.update", ["id": .string(id), "changes": ["phones": [["value": .string("+1 212 555 0\(100 + rng.pick(800))")]]]])
+            return "phone"
+        case 98:
+            // The whole store replaced by a backup: every view resets.
+            let file = daemon.home + "/model-backup.sqlite3"
+            _ = try c.call("contacts.backup", ["path": .string(file)])
+            _ = try c.call("contacts.create", ["contact": ["name": "Gone After Restore"]])
+            _ = try c.call("contacts.restore", ["path": .string(file)])
+            try refreshIDs(c)
+            return "restore"
         default:
             // Past what views follow contact by contact: answered again from the index.
             let cards = (0..<300).map { i in "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:\(name()) \(i)\r\nEND:VCARD\r\n" }

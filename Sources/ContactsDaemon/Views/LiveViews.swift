@@ -25,8 +25,8 @@ final class LiveViews: @unchecked Sendable {
         /// Only these fields of each contact (nil: all).
         let fields: Contact.Fields?
         let excludeOrigin: String?
-        /// The hash of each window member's shown fields, by id: `changed` only when it moves.
-        var shown: [String: Int] = [:]
+        /// The hash of each window member's shown fields, by rowid: `changed` only when it moves.
+        var shown: [Int64: Int] = [:]
         /// Changes up to this state were read whole (`views.read`, or the open): not sent.
         var readState: Int64 = 0
         var total = 0
@@ -81,7 +81,7 @@ final class LiveViews: @unchecked Sendable {
             view.readState = snapshot.state
             view.total = snapshot.total
             let texts = try contactTexts(snapshot.members.map(\.rowid), view)
-            view.shown = Dictionary(snapshot.members.compactMap { m in texts[m.rowid].map { (m.id, $0.hashValue) } }) { a, _ in a }
+            view.shown = Dictionary(snapshot.members.compactMap { m in texts[m.rowid].map { (m.rowid, $0.hashValue) } }) { a, _ in a }
             var answer: JSONObject = [
                 "view": .int(view.number), "state": .string(String(snapshot.state)), "total": .int(snapshot.total),
             ]
@@ -109,7 +109,7 @@ final class LiveViews: @unchecked Sendable {
             view.readState = snapshot.state
             view.total = snapshot.total
             view.awaitingRead = false
-            view.shown = Dictionary(snapshot.members.compactMap { m in texts[m.rowid].map { (m.id, $0.hashValue) } }) { a, _ in a }
+            view.shown = Dictionary(snapshot.members.compactMap { m in texts[m.rowid].map { (m.rowid, $0.hashValue) } }) { a, _ in a }
             return [
                 "view": .int(number), "state": .string(String(snapshot.state)), "total": .int(snapshot.total),
                 "contacts": .array(snapshot.members.compactMap { m in texts[m.rowid].map { .encoded($0) } }),
@@ -144,15 +144,6 @@ final class LiveViews: @unchecked Sendable {
         RPCError(.notFound, "No open view \(number) on this connection", data: ["view": .int(number)])
     }
 
-    /// The bytes the open views hold, roughly: each window member's id, key and shown hash.
-    var bytes: Int {
-        queue.sync {
-            views.values.reduce(0) { sum, v in
-                sum + 256 + (v.live?.members.reduce(0) { $0 + 48 + $1.id.utf8.count + 64 } ?? 0) + v.shown.count * 64
-            }
-        }
-    }
-
     // MARK: Delivery (on the queue)
 
     private func deliver(_ change: LiveQueryChange, to view: View) {
@@ -164,20 +155,20 @@ final class LiveViews: @unchecked Sendable {
             view.total = change.total
             return send(reset: change.to, total: change.total, to: view, session)
         }
-        for id in change.removed { view.shown[id] = nil }
+        for rowid in change.removedRowids { view.shown[rowid] = nil }
         let wanted = change.added.map(\.rowid) + change.touched.map(\.rowid)
         let texts = (try? contactTexts(wanted, view)) ?? [:]
         var changed: [JSONValue] = []
         for p in change.touched {
             guard let text = texts[p.rowid] else { continue }
-            if view.shown.updateValue(text.hashValue, forKey: p.id) != text.hashValue {
+            if view.shown.updateValue(text.hashValue, forKey: p.rowid) != text.hashValue {
                 changed.append(["id": .string(p.id), "index": .int(p.index), "contact": .encoded(text)])
             }
         }
         var added: [JSONValue] = []
         for p in change.added {
             let text = texts[p.rowid]
-            view.shown[p.id] = text?.hashValue
+            view.shown[p.rowid] = text?.hashValue
             added.append(["id": .string(p.id), "index": .int(p.index), "contact": text.map { .encoded($0) } ?? .null])
         }
         if view.behind || view.excludes(change.origin) { return }

@@ -41,6 +41,9 @@ extension ContactStore {
     /// How many live queries are open.
     public var liveQueryCount: Int { liveQueries.count }
 
+    /// The microseconds commits have spent bringing live queries up to date, in all.
+    public var liveQueryMicroseconds: Int { liveQueries.spentNanoseconds / 1000 }
+
     /// The query's window, total and state, as one (a commit under way finishes first).
     public func snapshot(_ live: LiveQuery) -> (state: Int64, total: Int, members: [LiveQuery.Member]) {
         writeLock.lock()
@@ -81,8 +84,31 @@ extension ContactStore {
                 return (0, [])
             }
             let ids = try Self.ids(db, rowids: rowids)
-            return (total, rowids.compactMap { r in ids[r].map { LiveQuery.Member(id: $0, rowid: r, key: []) } })
+            // In a time order, each member's key is its time and name key (`LiveQuery.timeKey`),
+            // for the window to be followed from.
+            var keys: [Int64: [UInt8]] = [:]
+            if case .time(let column) = live.order, q.offset == 0, live.query.account == nil, searchIndex.loaded {
+                let times = try Self.times(db, rowids, column: column)
+                let ascending = q.sort.first?.ascending ?? true
+                for p in searchIndex.keys(of: rowids) {
+                    if let t = times[p.rowid] { keys[p.rowid] = LiveQuery.timeKey(t, ascending: ascending, name: p.key) }
+                }
+            }
+            return (total, rowids.compactMap { r in ids[r].map { LiveQuery.Member(id: $0, rowid: r, key: keys[r] ?? []) } })
         }
+    }
+
+    /// The times in `column` of these contacts.
+    func times(of rowids: [Int64], column: TimeColumn) throws -> [Int64: Int64] {
+        try read { db in try Self.times(db, rowids, column: column) }
+    }
+
+    static func times(_ db: Database, _ rowids: [Int64], column: TimeColumn) throws -> [Int64: Int64] {
+        var out: [Int64: Int64] = [:]
+        for (rowid, t) in try fetch(db, rowids: rowids, columns: "c.rowid, c.\(column.rawValue)", { s in (s.int64(0), s.int64(1)) }) {
+            out[rowid] = t
+        }
+        return out
     }
 
     /// What changed in a query's window since `cursor`, for a client that held it then:
@@ -197,4 +223,19 @@ final class LiveQueryRegistry: @unchecked Sendable {
     }
 
     var isEmpty: Bool { count == 0 }
+
+    private var spent = 0
+
+    /// The time a commit spent on the queries (reading its entries, following each query).
+    func spent(nanoseconds: UInt64) {
+        lock.lock()
+        spent += Int(nanoseconds)
+        lock.unlock()
+    }
+
+    var spentNanoseconds: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return spent
+    }
 }

@@ -310,7 +310,9 @@ public final class ContactStore: @unchecked Sendable {
             }
         }
         // Live queries follow a small commit by the entries it changes, read before and after.
+        let followStarted = DispatchTime.now().uptimeNanoseconds
         let live = liveQueries.isEmpty ? nil : LiveCommit.before(log, index: searchIndex)
+        var followNanos = DispatchTime.now().uptimeNanoseconds - followStarted
         if let contents = prepared.result(for: log) {
             searchIndex.install(prepared: contents)
         } else {
@@ -330,9 +332,12 @@ public final class ContactStore: @unchecked Sendable {
         }
         // After the cache forgot what changed: a view reads the contacts it sends from it.
         if var commit = live, !log.isEmpty || !commit.rowids.isEmpty {
+            let started = DispatchTime.now().uptimeNanoseconds
             commit.readAfter(searchIndex)
             liveCommitted(commit)
+            followNanos += DispatchTime.now().uptimeNanoseconds - started
         }
+        if live != nil { liveQueries.spent(nanoseconds: followNanos) }
         if !log.isEmpty, let changeHandler {
             changeHandler(log.contacts, log.groups, ChangeSource(origin: log.origin, operation: log.operation, state: log.state))
         }

@@ -27,6 +27,16 @@ struct LiveCommit {
 
     final class IDMemo {
         var known: [Int64: String] = [:]
+        /// The times of the commit's contacts, by column, read once for every query in a time order.
+        var times: [ContactStore.TimeColumn: [Int64: Int64]] = [:]
+    }
+
+    /// The times in `column` of the contacts the commit left in the index.
+    func times(_ column: ContactStore.TimeColumn, in store: ContactStore) throws -> [Int64: Int64] {
+        if let known = ids.times[column] { return known }
+        let read = try store.times(of: after.map { Array($0.keys) } ?? [], column: column)
+        ids.times[column] = read
+        return read
     }
 
     /// The commit as `log` records it, its entries read from the index before the index

@@ -59,11 +59,14 @@ extension SearchIndex {
         defer { pthread_rwlock_unlock(&lock) }
         guard isLoaded, !rowids.isEmpty else { return [:] }
         var out: [Int64: Entry] = [:]
-        // A few rowids are looked for in a small array: the pass then reads the slots alone.
+        // A few rowids are looked for in a small array, and only among the slots between the
+        // smallest and the largest: the pass then mostly compares two numbers a slot.
         let few = rowids.count <= 16 ? Array(rowids) : nil
+        let (low, high) = (rowids.min() ?? 0, rowids.max() ?? 0)
         textBuffer.withUnsafeBytes { t in
             keyBuffer.withUnsafeBytes { k in
-                for slot in slots where few?.contains(slot.rowid) ?? rowids.contains(slot.rowid) {
+                for slot in slots
+                where slot.rowid >= low && slot.rowid <= high && (few?.contains(slot.rowid) ?? rowids.contains(slot.rowid)) {
                     let text = Array(UnsafeRawBufferPointer(rebasing: t[Int(slot.textStart)..<slot.textEnd]))
                     out[slot.rowid] = Entry(rowid: slot.rowid, key: Array(slot.key(texts: t, keys: k)), text: text, favorite: slot.favorite)
                     if out.count == rowids.count { break }

@@ -322,9 +322,13 @@ final class SearchIndex: @unchecked Sendable {
             keyBuffer.count + upserts.reduce(0, { $0 + $1.key.count }) <= Self.bufferLimit
         else { return unload() }
         let gone = deletes.union(upserts.map(\.rowid))
-        var kept = 0
-        for i in slots.indices {
-            if gone.contains(slots[i].rowid) {
+        // The slots before the first one going stay where they are; the smallest and largest
+        // rowid going pass over most slots without hashing.
+        let (low, high) = (gone.min() ?? 0, gone.max() ?? -1)
+        func goes(_ rowid: Int64) -> Bool { rowid >= low && rowid <= high && gone.contains(rowid) }
+        var kept = slots.firstIndex { goes($0.rowid) } ?? slots.count
+        for i in kept..<slots.count {
+            if goes(slots[i].rowid) {
                 garbage += Int(slots[i].textCount) + (slots[i].keyInText ? 0 : Int(slots[i].keyCount))
             } else {
                 slots[kept] = slots[i]
