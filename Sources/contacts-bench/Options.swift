@@ -18,16 +18,19 @@ struct Options {
     var noSync: Bool { environment["BENCH_NO_SYNC"] != nil }
     /// Only the CardDAV serving figures (with Radicale and vdirsyncer beside them).
     var serveOnly: Bool { environment["BENCH_SERVE_ONLY"] != nil }
+    /// Only the live views' figures.
+    var viewsOnly: Bool { environment["BENCH_VIEWS_ONLY"] != nil }
     /// Only the duplicates on real name frequencies.
     var duplicatesOnly: Bool { environment["BENCH_DUPLICATES_ONLY"] != nil }
     var breakdown: Bool { environment["BENCH_BREAKDOWN"] != nil }
     var perQuery: Bool { environment["BENCH_PER_QUERY"] != nil }
 
-    var storeFigures: Bool { !importOnly && !dropOnly && !syncOnly && !serveOnly }
-    var importPhases: Bool { !searchOnly && !dropOnly && !syncOnly && !serveOnly }
-    var daemonFigures: Bool { !importOnly && !searchOnly && !syncOnly && !serveOnly }
+    var storeFigures: Bool { !viewsOnly && !importOnly && !dropOnly && !syncOnly && !serveOnly }
+    var importPhases: Bool { !viewsOnly && !searchOnly && !dropOnly && !syncOnly && !serveOnly }
+    var daemonFigures: Bool { !viewsOnly && !importOnly && !searchOnly && !syncOnly && !serveOnly }
     var serveFigures: Bool { (daemonFigures && !dropOnly) || serveOnly }
-    var syncFigures: Bool { !importOnly && !searchOnly && !dropOnly && !noSync && !serveOnly }
+    var viewsFigures: Bool { daemonFigures && !dropOnly }
+    var syncFigures: Bool { !viewsOnly && !importOnly && !searchOnly && !dropOnly && !noSync && !serveOnly }
 
     static let usage = "usage: contacts-bench [--contacts N] [--json FILE]"
 

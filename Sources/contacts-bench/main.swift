@@ -27,6 +27,12 @@ let t0 = now()
 let contacts = (0..<count).map { corpus.contact($0) }
 report.row("generate \(count) contacts", String(format: "%.2f s", now() - t0))
 let queries = QueryClasses(contacts)
+if options.viewsOnly {
+    report.merge(try ViewsBench.measure(contacts, scratch: dir))
+    report.print(title: "contacts-bench: live views, \(count) contacts")
+    if let path = options.jsonOut { try report.writeJSON(to: path) }
+    exit(0)
+}
 
 let store = try StoreBench.fill(contacts, path: dir + "/contacts.sqlite3", options: options, into: &report)
 if options.storeFigures { try StoreBench.measure(store, queries: queries, options: options, into: &report) }
@@ -47,6 +53,14 @@ if options.serveFigures {
         report.merge(try ServeBench.measure(contacts, scratch: dir))
     } catch {
         report.row("CardDAV serving", "skipped: \(error.localizedDescription)")
+    }
+}
+
+if options.viewsFigures {
+    do {
+        report.merge(try ViewsBench.measure(contacts, scratch: dir))
+    } catch {
+        report.row("live views", "skipped: \(error)")
     }
 }
 
