@@ -133,7 +133,7 @@ let package = Package(
                 "ContactsDaemon", "ContactsAPI", "ContactsStore", "ContactsCore", "ContactsSupport", "JSONRPC", "JSONCore", "TestSupport",
             ]),
         // The client's parser, help and tables.
-        .testTarget(name: "ContactsControlTests", dependencies: ["ContactsControl", "ContactsAPI", "JSONCore"]),
+        .testTarget(name: "ContactsControlTests", dependencies: ["ContactsControl", "ContactsAPI", "JSONCore", "ContactsCore"]),
         // Helpers shared by the test targets (hostile images, the material in ../shared).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(

@@ -47,11 +47,11 @@ _contactsctl() {
                 ((i++))
                 continue
                 ;;
-            " add|--phone"|" add|-p"|" add|--email"|" add|-e"|" add|--address"|" add|-a"|" add|--organization"|" add|-o"|" add|--title"|" add|--nickname"|" add|--birthday"|" add|--note"|" add|--url"|" add|--group"|" add|-g"|" add|--account"|" add|--socket")
+            " add|--phone"|" add|-p"|" add|--email"|" add|-e"|" add|--address"|" add|-a"|" add|--organization"|" add|-o"|" add|--department"|" add|--title"|" add|--nickname"|" add|--birthday"|" add|--note"|" add|--url"|" add|--im"|" add|--date"|" add|--related"|" add|--reading"|" add|--pronouns"|" add|--gender"|" add|--group"|" add|-g"|" add|--account"|" add|--socket")
                 ((i++))
                 continue
                 ;;
-            " edit|--name"|" edit|--phone"|" edit|-p"|" edit|--email"|" edit|-e"|" edit|--address"|" edit|-a"|" edit|--organization"|" edit|-o"|" edit|--title"|" edit|--nickname"|" edit|--birthday"|" edit|--note"|" edit|--url"|" edit|--group"|" edit|-g"|" edit|--clear"|" edit|--socket")
+            " edit|--name"|" edit|--phone"|" edit|-p"|" edit|--email"|" edit|-e"|" edit|--address"|" edit|-a"|" edit|--organization"|" edit|-o"|" edit|--department"|" edit|--title"|" edit|--nickname"|" edit|--birthday"|" edit|--note"|" edit|--url"|" edit|--im"|" edit|--date"|" edit|--related"|" edit|--reading"|" edit|--pronouns"|" edit|--gender"|" edit|--group"|" edit|-g"|" edit|--clear"|" edit|--socket")
                 ((i++))
                 continue
                 ;;
@@ -332,6 +332,10 @@ _contactsctl() {
         :
         return
         ;;
+    " add|--department")
+        :
+        return
+        ;;
     " add|--title")
         :
         return
@@ -349,6 +353,30 @@ _contactsctl() {
         return
         ;;
     " add|--url")
+        :
+        return
+        ;;
+    " add|--im")
+        :
+        return
+        ;;
+    " add|--date")
+        :
+        return
+        ;;
+    " add|--related")
+        :
+        return
+        ;;
+    " add|--reading")
+        :
+        return
+        ;;
+    " add|--pronouns")
+        :
+        return
+        ;;
+    " add|--gender")
         :
         return
         ;;
@@ -384,6 +412,10 @@ _contactsctl() {
         :
         return
         ;;
+    " edit|--department")
+        :
+        return
+        ;;
     " edit|--title")
         :
         return
@@ -404,12 +436,36 @@ _contactsctl() {
         :
         return
         ;;
+    " edit|--im")
+        :
+        return
+        ;;
+    " edit|--date")
+        :
+        return
+        ;;
+    " edit|--related")
+        :
+        return
+        ;;
+    " edit|--reading")
+        :
+        return
+        ;;
+    " edit|--pronouns")
+        :
+        return
+        ;;
+    " edit|--gender")
+        :
+        return
+        ;;
     " edit|--group"|" edit|-g")
         _contactsctl_live groups
         return
         ;;
     " edit|--clear")
-        COMPREPLY=($(compgen -W 'phones emails addresses organization title nickname birthday note urls groups' -- "$cur"))
+        COMPREPLY=($(compgen -W 'phones emails addresses organization department title nickname birthday note urls impp dates related phoneticName pronouns gender groups' -- "$cur"))
         return
         ;;
     " edit|--socket")
@@ -727,8 +783,8 @@ _contactsctl() {
     " list") COMPREPLY=($(compgen -W '--favorites -f --group -g --account --limit -n --json --socket --no-color --help -h' -- "$cur")) ;;
     " search") COMPREPLY=($(compgen -W '--favorites -f --group -g --account --limit -n --json --socket --no-color --help -h' -- "$cur")) ;;
     " show") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
-    " add") COMPREPLY=($(compgen -W '--phone -p --email -e --address -a --organization -o --title --nickname --birthday --note --url --group -g --favorite --account --json --socket --no-color --help -h' -- "$cur")) ;;
-    " edit") COMPREPLY=($(compgen -W '--name --phone -p --email -e --address -a --organization -o --title --nickname --birthday --note --url --group -g --clear --json --socket --no-color --help -h' -- "$cur")) ;;
+    " add") COMPREPLY=($(compgen -W '--phone -p --email -e --address -a --organization -o --department --title --nickname --birthday --note --url --im --date --related --reading --pronouns --gender --group -g --favorite --account --json --socket --no-color --help -h' -- "$cur")) ;;
+    " edit") COMPREPLY=($(compgen -W '--name --phone -p --email -e --address -a --organization -o --department --title --nickname --birthday --note --url --im --date --related --reading --pronouns --gender --group -g --clear --json --socket --no-color --help -h' -- "$cur")) ;;
     " rm") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " delete") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " remove") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;

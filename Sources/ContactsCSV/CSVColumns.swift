@@ -18,12 +18,16 @@ enum AddressPart: Sendable, Hashable {
 /// What one column of a contacts CSV holds.
 enum CSVField: Sendable, Hashable {
     case fullName, given, additional, family, prefix, suffix, nickname
-    case organization, jobTitle, birthday, notes, groups
+    case organization, department, jobTitle, birthday, notes, groups
+    case phoneticGiven, phoneticMiddle, phoneticFamily, gender, pronouns
     /// Outlook's fixed columns: one value each, with the label the column's name gives.
     case email(label: String?)
     case phone(label: String)
     case address(label: String, part: AddressPart)
     case web(label: String?)
+    /// Outlook's anniversary and its related people's names.
+    case date(label: String)
+    case related(label: String)
     /// Google's numbered groups: `E-mail 2 - Value` is (email, 2, value).
     case numbered(kind: NumberedKind, index: Int, part: NumberedPart)
     /// What the program derives from other columns (Outlook's e-mail display name and type).
@@ -31,11 +35,12 @@ enum CSVField: Sendable, Hashable {
 }
 
 enum NumberedKind: String, Sendable, Hashable {
-    case email = "e-mail", phone, address, website, organization
+    case email = "e-mail", phone, address, website, organization, event, relation
+    case im, instantMessenger = "instant messenger"
 }
 
 enum NumberedPart: Sendable, Hashable {
-    case label, value, name, title
+    case label, value, name, title, department, service
     case address(AddressPart)
 }
 
@@ -85,6 +90,8 @@ struct CSVColumns {
         case "value": part = .value
         case "name": part = .name
         case "title": part = .title
+        case "department": part = .department
+        case "service", "protocol": part = .service
         case "formatted": part = .address(.formatted)
         case "street": part = .address(.street)
         case "extended address": part = .address(.extended)
@@ -102,7 +109,10 @@ struct CSVColumns {
         "name": .fullName, "given name": .given, "first name": .given, "additional name": .additional, "middle name": .additional,
         "family name": .family, "last name": .family, "name prefix": .prefix, "name suffix": .suffix, "nickname": .nickname,
         "organization name": .organization, "organization title": .jobTitle, "birthday": .birthday, "notes": .notes,
-        "group membership": .groups, "labels": .groups,
+        "group membership": .groups, "labels": .groups, "organization department": .department,
+        "phonetic first name": .phoneticGiven, "phonetic middle name": .phoneticMiddle, "phonetic last name": .phoneticFamily,
+        "gender": .gender, "pronouns": .pronouns, "given name yomi": .phoneticGiven, "additional name yomi": .phoneticMiddle,
+        "family name yomi": .phoneticFamily,
     ]
 
     /// Outlook's columns in English, German and French exports.
@@ -117,6 +127,12 @@ struct CSVColumns {
         add(.nickname, "nickname", "spitzname", "surnom")
         add(.organization, "company", "firma", "société")
         add(.jobTitle, "job title", "position", "fonction")
+        add(.department, "department", "abteilung", "service")
+        add(.gender, "gender", "geschlecht", "sexe")
+        add(.date(label: "anniversary"), "anniversary", "jahrestag", "anniversaire de mariage")
+        add(.related(label: "spouse"), "spouse", "partner", "ehepartner", "conjoint")
+        add(.related(label: "manager"), "manager's name", "name des vorgesetzten", "vorgesetzte(r)", "nom du responsable")
+        add(.related(label: "assistant"), "assistant's name", "name assistent", "nom de l'assistant")
         add(.birthday, "birthday", "geburtstag", "anniversaire")
         add(.notes, "notes", "notizen")
         add(.groups, "categories", "kategorien", "catégories")

@@ -1,8 +1,9 @@
 import ContactsCore
 
 /// Contacts as Google's contacts CSV, which Google, Outlook and most phones import: the
-/// name's parts, organization, birthday, notes and groups, then numbered groups of columns
-/// for as many emails, phones, addresses and websites as the contact with the most has.
+/// name's parts and its reading, organization and department, birthday, notes and groups,
+/// then numbered groups of columns for as many emails, phones, addresses, websites, dates,
+/// related people and messaging addresses as the contact with the most has.
 public enum CSVExport {
     public static func csv(_ contacts: [Contact]) -> String {
         let columns = Columns(contacts)
@@ -12,7 +13,7 @@ public enum CSVExport {
     /// How many numbered groups of each kind the columns have: as many as the contact with the
     /// most has. An export streamed in blocks widens them block by block before writing.
     public struct Columns: Sendable, Equatable {
-        public var emails = 0, phones = 0, addresses = 0, urls = 0
+        public var emails = 0, phones = 0, addresses = 0, urls = 0, events = 0, relations = 0, messaging = 0
 
         public init(_ contacts: [Contact] = []) {
             for c in contacts {
@@ -20,6 +21,9 @@ public enum CSVExport {
                 phones = max(phones, c.phones.count)
                 addresses = max(addresses, c.addresses.count)
                 urls = max(urls, c.urls.count)
+                events = max(events, c.dates.count)
+                relations = max(relations, c.related.count)
+                messaging = max(messaging, c.impp.count)
             }
         }
 
@@ -28,6 +32,9 @@ public enum CSVExport {
             phones = max(phones, other.phones)
             addresses = max(addresses, other.addresses)
             urls = max(urls, other.urls)
+            events = max(events, other.events)
+            relations = max(relations, other.relations)
+            messaging = max(messaging, other.messaging)
         }
     }
 
@@ -35,7 +42,8 @@ public enum CSVExport {
     public static func header(_ columns: Columns) -> String {
         var header = [
             "Name", "Given Name", "Additional Name", "Family Name", "Name Prefix", "Name Suffix", "Nickname", "Birthday", "Notes",
-            "Group Membership", "Organization 1 - Name", "Organization 1 - Title",
+            "Group Membership", "Organization 1 - Name", "Organization 1 - Title", "Organization 1 - Department",
+            "Phonetic First Name", "Phonetic Middle Name", "Phonetic Last Name", "Gender", "Pronouns",
         ]
         for k in stride(from: 1, through: columns.emails, by: 1) { header += ["E-mail \(k) - Type", "E-mail \(k) - Value"] }
         for k in stride(from: 1, through: columns.phones, by: 1) { header += ["Phone \(k) - Type", "Phone \(k) - Value"] }
@@ -47,6 +55,11 @@ public enum CSVExport {
             ]
         }
         for k in stride(from: 1, through: columns.urls, by: 1) { header += ["Website \(k) - Type", "Website \(k) - Value"] }
+        for k in stride(from: 1, through: columns.events, by: 1) { header += ["Event \(k) - Type", "Event \(k) - Value"] }
+        for k in stride(from: 1, through: columns.relations, by: 1) { header += ["Relation \(k) - Type", "Relation \(k) - Value"] }
+        for k in stride(from: 1, through: columns.messaging, by: 1) {
+            header += ["IM \(k) - Type", "IM \(k) - Service", "IM \(k) - Value"]
+        }
         return CSVReader.row(header)
     }
 
@@ -57,7 +70,9 @@ public enum CSVExport {
             let n = c.structuredName ?? StructuredName()
             var row = [
                 c.name, n.given, n.additional, n.family, n.prefix, n.suffix, c.nickname ?? "", c.birthday ?? "", c.note ?? "",
-                (["* myContacts"] + c.groups).joined(separator: " ::: "), c.organization ?? "", c.title ?? "",
+                (["* myContacts"] + c.groups).joined(separator: " ::: "), c.organization ?? "", c.title ?? "", c.department ?? "",
+                c.phoneticName?.given ?? "", c.phoneticName?.middle ?? "", c.phoneticName?.family ?? "", c.gender ?? "",
+                c.pronouns ?? "",
             ]
             func labeled(_ values: [LabeledValue], _ count: Int) {
                 for k in 0..<count { row += k < values.count ? [label(values[k].label), values[k].value] : ["", ""] }
@@ -75,6 +90,16 @@ public enum CSVExport {
                 row += [label(a.label), formatted, a.street, a.locality, a.poBox, a.region, a.postalCode, a.country, a.extended]
             }
             labeled(c.urls, columns.urls)
+            labeled(c.dates, columns.events)
+            labeled(c.related, columns.relations)
+            for k in 0..<columns.messaging {
+                guard k < c.impp.count else {
+                    row += ["", "", ""]
+                    continue
+                }
+                let (service, handle) = CSVMessaging.serviceAndHandle(c.impp[k].value)
+                row += [label(c.impp[k].label), service, handle]
+            }
             out += CSVReader.row(row)
         }
         return out

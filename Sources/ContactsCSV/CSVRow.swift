@@ -30,6 +30,7 @@ struct CSVRow {
         }
         var c = Contact(name: "")
         var n = StructuredName()
+        var reading = PhoneticName()
         var fullName = ""
         var kept: [VCardProperty] = []
         var numbered: [(key: NumberedGroup, parts: [NumberedPart: String])] = []
@@ -53,6 +54,16 @@ struct CSVRow {
             case .suffix: n.suffix = value
             case .nickname: c.nickname = value
             case .organization: c.organization = value
+            case .department: c.department = value
+            case .phoneticGiven: reading.given = value
+            case .phoneticMiddle: reading.middle = value
+            case .phoneticFamily: reading.family = value
+            case .gender: if !Self.noValue.contains(value.lowercased()) { c.gender = value.lowercased() }
+            case .pronouns: c.pronouns = value
+            case .date(let label):
+                guard !Self.noValue.contains(value.lowercased()) else { continue }
+                if let d = CSVBirthday.parse(value) { c.dates.append(LabeledValue(value: d, label: label)) } else { keep(i, value) }
+            case .related(let label): c.related.append(LabeledValue(value: value, label: label))
             case .jobTitle: c.title = value
             case .notes: c.note = cells[i].trimmingCharacters(in: .whitespacesAndNewlines)
             case .birthday:
@@ -80,6 +91,7 @@ struct CSVRow {
         for a in addresses { c.addresses.append(Self.address(a.parts, label: a.label)) }
         for g in numbered { add(g.key.kind, g.parts, to: &c) }
         if n != StructuredName() { c.structuredName = n }
+        if !reading.isEmpty { c.phoneticName = reading }
         c.name =
             [fullName, [n.prefix, n.given, n.additional, n.family, n.suffix].filter { !$0.isEmpty }.joined(separator: " ")]
             .first { !$0.isEmpty } ?? c.organization ?? c.emails.first?.value ?? c.phones.first?.value ?? ""
@@ -112,6 +124,13 @@ struct CSVRow {
         case .organization:
             if c.organization == nil { c.organization = parts[.name] }
             if c.title == nil { c.title = parts[.title] }
+            if c.department == nil { c.department = parts[.department] }
+        case .event:
+            c.dates += values().compactMap { v in CSVBirthday.parse(v.value).map { LabeledValue(value: $0, label: v.label) } }
+        case .relation: c.related += values()
+        case .im, .instantMessenger:
+            let scheme = parts[.service].flatMap { CSVMessaging.scheme(service: $0) }
+            c.impp += values().map { v in LabeledValue(value: CSVMessaging.uri(v.value, scheme: scheme), label: v.label) }
         case .address:
             var byPart: [AddressPart: [String]] = [:]
             for case (.address(let p), let v) in parts { byPart[p] = v.components(separatedBy: Self.separator) }
@@ -148,7 +167,8 @@ struct CSVRow {
 
     static let standardLabels: Set<String> = [
         "home", "work", "mobile", "main", "other", "pager", "home fax", "work fax", "other fax", "google voice", "iphone",
-        "school", "blog", "profile", "homepage", "ftp",
+        "school", "blog", "profile", "homepage", "ftp", "anniversary", "spouse", "child", "mother", "father", "parent", "brother",
+        "sister", "friend", "relative", "manager", "assistant", "partner", "domestic partner", "referred by",
     ]
 
     /// Group names from a cell: Google's " ::: " list without its system group `* myContacts`

@@ -5,10 +5,11 @@ import JSONCore
 
 extension Contact {
     /// The fields a client may set, in the order they are applied.
-    public static let editableFields: [String] = [
-        "name", "uid", "structuredName", "nickname", "phones", "phone", "emails", "email", "addresses", "address",
-        "organization", "title", "birthday", "note", "urls", "favorite", "groups",
-    ]
+    public static let editableFields: [String] =
+        [
+            "name", "uid", "structuredName", "nickname", "phones", "phone", "emails", "email", "addresses", "address",
+            "organization", "title", "birthday", "note", "urls",
+        ] + DeclaredField.all.map(\.name) + ["favorite", "groups"]
 
     /// The fields of the API's shape that contactsd sets: a contact as the API shows it (a
     /// JSON export read back) may carry them, and they are passed over.
@@ -69,7 +70,7 @@ extension Contact {
             case "urls": urls = try r.labeledList(kind: .url)
             case "favorite": favorite = try r.bool()
             case "groups": groups = try r.groupNames()
-            default: break
+            default: try DeclaredField.byName[key]?.read(r, into: &self)
             }
         }
     }
@@ -104,8 +105,8 @@ public enum Limits {
 
 /// The kinds of labelled values a contact has: what a client's value is checked as, and
 /// which TYPE words a label is written with.
-enum ValueKind {
-    case phone, email, url, address
+public enum ValueKind: Sendable {
+    case phone, email, url, address, date, related, impp
 
     var noun: String {
         switch self {
@@ -113,6 +114,18 @@ enum ValueKind {
         case .email: "email address"
         case .url: "URL"
         case .address: "address"
+        case .date: "date"
+        case .related: "related person"
+        case .impp: "messaging address"
+        }
+    }
+
+    /// What two values are the same by, when lists are united.
+    public func key(_ value: String) -> String {
+        switch self {
+        case .phone: String(value.filter { $0.isNumber || $0 == "+" })
+        case .email, .impp, .related: value.lowercased()
+        case .url, .address, .date: value
         }
     }
 }
@@ -130,7 +143,17 @@ func checked(_ value: String, kind: ValueKind, field: String) throws(ContactErro
         else {
             throw ContactError(.invalidData, field: field, "'\(value)' is not an email address")
         }
-    case .url, .address: break
+    case .date: return LabeledValue(value: try Birthday.normalize(value, field: field))
+    case .impp:
+        let scheme = value.prefix { $0 != ":" }
+        guard scheme.count < value.count, !scheme.isEmpty,
+            scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }),
+            scheme.first?.isLetter == true, !value.unicodeScalars.contains(where: { $0.properties.isWhitespace })
+        else {
+            throw ContactError(
+                .invalidData, field: field, "'\(value)' is not a URI: write it with its scheme (xmpp:, sip:, matrix:, skype:, https:)")
+        }
+    case .url, .address, .related: break
     }
     return LabeledValue(value: value)
 }
@@ -243,6 +266,19 @@ struct FieldReader {
         let n = StructuredName(
             family: try part("family"), given: try part("given"), additional: try part("additional"),
             prefix: try part("prefix"), suffix: try part("suffix"))
+        return n.isEmpty ? nil : n
+    }
+
+    func phoneticName() throws(ContactError) -> PhoneticName? {
+        if value.isNull { return nil }
+        guard case .object(let o) = value else { throw typeError("an object") }
+        for key in o.keys where !PhoneticName.parts.contains(where: { $0.key == key }) {
+            throw ContactError(.invalidParams, field: "\(path).\(key)", "is no part of a reading; the parts are given, middle and family")
+        }
+        var n = PhoneticName()
+        for part in PhoneticName.parts {
+            n[keyPath: part.path] = try Self.text(o[part.key] ?? .null, path: "\(path).\(part.key)", limit: Limits.shortText) ?? ""
+        }
         return n.isEmpty ? nil : n
     }
 

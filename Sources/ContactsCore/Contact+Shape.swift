@@ -21,10 +21,11 @@ extension Contact {
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
         /// Every field's name, in the order the API writes them.
-        public static let names = [
-            "id", "uid", "revision", "name", "structuredName", "nickname", "phones", "emails", "addresses", "organization", "title",
-            "birthday", "note", "urls", "favorite", "groups", "photo", "createdAt", "updatedAt", "account",
-        ]
+        public static let names =
+            [
+                "id", "uid", "revision", "name", "structuredName", "nickname", "phones", "emails", "addresses", "organization", "title",
+                "birthday", "note", "urls",
+            ] + DeclaredField.all.map(\.name) + ["favorite", "groups", "photo", "createdAt", "updatedAt", "account"]
         public static let all = Fields(rawValue: (1 << UInt32(names.count)) - 1)
 
         /// The field with this name; nil for a name the API does not have.
@@ -43,7 +44,7 @@ extension Contact {
         }
 
         // swift-format-ignore: NeverForceUnwrap
-        static func field(_ name: String) -> Fields { Fields(name: name)! }
+        static func field(_ name: String) -> Fields { Fields(name: name)! }  // names the API has
         public static let id = field("id"), uid = field("uid"), revision = field("revision"), name = field("name")
         public static let structuredName = field("structuredName"), nickname = field("nickname"), phones = field("phones")
         public static let emails = field("emails"), addresses = field("addresses"), organization = field("organization")
@@ -54,9 +55,9 @@ extension Contact {
         /// The fields whose member of the stored body is written as the API shows it (by the
         /// same builder, below): a projection copies those from the body unread. (Phones are
         /// not: the API adds what each number is.)
-        public static let storedAsShown: Fields = [
+        public static let storedAsShown = Fields([
             .structuredName, .nickname, .emails, .addresses, .organization, .title, .birthday, .note, .urls, .photo,
-        ]
+        ]).union(Fields(DeclaredField.all.map(\.field)))
     }
 
     /// The contact in the API's JSON shape.
@@ -120,6 +121,7 @@ extension Contact {
         if wants(.birthday, "birthday", present: birthday != nil) { b.string("birthday", birthday) }
         if wants(.note, "note", present: note != nil) { b.string("note", note) }
         if wants(.urls, "urls", present: !urls.isEmpty) { LabeledValue.build("urls", urls, into: &b) }
+        for d in DeclaredField.all where wants(d.field, d.key, present: d.isPresent(in: self)) { d.build(self, into: &b) }
         if fields.contains(.favorite) { b.bool("favorite", favorite) }
         if fields.contains(.groups) { b.strings("groups", groups) }
         if wants(.photo, "photo", present: photo != nil) {

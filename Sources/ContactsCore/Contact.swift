@@ -21,6 +21,18 @@ public struct Contact: Sendable, Equatable {
     public var birthday: String?
     public var note: String?
     public var urls: [LabeledValue] = []
+    /// How the name is read, where its script does not say (kana, pinyin).
+    public var phoneticName: PhoneticName?
+    /// The unit within the organization (vCard ORG's second part).
+    public var department: String?
+    /// Anniversaries and other dates, each `YYYY-MM-DD` or `--MM-DD`, labelled.
+    public var dates: [LabeledValue] = []
+    /// Related people, by name or URI, labelled with the relation.
+    public var related: [LabeledValue] = []
+    /// Instant messaging, SIP and social profiles, as URIs.
+    public var impp: [LabeledValue] = []
+    public var pronouns: String?
+    public var gender: String?
     public var favorite = false
     /// Group names, sorted.
     public var groups: [String] = []

@@ -40,7 +40,9 @@ public struct ContactField: Sendable {
     }
 
     /// Every field, in the order `contacts.history` lists them.
-    public static let all: [ContactField] = [
+    public static let all: [ContactField] = before + DeclaredField.all.map(\.change) + after
+
+    private static let before: [ContactField] = [
         ContactField("uid", \.uid),
         ContactField("name", \.name),
         ContactField("structuredName", \.structuredName),
@@ -53,6 +55,9 @@ public struct ContactField: Sendable {
         ContactField("birthday", \.birthday),
         ContactField("note", \.note),
         ContactField(list: "urls", \.urls) { $0.value },
+    ]
+
+    private static let after: [ContactField] = [
         ContactField("favorite", \.favorite),
         ContactField(
             "groups", same: { sameGroups($0.groups, $1.groups) }, copy: { $1.groups = $0.groups },

@@ -267,6 +267,9 @@ public enum SearchDocument {
             if joined != contact.name, SearchFolding.fold(joined) != SearchFolding.fold(contact.name) { add(joined) }
         }
         for e in contact.emails { add(e.value) }
+        for f in DeclaredField.all where f.searched {
+            for t in f.searchTexts(contact) { add(t) }
+        }
         let keys = phoneKeys ?? contact.phoneKeys()
         for (p, k) in zip(contact.phones, keys) {
             let d = SearchFolding.phoneDigits(p.value)

@@ -103,7 +103,9 @@ public enum VCardMapping {
                     a.country = clean(props[i].value.component(6))
                     a.label = label(props[i], kind: .address)
                     if !a.isEmpty { c.addresses.append(a) }
-                case "ORG" where c.organization == nil: c.organization = nonEmpty(clean(props[i].value.component(0)))
+                case "ORG" where c.organization == nil:
+                    c.organization = nonEmpty(clean(props[i].value.component(0)))
+                    c.department = nonEmpty(clean(props[i].value.component(1)))
                 case "TITLE" where c.title == nil: c.title = nonEmpty(clean(props[i].text))
                 case "BDAY" where c.birthday == nil: c.birthday = birthday(props[i])
                 case "NOTE": if let n = nonEmpty(clean(props[i].text, keepNewlines: true)) { notes.append(n) }
@@ -121,9 +123,10 @@ public enum VCardMapping {
                     c.photo = photoReference(props[i], decoded: &data)
                     if let data { decodedPhoto = DecodedPhoto(index: i, data: data) }
                 case "X-CONTACTSD-FAVORITE": c.favorite = ["1", "TRUE", "YES"].contains(props[i].text.uppercased())
-                default: break
+                default: readDeclared(props[i], groupLabel: props[i].group.flatMap { labels[$0.lowercased()] }, into: &c)
                 }
             }
+            if c.phoneticName == nil { c.phoneticName = sortAsReading(props) }
         }
         if !notes.isEmpty { c.note = notes.joined(separator: "\n\n") }
         if c.name.isEmpty {
@@ -176,14 +179,15 @@ public enum VCardMapping {
         var nextItem =
             (props.compactMap { p in p.group.flatMap { g in g.lowercased().hasPrefix("item") ? Int(g.dropFirst(4)) : nil } }.max() ?? 0) + 1
 
-        func replace(_ names: Set<String>, with new: [VCardProperty]) {
-            let removedGroups = Set(props.filter { names.contains($0.name) }.compactMap { $0.group?.lowercased() })
-            let at = props.firstIndex { names.contains($0.name) } ?? props.count
+        func replace(_ names: Set<String>, with new: [VCardProperty]) { replace(where: { names.contains($0.name) }, with: new) }
+        func replace(where taken: (VCardProperty) -> Bool, with new: [VCardProperty]) {
+            let removedGroups = Set(props.filter(taken).compactMap { $0.group?.lowercased() })
+            let at = props.firstIndex(where: taken) ?? props.count
             var kept: [VCardProperty] = []
             var insertAt = 0
             for (i, p) in props.enumerated() {
                 if i == at { insertAt = kept.count }
-                if names.contains(p.name) { continue }
+                if taken(p) { continue }
                 // A label belongs to the property it labelled.
                 if p.name == "X-ABLABEL", let g = p.group?.lowercased(), removedGroups.contains(g) { continue }
                 kept.append(p)
@@ -207,7 +211,9 @@ public enum VCardMapping {
             replace(["N"], with: [VCardProperty(name: "N", value: .text([[n.family], [n.given], [n.additional], [n.prefix], [n.suffix]]))])
         }
         if derived.nickname != c.nickname {
-            replace(["NICKNAME"], with: c.nickname.map { [VCardProperty(name: "NICKNAME", text: $0)] } ?? [])
+            replace(
+                where: { $0.name == "NICKNAME" || isAndroid($0, androidNickname) },
+                with: c.nickname.map { [VCardProperty(name: "NICKNAME", text: $0)] } ?? [])
         }
         if derived.phones != c.phones { replace(["TEL"], with: labeled("TEL", c.phones, kind: .phone)) }
         if derived.emails != c.emails { replace(["EMAIL"], with: labeled("EMAIL", c.emails, kind: .email)) }
@@ -225,8 +231,12 @@ public enum VCardMapping {
                         label: a.label, kind: .address, nextItem: &nextItem)
                 })
         }
-        if derived.organization != c.organization {
-            replace(["ORG"], with: c.organization.map { [VCardProperty(name: "ORG", text: $0)] } ?? [])
+        if derived.organization != c.organization || derived.department != c.department {
+            // The units past the department stay as the card had them.
+            let units = props.first { $0.name == "ORG" }?.value.components.dropFirst(2) ?? []
+            let parts = [c.organization ?? "", c.department ?? ""] + units
+            let org = VCardProperty(name: "ORG", value: .text((c.department == nil && units.isEmpty ? [parts[0]] : parts).map { [$0] }))
+            replace(["ORG"], with: c.organization == nil && c.department == nil && units.isEmpty ? [] : [org])
         }
         if derived.title != c.title { replace(["TITLE"], with: c.title.map { [VCardProperty(name: "TITLE", text: $0)] } ?? []) }
         if derived.birthday != c.birthday {
@@ -245,6 +255,8 @@ public enum VCardMapping {
             }
             replace(["PHOTO"], with: photo)
         }
+        let original = c.vcardProperties ?? []
+        writeDeclared(c, derived: derived, original: original, nextItem: &nextItem) { taken, new in replace(where: taken, with: new) }
         if derived.uid != c.uid { replace(["UID"], with: [VCardProperty(name: "UID", value: .raw(c.uid))]) }
         if derived.favorite != c.favorite {
             replace(["X-CONTACTSD-FAVORITE"], with: c.favorite ? [VCardProperty(name: "X-CONTACTSD-FAVORITE", value: .raw("TRUE"))] : [])

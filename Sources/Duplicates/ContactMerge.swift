@@ -4,9 +4,10 @@ import VCard
 
 /// Several contacts of one person made one, without losing a value: the contact merged into
 /// keeps its id, uid and name; every phone, email, address and url of every contact is there
-/// once (by its normalised form: a phone by its number, an email in any case), with its label;
+/// once (by its normalised form: a phone by its number, an email in any case), and so is every
+/// date, related person and messaging address, with its label;
 /// groups are united and the favorite kept; a single value (nickname, organization, title,
-/// birthday) is the first one set, and each other differing value, and each other name, is
+/// birthday, department, pronouns, gender, the reading of the name) is the first one set, and each other differing value, and each other name, is
 /// written into the note under a heading; notes that differ are joined; the largest photo
 /// stays; and the vCard properties contactsd has no field for come along from every card.
 public enum ContactMerge {
@@ -24,6 +25,10 @@ public enum ContactMerge {
         merged.phones = unite(contacts, into: into, \.phones, key: phoneKey)
         merged.emails = unite(contacts, into: into, \.emails) { $0.value.lowercased() }
         merged.urls = unite(contacts, into: into, \.urls) { $0.value }
+        for f in DeclaredField.all {
+            guard case .list(let path, let kind) = f.value else { continue }
+            merged[keyPath: path] = unite(contacts, into: into, path) { kind.key($0.value) }
+        }
         var addressKeys = Set(merged.addresses.map(addressKey))
         for c in others {
             for a in c.addresses where addressKeys.insert(addressKey(a)).inserted { merged.addresses.append(a) }
@@ -52,6 +57,10 @@ public enum ContactMerge {
         single("Organization", \.organization)
         single("Title", \.title)
         single("Birthday", \.birthday)
+        if merged.phoneticName == nil { merged.phoneticName = others.lazy.compactMap(\.phoneticName).first }
+        for f in DeclaredField.all {
+            if case .text(let path) = f.value { single(f.label.prefix(1).uppercased() + f.label.dropFirst(), path) }
+        }
 
         var notes: [String] = []
         for c in [contacts[into]] + others {
@@ -77,6 +86,13 @@ public enum ContactMerge {
         h.combine(Set(c.urls.map(\.value)))
         h.combine(Set(c.addresses.map(addressKey)))
         for v in [c.nickname, c.organization, c.title, c.birthday] { h.combine(SearchFolding.fold(v ?? "")) }
+        for f in DeclaredField.all {
+            switch f.value {
+            case .text(let path): h.combine(SearchFolding.fold(c[keyPath: path] ?? ""))
+            case .list(let path, let kind): h.combine(Set(c[keyPath: path].map { kind.key($0.value) }))
+            case .phonetic(let path): h.combine(c[keyPath: path].map { [$0.given, $0.middle, $0.family] } ?? [])
+            }
+        }
         h.combine(c.note?.trimmingWhitespace() ?? "")
         switch c.photo {
         case .stored(let hash, _, _, _)?: h.combine(hash)
@@ -96,8 +112,12 @@ public enum ContactMerge {
     public static func mostComplete(_ contacts: [Contact]) -> Int {
         func count(_ c: Contact) -> Int {
             let singles: [String?] = [c.nickname, c.organization, c.title, c.birthday, c.note]
+            let declared = DeclaredField.all.reduce(0) { n, f in
+                if case .list(let path, _) = f.value { return n + c[keyPath: path].count }
+                return n + (f.isPresent(in: c) ? 1 : 0)
+            }
             return c.phones.count + c.emails.count + c.addresses.count + c.urls.count + singles.count { $0?.isEmpty == false }
-                + (c.photo == nil ? 0 : 1) + (c.structuredName == nil ? 0 : 1)
+                + (c.photo == nil ? 0 : 1) + (c.structuredName == nil ? 0 : 1) + declared
         }
         var best = 0
         for (i, c) in contacts.enumerated() where count(c) > count(contacts[best]) { best = i }
@@ -148,6 +168,8 @@ public enum ContactMerge {
         "X-CONTACTSD-FAVORITE", "VERSION", "PRODID", "REV", "KIND",
     ]
 
+    static func isField(_ p: VCardProperty) -> Bool { fieldProperties.contains(p.name) || VCardMapping.holdsDeclaredField(p) }
+
     /// The kept contact's properties, then each other card's that are not fields, once each;
     /// a property of a group (`item3.X-SOCIALPROFILE` with its `item3.X-ABLabel`) comes with
     /// its group, renamed so as not to meet one of the kept card's.
@@ -166,9 +188,9 @@ public enum ContactMerge {
                 ?? 0) + 1
         for (k, c) in contacts.enumerated() where k != into {
             guard let props = c.vcardProperties else { continue }
-            let others = props.filter { !fieldProperties.contains($0.name) }
+            let others = props.filter { !isField($0) }
             // The groups of properties that are fields: their labels belong to those fields.
-            let fieldGroups = Set(props.filter { fieldProperties.contains($0.name) }.compactMap { $0.group?.lowercased() })
+            let fieldGroups = Set(props.filter(isField).compactMap { $0.group?.lowercased() })
             // A group's properties come or stay together: they come when one of them is new.
             var newGroups: Set<String> = []
             for p in others where p.name != "X-ABLABEL" {

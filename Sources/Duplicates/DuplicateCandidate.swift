@@ -14,11 +14,13 @@ public struct DuplicateCandidate: Sendable {
     var nameKeys: [String]
     /// Lower case.
     var emails: [String]
+    /// Messaging addresses (`xmpp:ana@example.org`), lower case.
+    var messaging: [String] = []
     /// E.164 where the number parses, else its digits (`DuplicateCandidate.phoneKey`).
     var phones: [String]
 
     /// `phones`: each phone's key (`phoneKey(e164:text:)`).
-    public init(id: String, name: String, structuredName: StructuredName?, emails: [String], phones: [String]) {
+    public init(id: String, name: String, structuredName: StructuredName?, emails: [String], phones: [String], messaging: [String] = []) {
         self.id = id
         self.name = name
         let words = NameKey.words(name)
@@ -35,6 +37,7 @@ public struct DuplicateCandidate: Sendable {
         nameKeys = keys
         self.emails = Array(Set(emails.map { $0.trimmingWhitespace().lowercased() }.filter { !$0.isEmpty }))
         self.phones = Array(Set(phones.filter { !$0.isEmpty }))
+        self.messaging = Array(Set(messaging.map { $0.trimmingWhitespace().lowercased() }.filter { !$0.isEmpty }))
     }
 
     /// A contact as a candidate, its phones read in `region`.
@@ -43,7 +46,7 @@ public struct DuplicateCandidate: Sendable {
             id: c.id, name: c.name, structuredName: c.structuredName, emails: c.emails.map(\.value),
             phones: c.phones.compactMap { p in
                 Self.phoneKey(e164: PhoneNumber.parse(p.value, region: region, withType: false)?.e164, text: p.value)
-            })
+            }, messaging: c.impp.map(\.value))
     }
 
     /// A phone as duplicates compare it: its E.164 form, so that "0171 5550199" and

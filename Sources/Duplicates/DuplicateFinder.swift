@@ -100,6 +100,11 @@ public enum DuplicateFinder {
             unlikely *= 1 - Weight.email
         }
         if !a.emails.isEmpty && !b.emails.isEmpty && !a.emails.contains(where: b.emails.contains) { against *= Weight.against }
+        // A messaging address is a person's as much as an email is.
+        for m in a.messaging.filter({ b.messaging.contains($0) && !common.contains(Entry.block(of: hash(Kind.messaging, $0))) }).sorted() {
+            reasons.append("im \(m)")
+            unlikely *= 1 - Weight.email
+        }
         let phones = a.phones.filter { b.phones.contains($0) && !common.contains(Entry.block(of: hash(Kind.phone, $0))) }.sorted()
         for p in phones {
             reasons.append("phone \(p)")
@@ -128,6 +133,7 @@ public enum DuplicateFinder {
         static let phone = 2
         static let name = 3
         static let closeName = 4
+        static let messaging = 5
     }
 
     /// Every pair of candidates that share a block whose evidence could reach `minScore`,
@@ -149,6 +155,7 @@ public enum DuplicateFinder {
                 let c = candidates[i]
                 for e in c.emails { out.append(Entry.make(hash(Kind.email, e), i)) }
                 for p in c.phones { out.append(Entry.make(hash(Kind.phone, p), i)) }
+                for m in c.messaging { out.append(Entry.make(hash(Kind.messaging, m), i)) }
                 for (k, key) in c.nameKeys.enumerated() where names.weight(i, key: k, full: Weight.name) >= minScore {
                     out.append(Entry.make(hash(Kind.name, key), i))
                 }

@@ -50,8 +50,8 @@ final class CSVImportTests: XCTestCase {
         XCTAssertEqual(jose.urls, [LabeledValue(value: "https://pepe.example", label: "blog")])
         // Columns no field holds are kept with their names.
         let kept = (jose.vcardProperties ?? []).map { "\($0.parameter("X-NAME") ?? ""): \($0.text)" }
-        XCTAssertEqual(
-            kept, ["Organization 1 - Department: R&D", "Custom Field 1 - Type: Shoe size", "Custom Field 1 - Value: 44"])
+        XCTAssertEqual(kept, ["Custom Field 1 - Type: Shoe size", "Custom Field 1 - Value: 44"])
+        XCTAssertEqual(jose.department, "R&D")
         XCTAssertTrue(jose.uid.hasPrefix("urn:contactsd:csv-"))
 
         let wei = try file.rows[1].contact.get()
@@ -90,6 +90,34 @@ final class CSVImportTests: XCTestCase {
 
         """
 
+    static let googleWithDatesAndMessaging = """
+        Name,Given Name,Family Name,Phonetic First Name,Phonetic Last Name,Organization 1 - Name,Organization 1 - Department,Event 1 - Type,Event 1 - Value,Event 2 - Type,Event 2 - Value,Relation 1 - Type,Relation 1 - Value,IM 1 - Type,IM 1 - Service,IM 1 - Value,IM 2 - Type,IM 2 - Service,IM 2 - Value
+        山田 太郎,太郎,山田,たろう,やまだ,Acme,Research,Anniversary,2010-06-12,Graduation,--03-20,Spouse,Hanako Yamada,Home,Jabber,taro@jabber.example,Work,Skype,taro.yamada
+
+        """
+
+    func testGoogleDatesRelationsMessagingAndReadingsAreFields() throws {
+        let file = CSVImport.read(text: Self.googleWithDatesAndMessaging)
+        var taro = try file.rows[0].contact.get()
+        XCTAssertEqual(taro.phoneticName, PhoneticName(given: "たろう", family: "やまだ"))
+        XCTAssertEqual(taro.department, "Research")
+        XCTAssertEqual(
+            taro.dates, [LabeledValue(value: "2010-06-12", label: "anniversary"), LabeledValue(value: "--03-20", label: "Graduation")])
+        XCTAssertEqual(taro.related, [LabeledValue(value: "Hanako Yamada", label: "spouse")])
+        XCTAssertEqual(
+            taro.impp,
+            [LabeledValue(value: "xmpp:taro@jabber.example", label: "home"), LabeledValue(value: "skype:taro.yamada", label: "work")])
+        XCTAssertNil(taro.vcardProperties)
+        // Written out as Google's CSV and read back, nothing is lost: not any declared field.
+        taro.pronouns = "he/him"
+        taro.gender = "male"
+        for f in DeclaredField.all { XCTAssertTrue(f.isPresent(in: taro), "the test's contact has no \(f.name)") }
+        let back = try CSVImport.read(text: CSVExport.csv([taro])).rows[0].contact.get()
+        for f in ContactField.all where !["uid", "properties"].contains(f.name) {
+            XCTAssertTrue(f.same(back, taro), "\(f.name): \(back) is not \(taro)")
+        }
+    }
+
     func testOutlookExportsAreReadFieldByField() throws {
         let file = CSVImport.read(text: Self.outlook)
         XCTAssertEqual(file.dialect, .outlook)
@@ -113,8 +141,9 @@ final class CSVImportTests: XCTestCase {
         work.label = "work"
         XCTAssertEqual(kate.addresses, [work])
         XCTAssertEqual(kate.urls.map(\.value), ["www.icloud.com"])
-        XCTAssertEqual(
-            (kate.vcardProperties ?? []).map { "\($0.parameter("X-NAME") ?? ""): \($0.text)" }, ["Department: Design", "Spouse: Daniel"])
+        XCTAssertNil(kate.vcardProperties, "every column is a field")
+        XCTAssertEqual(kate.department, "Design")
+        XCTAssertEqual(kate.related, [LabeledValue(value: "Daniel", label: "spouse")])
         let nobody = try file.rows[1].contact.get()
         XCTAssertEqual(nobody.name, "Nobody")
         XCTAssertNil(nobody.birthday, "0/0/00 is Outlook's none")

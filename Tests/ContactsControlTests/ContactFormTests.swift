@@ -1,3 +1,4 @@
+import ContactsCore
 import JSONCore
 import XCTest
 
@@ -9,7 +10,7 @@ final class ContactFormTests: XCTestCase {
     /// Every field the form has.
     static let formFields = [
         "name", "structuredName", "nickname", "organization", "title", "birthday", "favorite", "phones", "emails", "urls", "addresses",
-        "groups", "note",
+        "groups", "note", "phoneticName", "department", "dates", "related", "impp", "pronouns", "gender",
     ]
 
     let kate: JSONValue = [
@@ -24,7 +25,17 @@ final class ContactFormTests: XCTestCase {
             ["country": "日本"],
         ],
         "groups": ["Work", "Friends"], "note": "Line one\n\n  indented line three\n# not a comment",
+        "phoneticName": ["given": "ケイト", "middle": "", "family": "ベル"], "department": "Sound", "pronouns": "she/her",
+        "gender": "female", "dates": [["value": "2010-06-12", "label": "anniversary"], ["value": "--03-04"]],
+        "related": [["value": "Tom Bell", "label": "spouse"]], "impp": [["value": "xmpp:kate@example.org", "label": "work"]],
     ]
+
+    func testTheFormHasEveryFieldAContactHas() {
+        // A field declared for contacts and missing here could not be edited in the editor.
+        for f in DeclaredField.all { XCTAssertTrue(Self.formFields.contains(f.name), "the form has no \(f.name)") }
+        let editable = Set(Contact.editableFields.map(\.self)).subtracting(["uid", "account", "phone", "email", "address"])
+        XCTAssertEqual(editable.subtracting(Self.formFields), [])
+    }
 
     func testAContactReadsBackAsItsFields() throws {
         let text = ContactForm.text(for: kate)
@@ -37,6 +48,8 @@ final class ContactFormTests: XCTestCase {
         XCTAssertEqual(fields.count, Self.formFields.count)
         XCTAssertEqual(fields["note"], "Line one\n\n  indented line three\n# not a comment")
         XCTAssertEqual(fields["addresses"]?.arrayValue?.first?["street"], "165 Davis Street\nSuite 200")
+        XCTAssertTrue(text.contains("im:\n  - work: xmpp:kate@example.org"), text)
+        XCTAssertTrue(text.contains("family name reading: ベル"), text)
     }
 
     func testAnEmptyFormIsNothingAndANewOneNeedsAName() throws {

@@ -129,7 +129,8 @@ final class ContactJSONTests: XCTestCase {
             json.objectValue?.keys,
             [
                 "id", "uid", "revision", "name", "structuredName", "nickname", "phones", "emails", "addresses", "organization", "title",
-                "birthday", "note", "urls", "favorite", "groups", "photo", "createdAt", "updatedAt", "account",
+                "birthday", "note", "urls", "phoneticName", "department", "dates", "related", "impp", "pronouns", "gender", "favorite",
+                "groups", "photo", "createdAt", "updatedAt", "account",
             ])
         XCTAssertEqual(json["createdAt"], "2026-11-30T10:00:00Z")
     }

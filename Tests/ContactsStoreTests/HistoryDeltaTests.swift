@@ -79,6 +79,13 @@ final class HistoryDeltaTests: StoreTestCase {
         every.photo = .url("https://example.com/kate.jpg")
         every.favorite = true
         every.nickname = "Katie"
+        every.phoneticName = PhoneticName(given: "ケイト", family: "ベル")
+        every.department = "Sound"
+        every.dates = [LabeledValue(value: "2010-06-12", label: "anniversary")]
+        every.related = [LabeledValue(value: "Tom Bell", label: "spouse")]
+        every.impp = [LabeledValue(value: "xmpp:kate@example.org")]
+        every.pronouns = "she/her"
+        every.gender = "female"
         XCTAssertEqual(HistoryDelta.changes(every, Contact(name: "")), HistoryDelta.fields.map(\.name))
     }
 

@@ -44,6 +44,17 @@ class StoreTestCase: XCTestCase {
     func search(_ text: String) throws -> [String] {
         try names(ContactQuery(text: text))
     }
+
+    /// Runs a Python script on the closed store's file (its path is `sys.argv[1]`): to take
+    /// the store back to an earlier schema.
+    func runPython(_ script: String) throws {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["python3", "-c", script, databasePath]
+        try p.run()
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 0, script)
+    }
 }
 
 /// A store whose phones without a country code are German ones.

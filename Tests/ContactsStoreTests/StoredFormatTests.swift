@@ -27,6 +27,14 @@ final class StoredFormatTests: XCTestCase {
         c.birthday = "--04-12"
         c.note = "line one\r\nline two"
         c.urls = [LabeledValue(value: "https://example.com", label: "work")]
+        c.phoneticName = PhoneticName(given: "ぞえ", family: awkward)
+        c.department = awkward
+        c.dates = [LabeledValue(value: "2010-06-12", label: "anniversary"), LabeledValue(value: "--01-02")]
+        c.related = [LabeledValue(value: awkward, label: "spouse")]
+        c.impp = [LabeledValue(value: "xmpp:zoe@example.com", label: awkward)]
+        c.pronouns = "she/her"
+        c.gender = awkward
+        for f in DeclaredField.all { precondition(f.isPresent(in: c), "fullContact lacks \(f.name)") }
         c.photo = .stored(hash: String(repeating: "ab", count: 32), mimeType: "image/jpeg", width: 640, height: nil)
         return c
     }
@@ -43,6 +51,8 @@ final class StoredFormatTests: XCTestCase {
         if let v = c.birthday { o["birthday"] = .string(v) }
         if let v = c.note { o["note"] = .string(v) }
         if !c.urls.isEmpty { o["urls"] = .array(c.urls.map(\.json)) }
+        let shown = c.json
+        for f in DeclaredField.all where f.isPresent(in: c) { o[f.name] = shown[f.name] }
         if let p = c.photo { o["photo"] = p.json }
         return JSONWriter.string(.object(o))
     }

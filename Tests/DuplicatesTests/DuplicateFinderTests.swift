@@ -60,6 +60,23 @@ final class DuplicateFinderTests: XCTestCase {
         XCTAssertEqual(DuplicateFinder.groups(try candidates(), limit: 1).count, 1)
     }
 
+    func testASharedMessagingAddressIsEvidence() throws {
+        // One person as a phone saved them (a nickname and a Jabber address) and as a mail
+        // client did (the full name and the same address as IMPP, in another case).
+        var phone = Contact(name: "Ana")
+        phone.id = "P"
+        phone.impp = [LabeledValue(value: "xmpp:ana.lima@jabber.example")]
+        var mail = Contact(name: "Ana Lima")
+        mail.id = "M"
+        mail.impp = [LabeledValue(value: "XMPP:Ana.Lima@jabber.example")]
+        var other = Contact(name: "Ana Souza")
+        other.id = "O"
+        other.impp = [LabeledValue(value: "xmpp:ana.souza@jabber.example")]
+        let groups = DuplicateFinder.groups([phone, mail, other].map { DuplicateCandidate($0, region: "BR") })
+        XCTAssertEqual(groups.map { Set($0.ids) }, [["M", "P"]])
+        XCTAssertEqual(groups.first?.reasons, ["im xmpp:ana.lima@jabber.example"])
+    }
+
     func testAKeyTooManyShareIsNoEvidence() throws {
         // A company's switchboard and shared inbox on 60 cards: people one edit of the name
         // apart ("Staff 1 Person", "Staff 2 Person", …) are told apart by nothing else.

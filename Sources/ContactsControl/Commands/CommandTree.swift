@@ -11,12 +11,26 @@ public enum CommandTree {
         OptionSpec("email", short: "e", value: "EMAIL", repeats: true, help: "an email address, as LABEL:ADDRESS or ADDRESS"),
         OptionSpec("address", short: "a", value: "ADDRESS", repeats: true, help: "a postal address on one line"),
         OptionSpec("organization", short: "o", value: "ORG", help: "the organization"),
+        OptionSpec("department", value: "DEPT", help: "the department in the organization"),
         OptionSpec("title", value: "TITLE", help: "the job title"),
         OptionSpec("nickname", value: "NICK", help: "a nickname"),
         OptionSpec("birthday", value: "DATE", help: "YYYY-MM-DD, or --MM-DD without a year"),
         OptionSpec("note", value: "TEXT", help: "a note"),
         OptionSpec("url", value: "URL", repeats: true, help: "a web address"),
+        OptionSpec(
+            "im", value: "URI", repeats: true, help: "a messaging address or profile, as LABEL:URI or URI (xmpp:, sip:, matrix:, https:)"),
+        OptionSpec("date", value: "DATE", repeats: true, help: "a date to remember, as LABEL:DATE (anniversary:2010-06-12) or DATE"),
+        OptionSpec("related", value: "NAME", repeats: true, help: "a related person, as LABEL:NAME (spouse:Tom Bell) or NAME"),
+        OptionSpec("reading", value: "READING", help: "how the name is read, as 'GIVEN FAMILY' or 'FAMILY GIVEN' as the name is written"),
+        OptionSpec("pronouns", value: "PRONOUNS", help: "the pronouns to use (she/her)"),
+        OptionSpec("gender", value: "GENDER", help: "gender, in the person's words"),
         OptionSpec("group", short: "g", value: "GROUP", repeats: true, help: "a group to be in (created if new)", completion: .groups),
+    ]
+
+    /// The fields `edit --clear` empties, by their API names.
+    static let clearable = [
+        "phones", "emails", "addresses", "organization", "department", "title", "nickname", "birthday", "note", "urls", "impp", "dates",
+        "related", "phoneticName", "pronouns", "gender", "groups",
     ]
 
     public static let root = CommandSpec(
@@ -53,10 +67,8 @@ public enum CommandTree {
                     + [
                         OptionSpec(
                             "clear", value: "FIELD", repeats: true,
-                            help: "empty a field (phones, emails, addresses, organization, title, nickname, birthday, note, urls, groups)",
-                            completion: .choices([
-                                "phones", "emails", "addresses", "organization", "title", "nickname", "birthday", "note", "urls", "groups",
-                            ]))
+                            help: "empty a field (\(clearable.joined(separator: ", ")))",
+                            completion: .choices(clearable))
                     ],
                 run: ContactCommands.edit),
             CommandSpec(

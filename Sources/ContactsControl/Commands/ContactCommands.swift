@@ -90,7 +90,9 @@ enum ContactCommands {
         var changes: JSONObject = [:]
         if let name = inv.value("name") { changes["name"] = .string(name) }
         try fill(&changes, from: inv)
-        for field in inv.values("clear") { changes[field] = field.hasSuffix("s") ? .array([]) : .null }
+        for field in inv.values("clear") {
+            changes[field] = field.hasSuffix("s") && field != "pronouns" || ["impp", "related"].contains(field) ? .array([]) : .null
+        }
         // No field given: the whole contact in the editor.
         guard !changes.isEmpty else { return try EditorSession.run(&inv, contact: contact) }
         let updated = try inv.call(
@@ -116,9 +118,36 @@ enum ContactCommands {
         if !inv.values("address").isEmpty { o["addresses"] = .array(inv.values("address").map { .string($0) }) }
         if !inv.values("url").isEmpty { o["urls"] = .array(inv.values("url").map { .string($0) }) }
         if !inv.values("group").isEmpty { o["groups"] = .array(inv.values("group").map { .string($0) }) }
-        for key in ["organization", "title", "nickname", "birthday", "note"] {
+        if !inv.values("im").isEmpty { o["impp"] = .array(inv.values("im").map(labeledURI)) }
+        if !inv.values("date").isEmpty { o["dates"] = .array(inv.values("date").map(labeled)) }
+        if !inv.values("related").isEmpty { o["related"] = .array(inv.values("related").map(labeled)) }
+        for key in ["organization", "department", "title", "nickname", "birthday", "note", "pronouns", "gender"] {
             if let v = inv.value(key) { o[key] = .string(v) }
         }
+        if let r = inv.value("reading") { o["phoneticName"] = reading(r, name: o["name"]?.stringValue) }
+    }
+
+    /// `LABEL:URI` or `URI`: a URI's scheme is no label (`xmpp:ana@example.org`), but
+    /// `work:xmpp:ana@example.org` has one.
+    static func labeledURI(_ raw: String) -> JSONValue {
+        let parts = raw.split(separator: ":", maxSplits: 1).map(String.init)
+        if parts.count == 2, parts[1].contains(":"), parts[0].allSatisfy({ $0.isLetter || $0 == " " }), !parts[1].hasPrefix("//") {
+            return ["value": .string(parts[1]), "label": .string(parts[0])]
+        }
+        return ["value": .string(raw)]
+    }
+
+    /// A reading as one line: two words are the given and family name's readings, in the
+    /// order the name has them (a name of CJK characters is written family first).
+    static func reading(_ raw: String, name: String?) -> JSONValue {
+        let words = raw.split(separator: " ").map(String.init)
+        guard words.count >= 2 else { return ["given": .string(raw), "middle": "", "family": ""] }
+        let familyFirst =
+            (name ?? "").unicodeScalars.first.map { (0x3040...0x9FFF).contains($0.value) || (0xAC00...0xD7AF).contains($0.value) } ?? false
+        let (given, family) =
+            familyFirst
+            ? (words.dropFirst().joined(separator: " "), words[0]) : (words.dropLast().joined(separator: " "), words[words.count - 1])
+        return ["given": .string(given), "middle": "", "family": .string(family)]
     }
 
     static func report(_ contact: JSONValue, verb: String, inv: Invocation) {
@@ -212,9 +241,15 @@ enum ContactView {
             if let value, !value.isEmpty { rows.append((label, value)) }
         }
         add("nickname", c["nickname"]?.stringValue)
-        let org = [c["title"]?.stringValue, c["organization"]?.stringValue].compactMap { $0 }.joined(separator: ", ")
+        if let r = c["phoneticName"], r != .null {
+            let parts = ["given", "middle", "family"].compactMap { r[$0]?.stringValue }.filter { !$0.isEmpty }
+            add("reading", parts.joined(separator: " "))
+        }
+        add("pronouns", c["pronouns"]?.stringValue)
+        let org = [c["title"]?.stringValue, c["department"]?.stringValue, c["organization"]?.stringValue].compactMap { $0 }.joined(
+            separator: ", ")
         add("work", org)
-        for (key, label) in [("phones", "phone"), ("emails", "email"), ("urls", "url")] {
+        for (key, label) in [("phones", "phone"), ("emails", "email"), ("urls", "url"), ("impp", "im")] {
             for e in c[key]?.arrayValue ?? [] {
                 let tag = e["label"]?.stringValue.map { " " + o.dim("(\($0))") } ?? ""
                 add(label, (e["value"]?.stringValue ?? "") + tag)
@@ -227,6 +262,13 @@ enum ContactView {
             add("address", parts.joined(separator: ", ") + tag)
         }
         add("birthday", c["birthday"]?.stringValue)
+        for (key, label) in [("dates", "date"), ("related", "related")] {
+            for e in c[key]?.arrayValue ?? [] {
+                let tag = e["label"]?.stringValue.map { " " + o.dim("(\($0))") } ?? ""
+                add(label, (e["value"]?.stringValue ?? "") + tag)
+            }
+        }
+        add("gender", c["gender"]?.stringValue)
         if let p = c["photo"], p != .null {
             if let url = p["url"]?.stringValue {
                 add("photo", url)

@@ -21,7 +21,12 @@ enum ContactForm {
         """
 
     static let singleFields: [(key: String, label: String)] = [
-        ("nickname", "nickname"), ("organization", "organization"), ("title", "title"), ("birthday", "birthday"),
+        ("nickname", "nickname"), ("organization", "organization"), ("department", "department"), ("title", "title"),
+        ("birthday", "birthday"), ("pronouns", "pronouns"), ("gender", "gender"),
+    ]
+    /// How the name is read (`phoneticName`), part by part.
+    static let readingParts: [(key: String, label: String)] = [
+        ("given", "given name reading"), ("middle", "middle name reading"), ("family", "family name reading"),
     ]
     static let nameParts: [(key: String, label: String)] = [
         ("given", "given name"), ("additional", "middle name"), ("family", "family name"), ("prefix", "prefix"), ("suffix", "suffix"),
@@ -30,7 +35,15 @@ enum ContactForm {
         ("street", "street"), ("extended", "extended"), ("poBox", "po box"), ("locality", "city"), ("region", "region"),
         ("postalCode", "postal code"), ("country", "country"),
     ]
-    static let lists: [(key: String, label: String)] = [("phones", "phones"), ("emails", "emails"), ("urls", "urls")]
+    static let lists: [(key: String, label: String)] = [
+        ("phones", "phones"), ("emails", "emails"), ("urls", "urls"), ("impp", "im"), ("dates", "dates"), ("related", "related"),
+    ]
+    /// What the comment above a list says, where it says more than the labels.
+    static let listHelp: [String: String] = [
+        "impp": "# Messaging and social profiles as URIs: xmpp:, sip:, matrix:, skype:, https:.",
+        "dates": "# Anniversaries and other dates (YYYY-MM-DD or --MM-DD), each under its label.",
+        "related": "# Related people (spouse, child, assistant, manager, ...), by name.",
+    ]
 
     // MARK: Writing
 
@@ -41,6 +54,8 @@ enum ContactForm {
         out.append(line("name", c["name"]?.stringValue))
         out.append("# The name's parts, for sorting and for other programs (any may stay empty).")
         for p in nameParts { out.append(line(p.label, c["structuredName"]?[p.key]?.stringValue)) }
+        out.append("# How the name is read (kana, pinyin): the list sorts by it.")
+        for p in readingParts { out.append(line(p.label, c["phoneticName"]?[p.key]?.stringValue)) }
         for f in singleFields {
             if f.key == "birthday" { out.append("# YYYY-MM-DD, or --MM-DD without a year.") }
             out.append(line(f.label, c[f.key]?.stringValue))
@@ -49,6 +64,7 @@ enum ContactForm {
         out.append("favorite: \(c["favorite"]?.boolValue == true ? "yes" : "no")")
         out.append("# Labels such as mobile, home, work, home fax, or words of your own.")
         for l in lists {
+            if let help = listHelp[l.key] { out.append(help) }
             out.append("\(l.label):")
             for v in c[l.key]?.arrayValue ?? [] {
                 let value = v["value"]?.stringValue ?? ""
@@ -103,6 +119,7 @@ enum ContactForm {
         guard reader.hasContent else { return nil }
         var o: JSONObject = [:]
         var name = StructuredParts()
+        var reading = StructuredParts(parts: readingParts)
         var seen: Set<String> = []
         while let l = reader.next() {
             guard l.indent == 0 else { throw Problem(line: l.number, message: "'\(l.text)' is indented, but belongs to no field") }
@@ -117,6 +134,8 @@ enum ContactForm {
             case "name": o["name"] = .string(value)
             case _ where nameParts.contains { $0.label == key }:
                 name.values[nameParts.first { $0.label == key }?.key ?? ""] = value
+            case _ where readingParts.contains { $0.label == key }:
+                reading.values[readingParts.first { $0.label == key }?.key ?? ""] = value
             case _ where singleFields.contains { $0.label == key }:
                 o[singleFields.first { $0.label == key }?.key ?? key] = value.isEmpty ? .null : .string(value)
             case "favorite":
@@ -129,11 +148,11 @@ enum ContactForm {
             case "groups":
                 o["groups"] = .array(
                     value.split(separator: ",").map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }.map { .string($0) })
-            case "phones", "emails", "urls":
+            case _ where lists.contains { $0.label == key }:
                 try expectEmpty(rest, l)
                 var list: [JSONValue] = []
                 while let item = reader.nextItem() { list.append(try labeled(item, reader: &reader)) }
-                o[key] = .array(list)
+                o[lists.first { $0.label == key }?.key ?? key] = .array(list)
             case "addresses":
                 try expectEmpty(rest, l)
                 var list: [JSONValue] = []
@@ -143,13 +162,15 @@ enum ContactForm {
                 throw Problem(
                     line: l.number,
                     message: "there is no field '\(key)' (the fields: name, \(nameParts.map(\.label).joined(separator: ", ")), "
-                        + "\(singleFields.map(\.label).joined(separator: ", ")), favorite, phones, emails, urls, addresses, groups, note)")
+                        + "\(readingParts.map(\.label).joined(separator: ", ")), \(singleFields.map(\.label).joined(separator: ", ")), "
+                        + "favorite, \(lists.map(\.label).joined(separator: ", ")), addresses, groups, note)")
             }
         }
         guard case .string(let n)? = o["name"], !n.isEmpty else {
             throw Problem(line: reader.lineOf("name") ?? 1, message: "a contact needs a name")
         }
         o["structuredName"] = name.json
+        o["phoneticName"] = reading.json
         return o
     }
 
@@ -157,11 +178,13 @@ enum ContactForm {
         guard rest.isEmpty else { throw Problem(line: l.number, message: "a list's values go on the lines below it, each after \"- \"") }
     }
 
+    /// A name's parts (or its reading's) as the form gave them.
     struct StructuredParts {
+        var parts = ContactForm.nameParts
         var values: [String: String] = [:]
         var json: JSONValue {
             guard values.values.contains(where: { !$0.isEmpty }) else { return .null }
-            return .object(JSONObject(nameParts.map { JSONObject.Member($0.key, .string(values[$0.key] ?? "")) }))
+            return .object(JSONObject(parts.map { JSONObject.Member($0.key, .string(values[$0.key] ?? "")) }))
         }
     }
 

@@ -101,7 +101,7 @@ enum EditorSession {
     static func normalized(_ key: String, _ v: JSONValue) -> JSONValue {
         func text(_ v: JSONValue?) -> JSONValue { (v?.stringValue).map { $0.isEmpty ? .null : .string($0) } ?? .null }
         switch key {
-        case "phones", "emails", "urls":
+        case _ where ContactForm.lists.contains { $0.key == key }:
             return .array(
                 (v.arrayValue ?? []).map { e in
                     ["value": text(e["value"]), "label": text(e["label"])]
@@ -113,6 +113,9 @@ enum EditorSession {
                 })
         case "structuredName":
             let parts = ContactForm.nameParts.map { JSONObject.Member($0.key, text(v[$0.key])) }
+            return parts.allSatisfy { $0.value.isNull } ? .null : .object(JSONObject(parts))
+        case "phoneticName":
+            let parts = ContactForm.readingParts.map { JSONObject.Member($0.key, text(v[$0.key])) }
             return parts.allSatisfy { $0.value.isNull } ? .null : .object(JSONObject(parts))
         case "groups": return .array((v.arrayValue ?? []).compactMap(\.stringValue).sorted().map { .string($0) })
         case "favorite": return .bool(v.boolValue ?? false)

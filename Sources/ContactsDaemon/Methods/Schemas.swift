@@ -1,3 +1,4 @@
+import ContactsCore
 import JSONCore
 import PhoneNumbers
 
@@ -9,6 +10,24 @@ enum Schemas {
     static let integer: JSONValue = ["type": "integer"]
     static let nullableString: JSONValue = ["type": ["string", "null"]]
     static let stringArray: JSONValue = ["type": "array", "items": ["type": "string"]]
+
+    /// A contact's properties with those of the declared fields after them.
+    private static func withDeclared(input: Bool, _ properties: JSONObject) -> JSONValue {
+        var all = properties
+        for f in DeclaredField.all { all[f.name] = schema(of: f, input: input) }
+        return .object(all)
+    }
+
+    private static func schema(of f: DeclaredField, input: Bool) -> JSONValue {
+        let help = JSONValue.string(f.help)
+        switch f.value {
+        case .text: return ["type": ["string", "null"], "description": help]
+        case .list:
+            let item = input ? ["oneOf": [string, ref("LabeledValue")]] : ref("LabeledValue")
+            return ["type": "array", "items": item, "description": help]
+        case .phonetic: return ["oneOf": [ref("PhoneticName"), ["type": "null"]], "description": help]
+        }
+    }
 
     static let components: JSONObject = [
         "LabeledValue": [
@@ -31,6 +50,10 @@ enum Schemas {
         "StructuredName": [
             "type": "object",
             "properties": ["family": string, "given": string, "additional": string, "prefix": string, "suffix": string],
+        ],
+        "PhoneticName": [
+            "type": "object",
+            "properties": .object(JSONObject(PhoneticName.parts.map { JSONObject.Member($0.key, string) })),
         ],
         "Address": [
             "type": "object",
@@ -57,48 +80,53 @@ enum Schemas {
                 "id", "uid", "revision", "name", "phones", "emails", "addresses", "urls", "favorite", "groups", "createdAt", "updatedAt",
                 "account",
             ],
-            "properties": [
-                "id": string, "uid": string, "revision": integer, "name": string,
-                "structuredName": ["oneOf": [ref("StructuredName"), ["type": "null"]]],
-                "nickname": nullableString,
-                "phones": ["type": "array", "items": ref("Phone")],
-                "emails": ["type": "array", "items": ref("LabeledValue")],
-                "addresses": ["type": "array", "items": ref("Address")],
-                "organization": nullableString, "title": nullableString,
-                "birthday": ["type": ["string", "null"], "description": "YYYY-MM-DD, or --MM-DD without a year"],
-                "note": nullableString,
-                "urls": ["type": "array", "items": ref("LabeledValue")],
-                "favorite": boolean, "groups": stringArray,
-                "photo": ["oneOf": [ref("Photo"), ["type": "null"]]],
-                "createdAt": ["type": "string", "format": "date-time"],
-                "updatedAt": ["type": "string", "format": "date-time"],
-                "account": [
-                    "type": ["string", "null"],
-                    "description": "The sync account it belongs to; null: this machine alone (contacts.move moves it)",
-                ],
-            ],
+            "properties": withDeclared(
+                input: false,
+                [
+                    "id": string, "uid": string, "revision": integer, "name": string,
+                    "structuredName": ["oneOf": [ref("StructuredName"), ["type": "null"]]],
+                    "nickname": nullableString,
+                    "phones": ["type": "array", "items": ref("Phone")],
+                    "emails": ["type": "array", "items": ref("LabeledValue")],
+                    "addresses": ["type": "array", "items": ref("Address")],
+                    "organization": nullableString, "title": nullableString,
+                    "birthday": ["type": ["string", "null"], "description": "YYYY-MM-DD, or --MM-DD without a year"],
+                    "note": nullableString,
+                    "urls": ["type": "array", "items": ref("LabeledValue")],
+                    "favorite": boolean, "groups": stringArray,
+                    "photo": ["oneOf": [ref("Photo"), ["type": "null"]]],
+                    "createdAt": ["type": "string", "format": "date-time"],
+                    "updatedAt": ["type": "string", "format": "date-time"],
+                    "account": [
+                        "type": ["string", "null"],
+                        "description": "The sync account it belongs to; null: this machine alone (contacts.move moves it)",
+                    ],
+                ]),
         ],
         "ContactInput": [
             "type": "object",
             "description":
                 "A contact as a client gives it. 'phone', 'email' and 'address' are single-string shorthands. Any other key is refused (-32602, naming it).",
             "additionalProperties": false,
-            "properties": [
-                "name": string, "uid": string, "structuredName": ref("StructuredName"), "nickname": nullableString,
-                "phones": ["type": "array", "items": ["oneOf": [string, ref("LabeledValue")]]],
-                "phone": string,
-                "emails": ["type": "array", "items": ["oneOf": [string, ref("LabeledValue")]]],
-                "email": string,
-                "addresses": ["type": "array", "items": ["oneOf": [string, ref("Address")]]],
-                "address": string,
-                "organization": nullableString, "title": nullableString, "birthday": nullableString, "note": nullableString,
-                "urls": ["type": "array", "items": ["oneOf": [string, ref("LabeledValue")]]],
-                "favorite": boolean, "groups": stringArray,
-                "account": [
-                    "type": ["string", "null"],
-                    "description": "contacts.create only, as its 'account' parameter; refused in changes (contacts.move moves a contact)",
-                ],
-            ],
+            "properties": withDeclared(
+                input: true,
+                [
+                    "name": string, "uid": string, "structuredName": ref("StructuredName"), "nickname": nullableString,
+                    "phones": ["type": "array", "items": ["oneOf": [string, ref("LabeledValue")]]],
+                    "phone": string,
+                    "emails": ["type": "array", "items": ["oneOf": [string, ref("LabeledValue")]]],
+                    "email": string,
+                    "addresses": ["type": "array", "items": ["oneOf": [string, ref("Address")]]],
+                    "address": string,
+                    "organization": nullableString, "title": nullableString, "birthday": nullableString, "note": nullableString,
+                    "urls": ["type": "array", "items": ["oneOf": [string, ref("LabeledValue")]]],
+                    "favorite": boolean, "groups": stringArray,
+                    "account": [
+                        "type": ["string", "null"],
+                        "description":
+                            "contacts.create only, as its 'account' parameter; refused in changes (contacts.move moves a contact)",
+                    ],
+                ]),
         ],
         "Group": [
             "type": "object", "required": ["id", "name", "memberCount"],

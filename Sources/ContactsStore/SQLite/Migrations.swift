@@ -289,6 +289,10 @@ enum Migrations {
             DELETE FROM served_groups WHERE group_rowid = old.rowid;
         END;
         """,
+        // 18: dates, related people, messaging addresses, the reading of the name, department,
+        // pronouns and gender became fields; the contacts and trash whose cards hold them take
+        // them from their cards (`ContactStore.adoptDeclaredFields`), which has no SQL part.
+        "SELECT 1;",
     ]
 
     static var latestVersion: Int { all.count }

@@ -152,9 +152,13 @@ extension ContactStore {
             phoneKeys = phonesKeyedLater ? c.phones.map { PhoneKeys(digitsOf: $0.value) } : c.phoneKeys()
             let search = SearchDocument.text(for: c, phoneKeys: phoneKeys)
             self.search = search
-            // The first line is the folded name.
-            let firstLine = search.utf8.firstIndex(of: 0x0A).map { String(search[..<$0]) } ?? search
-            sortKey = SearchFolding.sortKey(folded: firstLine)
+            if c.phoneticName != nil {
+                sortKey = SearchFolding.sortKey(c.sortName)
+            } else {
+                // The first line is the folded name.
+                let firstLine = search.utf8.firstIndex(of: 0x0A).map { String(search[..<$0]) } ?? search
+                sortKey = SearchFolding.sortKey(folded: firstLine)
+            }
             body = StoredBody.encode(c)
             vcard = StoredProperties.encode(c.vcardProperties)
         }
@@ -286,7 +290,7 @@ extension ContactStore {
         c.updatedAt = max(Timestamp.now(), previous.updatedAt)
         let phoneKeys = c.phoneKeys()
         let search = SearchDocument.text(for: c, phoneKeys: phoneKeys)
-        let sortKey = SearchFolding.sortKey(c.name)
+        let sortKey = SearchFolding.sortKey(c.sortName)
         let rowid = try db.scalarInt("SELECT rowid FROM contacts WHERE id = ?", [.text(c.id)])
         // A contact a large import left to be keyed is keyed now, with the rest of its row.
         try db.prepare("DELETE FROM phones_unkeyed WHERE contact_rowid = ?").run([.int(rowid)])

@@ -87,10 +87,11 @@ enum DuplicateCandidateReader {
         return Dictionary(keying.results().joined(), uniquingKeysWith: { first, _ in first })
     }
 
-    /// A row as a candidate: its name's parts, its emails and its phones as numbers. Only
+    /// A row as a candidate: its name's parts, its emails, its phones as numbers and its
+    /// messaging addresses. Only
     /// those members of the body are read (notes and addresses are stepped over).
     static func candidate(_ row: Row, region: String?) -> DuplicateCandidate {
-        let members = row.body.withUnsafeBytes { try? JSONParser.members($0, ["structuredName", "emails", "phones"]) }
+        let members = row.body.withUnsafeBytes { try? JSONParser.members($0, ["structuredName", "emails", "phones", "impp"]) }
         var name: StructuredName? = nil
         if let n = members?[0]?.objectValue {
             let given = n["given"]?.stringValue ?? "", family = n["family"]?.stringValue ?? ""
@@ -106,7 +107,8 @@ enum DuplicateCandidateReader {
                 phones.append(key)
             }
         }
-        return DuplicateCandidate(id: row.id, name: row.name, structuredName: name, emails: emails, phones: phones)
+        let messaging = (members?[3]?.arrayValue ?? []).compactMap { $0["value"]?.stringValue }
+        return DuplicateCandidate(id: row.id, name: row.name, structuredName: name, emails: emails, phones: phones, messaging: messaging)
     }
 
     /// The rows of every contact (`rowids` nil) or of those with these rowids, in rowid order,

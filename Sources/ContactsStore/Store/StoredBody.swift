@@ -39,12 +39,13 @@ enum StoredBody {
     }
 
     /// The members a body can hold, and the field each fills.
-    static let members: [(key: StaticString, name: String, field: Contact.Fields)] = [
-        ("structuredName", "structuredName", .structuredName), ("nickname", "nickname", .nickname), ("phones", "phones", .phones),
-        ("emails", "emails", .emails), ("urls", "urls", .urls), ("addresses", "addresses", .addresses),
-        ("organization", "organization", .organization), ("title", "title", .title), ("birthday", "birthday", .birthday),
-        ("note", "note", .note), ("photo", "photo", .photo),
-    ]
+    static let members: [(key: StaticString, name: String, field: Contact.Fields)] =
+        [
+            ("structuredName", "structuredName", .structuredName), ("nickname", "nickname", .nickname), ("phones", "phones", .phones),
+            ("emails", "emails", .emails), ("urls", "urls", .urls), ("addresses", "addresses", .addresses),
+            ("organization", "organization", .organization), ("title", "title", .title), ("birthday", "birthday", .birthday),
+            ("note", "note", .note), ("photo", "photo", .photo),
+        ] + DeclaredField.all.map { ($0.key, $0.name, $0.field) }
 
     private static func apply(_ key: String, _ value: JSONValue, into c: inout Contact) {
         switch key {
@@ -87,7 +88,7 @@ enum StoredBody {
                         width: p["width"]?.intValue, height: p["height"]?.intValue)
                 }
             }
-        default: break
+        default: DeclaredField.byName[key]?.decodeStored(value, into: &c)
         }
     }
 

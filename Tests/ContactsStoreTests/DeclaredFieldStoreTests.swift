@@ -1,0 +1,96 @@
+import ContactsCore
+import Foundation
+import VCard
+import XCTest
+
+@testable import ContactsStore
+
+/// The declared fields in the store: kept, searched, sorted by, and taken from the cards of
+/// contacts stored before they were fields.
+final class DeclaredFieldStoreTests: StoreTestCase {
+    func japanese(_ name: String, family: String, given: String, reading: PhoneticName) throws -> Contact {
+        var c = Contact(name: name)
+        c.structuredName = StructuredName(family: family, given: given)
+        c.phoneticName = reading
+        return try store.create(c)
+    }
+
+    func testANameIsFoundByItsReadingInKanaOrRomajiAndSortsByIt() throws {
+        // By their readings 渡辺 (watanabe) comes before 山田 (yamada), and both fall among
+        // Latin names where their romaji do.
+        try japanese("山田 太郎", family: "山田", given: "太郎", reading: PhoneticName(given: "たろう", family: "やまだ"))
+        try japanese("渡辺 花子", family: "渡辺", given: "花子", reading: PhoneticName(given: "はなこ", family: "わたなべ"))
+        try add("Abe Lincoln")
+        try add("Zed Brown")
+        XCTAssertEqual(try search("やまだ"), ["山田 太郎"])
+        XCTAssertEqual(try search("yamada"), ["山田 太郎"])
+        XCTAssertEqual(try search("watanabe hanako"), ["渡辺 花子"])
+        XCTAssertEqual(try search("山田"), ["山田 太郎"])
+        let order = try names(ContactQuery(limit: 10))
+        XCTAssertEqual(order, ["Abe Lincoln", "渡辺 花子", "山田 太郎", "Zed Brown"], "by the reading's romaji, as a phone's list reads")
+        // A changed reading moves the contact.
+        let yamada = try XCTUnwrap(store.query(ContactQuery(text: "yamada")).contacts.first)
+        _ = try store.update(id: yamada.id) { $0.phoneticName = PhoneticName(given: "たろう", family: "あかぎ") }
+        XCTAssertEqual(try names(ContactQuery(limit: 10)).prefix(2), ["Abe Lincoln", "山田 太郎"])
+        XCTAssertEqual(try search("akagi"), ["山田 太郎"])
+    }
+
+    func testRelatedNamesAndMessagingHandlesAreFound() throws {
+        var c = Contact(name: "Rita Silva")
+        c.related = [LabeledValue(value: "João Pereira", label: "spouse")]
+        c.impp = [LabeledValue(value: "xmpp:ritinha@jabber.example"), LabeledValue(value: "https://social.example/@rita")]
+        c.department = "Oncology"
+        c.dates = [LabeledValue(value: "2015-10-10", label: "anniversary")]
+        let stored = try store.create(c)
+        try add("Someone Else")
+        XCTAssertEqual(try search("joao"), ["Rita Silva"])
+        XCTAssertEqual(try search("ritinha@"), ["Rita Silva"])
+        XCTAssertEqual(try search("oncol"), ["Rita Silva"])
+        XCTAssertEqual(try search("2015"), [], "dates are not searched")
+        let read = try XCTUnwrap(store.contact(id: stored.id))
+        XCTAssertEqual(read.related, c.related)
+        XCTAssertEqual(read.impp, c.impp)
+        XCTAssertEqual(read.dates, c.dates)
+        XCTAssertEqual(read.department, "Oncology")
+    }
+
+    func testContactsStoredBeforeTheFieldsTakeThemFromTheirCards() throws {
+        let text = """
+            BEGIN:VCARD\r
+            VERSION:3.0\r
+            N:Yamada;Taro;;;\r
+            FN:Yamada Taro\r
+            X-PHONETIC-LAST-NAME:やまだ\r
+            ORG:Acme;Research\r
+            item1.X-ABDATE:2010-06-12\r
+            item1.X-ABLabel:_$!<Anniversary>!$_\r
+            X-JABBER:taro@jabber.example\r
+            END:VCARD\r
+
+            """
+        let c = try store.create(try VCardMapping.contact(from: try XCTUnwrap(VCardParser.parse(text).cards.first)))
+        store.close()
+        // As schema 17 kept it: the card's properties, and a body without the fields.
+        let downgrade = """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            db.execute("UPDATE contacts SET body = json_remove(body, '$.dates', '$.impp', '$.department', '$.phoneticName'), sort_key = 'yamada taro', search = 'yamada taro'")
+            db.execute("PRAGMA user_version = 17")
+            db.commit()
+            """
+        try runPython(downgrade)
+
+        store = try ContactStore(path: databasePath)
+        let read = try XCTUnwrap(store.contact(id: c.id))
+        XCTAssertEqual(read.dates, [LabeledValue(value: "2010-06-12", label: "anniversary")])
+        XCTAssertEqual(read.impp.map(\.value), ["xmpp:taro@jabber.example"])
+        XCTAssertEqual(read.department, "Research")
+        XCTAssertEqual(read.phoneticName?.family, "やまだ")
+        XCTAssertEqual(try search("やまだ"), ["Yamada Taro"])
+        XCTAssertEqual(try search("taro@jabber"), ["Yamada Taro"])
+        // Written back, the card keeps what it said.
+        let out = VCardMapping.properties(for: try store.exportContacts(ids: [c.id])[0])
+        XCTAssertEqual(out.first { $0.name == "ORG" }?.value.component(1), "Research")
+        XCTAssertTrue(out.contains { $0.name == "X-ABDATE" && $0.text == "2010-06-12" }, "\(out)")
+    }
+}
