@@ -47,6 +47,10 @@ _contactsctl() {
                 ((i++))
                 continue
                 ;;
+            " birthdays|--days"|" birthdays|-d"|" birthdays|--from"|" birthdays|--socket")
+                ((i++))
+                continue
+                ;;
             " add|--phone"|" add|-p"|" add|--email"|" add|-e"|" add|--address"|" add|-a"|" add|--organization"|" add|-o"|" add|--department"|" add|--title"|" add|--nickname"|" add|--birthday"|" add|--note"|" add|--url"|" add|--im"|" add|--date"|" add|--related"|" add|--reading"|" add|--pronouns"|" add|--gender"|" add|--group"|" add|-g"|" add|--account"|" add|--socket")
                 ((i++))
                 continue
@@ -267,7 +271,7 @@ _contactsctl() {
         esac
         if ((nargs == 0)); then
             case "$cmdpath $w" in
-                " list"|" search"|" show"|" add"|" edit"|" rm"|" delete"|" remove"|" move"|" duplicates"|" merge"|" not-duplicates"|" history"|" revert"|" changes"|" undo"|" trash"|" trash empty"|" undelete"|" purge"|" account"|" account add"|" account list"|" account rm"|" sync"|" sync status"|" sync confirm"|" sync reject"|" serve"|" serve enable"|" serve disable"|" serve url"|" serve setup-evolution"|" fav"|" unfav"|" group"|" group list"|" group add"|" group rm"|" group rename"|" group members"|" group assign"|" group unassign"|" photo"|" photo set"|" photo get"|" photo rm"|" import"|" export"|" backup"|" restore"|" status"|" watch"|" query-email"|" who"|" completions"|" call")
+                " list"|" search"|" show"|" birthdays"|" add"|" edit"|" rm"|" delete"|" remove"|" move"|" duplicates"|" merge"|" not-duplicates"|" history"|" revert"|" changes"|" undo"|" trash"|" trash empty"|" undelete"|" purge"|" account"|" account add"|" account list"|" account rm"|" sync"|" sync status"|" sync confirm"|" sync reject"|" serve"|" serve enable"|" serve disable"|" serve url"|" serve setup-evolution"|" fav"|" unfav"|" group"|" group list"|" group add"|" group rm"|" group rename"|" group members"|" group assign"|" group unassign"|" photo"|" photo set"|" photo get"|" photo rm"|" import"|" export"|" backup"|" restore"|" status"|" watch"|" query-email"|" who"|" completions"|" call")
                 cmdpath="$cmdpath $w"
                 continue
                 ;;
@@ -313,6 +317,18 @@ _contactsctl() {
         return
         ;;
     " show|--socket")
+        _contactsctl_files ''
+        return
+        ;;
+    " birthdays|--days"|" birthdays|-d")
+        :
+        return
+        ;;
+    " birthdays|--from")
+        :
+        return
+        ;;
+    " birthdays|--socket")
         _contactsctl_files ''
         return
         ;;
@@ -705,7 +721,7 @@ _contactsctl() {
         return
         ;;
     " export|--format")
-        COMPREPLY=($(compgen -W 'vcard3 vcard4 json csv' -- "$cur"))
+        COMPREPLY=($(compgen -W 'vcard3 vcard4 json csv ics' -- "$cur"))
         return
         ;;
     " export|--output"|" export|-o")
@@ -783,6 +799,7 @@ _contactsctl() {
     " list") COMPREPLY=($(compgen -W '--favorites -f --group -g --account --limit -n --json --socket --no-color --help -h' -- "$cur")) ;;
     " search") COMPREPLY=($(compgen -W '--favorites -f --group -g --account --limit -n --json --socket --no-color --help -h' -- "$cur")) ;;
     " show") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
+    " birthdays") COMPREPLY=($(compgen -W '--days -d --from --json --socket --no-color --help -h' -- "$cur")) ;;
     " add") COMPREPLY=($(compgen -W '--phone -p --email -e --address -a --organization -o --department --title --nickname --birthday --note --url --im --date --related --reading --pronouns --gender --group -g --favorite --account --json --socket --no-color --help -h' -- "$cur")) ;;
     " edit") COMPREPLY=($(compgen -W '--name --phone -p --email -e --address -a --organization -o --department --title --nickname --birthday --note --url --im --date --related --reading --pronouns --gender --group -g --clear --json --socket --no-color --help -h' -- "$cur")) ;;
     " rm") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
@@ -841,7 +858,7 @@ _contactsctl() {
         return
     fi
     case "$cmdpath" in
-    "") COMPREPLY=($(compgen -W 'list search show add edit rm delete remove move duplicates merge not-duplicates history revert changes undo trash undelete purge account sync serve fav unfav group photo import export backup restore status watch query-email who completions call' -- "$cur")) ;;
+    "") COMPREPLY=($(compgen -W 'list search show birthdays add edit rm delete remove move duplicates merge not-duplicates history revert changes undo trash undelete purge account sync serve fav unfav group photo import export backup restore status watch query-email who completions call' -- "$cur")) ;;
     " search")
         case $nargs in
         0) : ;;

@@ -25,6 +25,9 @@ function __contactsctl_state
             case ' show|--socket'
                 set skip 1
                 continue
+            case ' birthdays|--days' ' birthdays|-d' ' birthdays|--from' ' birthdays|--socket'
+                set skip 1
+                continue
             case ' add|--phone' ' add|-p' ' add|--email' ' add|-e' ' add|--address' ' add|-a' ' add|--organization' ' add|-o' ' add|--department' ' add|--title' ' add|--nickname' ' add|--birthday' ' add|--note' ' add|--url' ' add|--im' ' add|--date' ' add|--related' ' add|--reading' ' add|--pronouns' ' add|--gender' ' add|--group' ' add|-g' ' add|--account' ' add|--socket'
                 set skip 1
                 continue
@@ -193,7 +196,7 @@ function __contactsctl_state
         end
         if test $nargs = 0
             switch "$cmdpath $t"
-                case ' list' ' search' ' show' ' add' ' edit' ' rm' ' delete' ' remove' ' move' ' duplicates' ' merge' ' not-duplicates' ' history' ' revert' ' changes' ' undo' ' trash' ' trash empty' ' undelete' ' purge' ' account' ' account add' ' account list' ' account rm' ' sync' ' sync status' ' sync confirm' ' sync reject' ' serve' ' serve enable' ' serve disable' ' serve url' ' serve setup-evolution' ' fav' ' unfav' ' group' ' group list' ' group add' ' group rm' ' group rename' ' group members' ' group assign' ' group unassign' ' photo' ' photo set' ' photo get' ' photo rm' ' import' ' export' ' backup' ' restore' ' status' ' watch' ' query-email' ' who' ' completions' ' call'
+                case ' list' ' search' ' show' ' birthdays' ' add' ' edit' ' rm' ' delete' ' remove' ' move' ' duplicates' ' merge' ' not-duplicates' ' history' ' revert' ' changes' ' undo' ' trash' ' trash empty' ' undelete' ' purge' ' account' ' account add' ' account list' ' account rm' ' sync' ' sync status' ' sync confirm' ' sync reject' ' serve' ' serve enable' ' serve disable' ' serve url' ' serve setup-evolution' ' fav' ' unfav' ' group' ' group list' ' group add' ' group rm' ' group rename' ' group members' ' group assign' ' group unassign' ' photo' ' photo set' ' photo get' ' photo rm' ' import' ' export' ' backup' ' restore' ' status' ' watch' ' query-email' ' who' ' completions' ' call'
                 set cmdpath "$cmdpath $t"
                 continue
             end
@@ -220,6 +223,7 @@ complete -c contactsctl -f
 complete -c contactsctl -n "__contactsctl_at ''" -a list -d 'List contacts in name order.'
 complete -c contactsctl -n "__contactsctl_at ''" -a search -d 'Find contacts by name, email, phone or organization.'
 complete -c contactsctl -n "__contactsctl_at ''" -a show -d 'Show everything about one contact.'
+complete -c contactsctl -n "__contactsctl_at ''" -a birthdays -d 'The birthdays and dates of the coming days, with ages and years.'
 complete -c contactsctl -n "__contactsctl_at ''" -a add -d 'Add a contact; with no NAME, fill in a form in $VISUAL or $EDITOR.'
 complete -c contactsctl -n "__contactsctl_at ''" -a edit -d 'Change a contact: the fields given replace the old ones; with none, edit it all in $VISUAL or $EDITOR.'
 complete -c contactsctl -n "__contactsctl_at ''" -a rm -d 'Delete contacts.'
@@ -244,7 +248,7 @@ complete -c contactsctl -n "__contactsctl_at ''" -a unfav -d 'Unmark a favorite.
 complete -c contactsctl -n "__contactsctl_at ''" -a group -d 'Manage groups.'
 complete -c contactsctl -n "__contactsctl_at ''" -a photo -d 'Set, fetch or remove a contact'\''s photo.'
 complete -c contactsctl -n "__contactsctl_at ''" -a import -d 'Import vCard (2.1, 3.0, 4.0), Google or Outlook CSV, or JSON files; '\''-'\'' reads standard input.'
-complete -c contactsctl -n "__contactsctl_at ''" -a export -d 'Export contacts as vCard, JSON or CSV, to standard output or a file.'
+complete -c contactsctl -n "__contactsctl_at ''" -a export -d 'Export contacts as vCard, JSON or CSV, or their birthdays and dates as a calendar (ics).'
 complete -c contactsctl -n "__contactsctl_at ''" -a backup -d 'Write a consistent copy of the store to FILE while the daemon keeps serving.'
 complete -c contactsctl -n "__contactsctl_at ''" -a restore -d 'Replace every contact and group with those of a backup.'
 complete -c contactsctl -n "__contactsctl_at ''" -a status -d 'Show the daemon'\''s state.'
@@ -278,6 +282,12 @@ complete -c contactsctl -n "__contactsctl_at ' show'" -l socket -r -F -d 'the da
 complete -c contactsctl -n "__contactsctl_at ' show'" -l no-color -d 'never colour the output'
 complete -c contactsctl -n "__contactsctl_at ' show'" -l help -s h -d 'show help'
 complete -c contactsctl -n "__contactsctl_arg ' show' '0'" -x -a '(contactsctl __complete contacts (commandline -ct) 2>/dev/null)'
+complete -c contactsctl -n "__contactsctl_at ' birthdays'" -l days -s d -r -d 'this many days from today (default 30, at most 366)'
+complete -c contactsctl -n "__contactsctl_at ' birthdays'" -l from -r -d 'from this day, YYYY-MM-DD, instead of today'
+complete -c contactsctl -n "__contactsctl_at ' birthdays'" -l json -d 'print machine-readable JSON'
+complete -c contactsctl -n "__contactsctl_at ' birthdays'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
+complete -c contactsctl -n "__contactsctl_at ' birthdays'" -l no-color -d 'never colour the output'
+complete -c contactsctl -n "__contactsctl_at ' birthdays'" -l help -s h -d 'show help'
 complete -c contactsctl -n "__contactsctl_at ' add'" -l phone -s p -r -d 'a phone number, as LABEL:NUMBER or NUMBER'
 complete -c contactsctl -n "__contactsctl_at ' add'" -l email -s e -r -d 'an email address, as LABEL:ADDRESS or ADDRESS'
 complete -c contactsctl -n "__contactsctl_at ' add'" -l address -s a -r -d 'a postal address on one line'
@@ -572,7 +582,7 @@ complete -c contactsctl -n "__contactsctl_at ' import'" -l socket -r -F -d 'the 
 complete -c contactsctl -n "__contactsctl_at ' import'" -l no-color -d 'never colour the output'
 complete -c contactsctl -n "__contactsctl_at ' import'" -l help -s h -d 'show help'
 complete -c contactsctl -n "__contactsctl_arg ' import' '*'" -x -a '(__fish_complete_suffix .vcf .vcard .csv .json)'
-complete -c contactsctl -n "__contactsctl_at ' export'" -l format -r -x -a 'vcard3 vcard4 json csv' -d 'vcard3, vcard4 (default), json or csv (Google'\''s, which Outlook and phones read)'
+complete -c contactsctl -n "__contactsctl_at ' export'" -l format -r -x -a 'vcard3 vcard4 json csv ics' -d 'vcard3, vcard4 (default), json, csv (Google'\''s, which Outlook and phones read) or ics (yearly events)'
 complete -c contactsctl -n "__contactsctl_at ' export'" -l output -s o -r -F -d 'write to FILE instead of standard output'
 complete -c contactsctl -n "__contactsctl_at ' export'" -l query -s q -r -d 'only contacts matching TEXT'
 complete -c contactsctl -n "__contactsctl_at ' export'" -l group -s g -r -x -a '(contactsctl __complete groups (commandline -ct) 2>/dev/null)' -d 'only members of GROUP'

@@ -46,6 +46,11 @@ if [ ! -x "$venv/bin/radicale" ] || [ ! -x "$venv/bin/xandikos" ] || [ ! -x "$ve
     "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "radicale==3.9.*" "xandikos==0.4.*" "vdirsyncer==0.21.*" "khard==0.19.*"
 fi
 
+# khal reads the birthday calendar the daemon keeps (its end-to-end test).
+if [ ! -x "$venv/bin/khal" ]; then
+    echo "Installing khal into $venv" >&2
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "khal==0.13.*"
+fi
 # vdirsyncer's own CardDAV storage tests run against contactsd (Tests/peers/vdirsyncer): its
 # sdist's tests/ and what they import.
 if ! "$venv/bin/python" -c "import pytest, pytest_asyncio, hypothesis, pytest_httpserver, trustme, aioresponses" 2>/dev/null; then

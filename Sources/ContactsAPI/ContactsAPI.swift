@@ -26,6 +26,7 @@ public enum ContactsAPI {
         public static let contactsSetPhoto = "contacts.setPhoto"
         public static let contactsThumbnail = "contacts.thumbnail"
         public static let contactsUpdate = "contacts.update"
+        public static let contactsUpcoming = "contacts.upcoming"
         public static let contactsTrash = "contacts.trash"
         public static let contactsUndelete = "contacts.undelete"
         public static let contactsPurge = "contacts.purge"

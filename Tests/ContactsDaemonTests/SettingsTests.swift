@@ -49,6 +49,10 @@ final class SettingsTests: XCTestCase {
         try #"{"carddav": {"listen": "[::1]:5232"}}"#.write(
             toFile: dir + "/config/contactsd/config.json", atomically: true, encoding: .utf8)
         XCTAssertEqual(try Settings.resolve(DaemonOptions(), paths: paths).cardDAVListen?.description, "[::1]:5232")
+        XCTAssertNil(try Settings.resolve(DaemonOptions(), paths: paths).birthdayCalendar, "no calendar is kept until asked for")
+        try #"{"birthdayCalendar": "/srv/cal/birthdays/"}"#.write(
+            toFile: dir + "/config/contactsd/config.json", atomically: true, encoding: .utf8)
+        XCTAssertEqual(try Settings.resolve(DaemonOptions(), paths: paths).birthdayCalendar, "/srv/cal/birthdays")
     }
 
     func testABrokenFileNamesTheFileTheKeyAndWhy() throws {
@@ -62,6 +66,8 @@ final class SettingsTests: XCTestCase {
             (#"{"carddav": {"listen": "0.0.0.0:5232"}}"#, "'carddav' listen: '0.0.0.0' is not a loopback address"),
             (#"{"carddav": {"listen": 5232}}"#, "listen must be a string"), (#"{"carddav": {"port": 1}}"#, "has no setting 'port'"),
             (#"{"carddav": "127.0.0.1:5232"}"#, "must be an object"),
+            (#"{"birthdayCalendar": "calendars/birthdays"}"#, "'birthdayCalendar' must be an absolute path"),
+            (#"{"birthdayCalendar": 1}"#, "'birthdayCalendar' must be a non-empty string"),
         ] {
             try text.write(toFile: file, atomically: true, encoding: .utf8)
             XCTAssertThrowsError(try Settings.resolve(DaemonOptions(), paths: paths), text) { e in

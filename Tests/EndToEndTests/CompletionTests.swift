@@ -56,7 +56,7 @@ final class CompletionTests: DaemonTestCase {
         _ = try daemon.ctl("add", "Anna Haro", "--group", "Friends")
         XCTAssertEqual(try bashComplete("contactsctl gr"), ["group"])
         XCTAssertEqual(try bashComplete("contactsctl group "), ["list", "add", "rm", "rename", "members", "assign", "unassign"])
-        XCTAssertEqual(try bashComplete("contactsctl export --format "), ["vcard3", "vcard4", "json", "csv"])
+        XCTAssertEqual(try bashComplete("contactsctl export --format "), ["vcard3", "vcard4", "json", "csv", "ics"])
         XCTAssertEqual(try bashComplete("contactsctl show ka"), ["Kate\\ Bell"])
         XCTAssertEqual(try bashComplete("contactsctl delete ka"), ["Kate\\ Bell"], "after an alias as after its verb")
         XCTAssertEqual(try bashComplete("contactsctl del"), ["delete"])

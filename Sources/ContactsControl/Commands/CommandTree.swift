@@ -52,6 +52,13 @@ public enum CommandTree {
                 run: ContactCommands.search),
             CommandSpec("show", summary: "Show everything about one contact.", arguments: [contactArg], run: ContactCommands.show),
             CommandSpec(
+                "birthdays", summary: "The birthdays and dates of the coming days, with ages and years.",
+                options: [
+                    OptionSpec("days", short: "d", value: "N", help: "this many days from today (default 30, at most 366)"),
+                    OptionSpec("from", value: "DATE", help: "from this day, YYYY-MM-DD, instead of today"),
+                ],
+                run: DateCommands.birthdays),
+            CommandSpec(
                 "add", summary: "Add a contact; with no NAME, fill in a form in $VISUAL or $EDITOR.",
                 arguments: [ArgumentSpec("NAME", optional: true, help: "the full name")],
                 options: fieldOptions + [
@@ -268,12 +275,13 @@ public enum CommandTree {
                 ],
                 run: TransferCommands.importFiles),
             CommandSpec(
-                "export", summary: "Export contacts as vCard, JSON or CSV, to standard output or a file.",
+                "export", summary: "Export contacts as vCard, JSON or CSV, or their birthdays and dates as a calendar (ics).",
                 arguments: [ArgumentSpec("ID", optional: true, variadic: true, help: "only these contacts", completion: .contacts)],
                 options: [
                     OptionSpec(
-                        "format", value: "FORMAT", help: "vcard3, vcard4 (default), json or csv (Google's, which Outlook and phones read)",
-                        completion: .choices(["vcard3", "vcard4", "json", "csv"])),
+                        "format", value: "FORMAT",
+                        help: "vcard3, vcard4 (default), json, csv (Google's, which Outlook and phones read) or ics (yearly events)",
+                        completion: .choices(["vcard3", "vcard4", "json", "csv", "ics"])),
                     OptionSpec(
                         "output", short: "o", value: "FILE", help: "write to FILE instead of standard output",
                         completion: .files(extensions: [])),

@@ -13,10 +13,10 @@ enum ExportMethod {
         RPCMethod(
             ContactsAPI.Method.contactsExport,
             summary:
-                "Exports contacts as vCard 3.0, vCard 4.0, JSON or CSV (Google's dialect): everyone, the given ids, or the matches of a query. With path, the daemon writes the file (whole or not at all, mode 0600); without it, an export over 1 MiB arrives as export.chunk notifications {data, index} before a reply without data.",
+                "Exports contacts as vCard 3.0, vCard 4.0, JSON, CSV (Google's dialect) or their birthdays and dates as an iCalendar file of yearly events (ics): everyone, the given ids, or the matches of a query. With path, the daemon writes the file (whole or not at all, mode 0600); without it, an export over 1 MiB arrives as export.chunk notifications {data, index} before a reply without data.",
             params: [
                 RPCParam(
-                    "format", "vcard3, vcard4 (the default), json or csv.",
+                    "format", "vcard3, vcard4 (the default), json, csv or ics.",
                     schema: ["enum": .array(ExportFormat.allCases.map { .string($0.rawValue) })]),
                 RPCParam("ids", "Only these contacts.", schema: Schemas.stringArray),
                 RPCParam(
@@ -42,7 +42,7 @@ enum ExportMethod {
         ) { call in
             let name = try call.params.optionalString("format") ?? "vcard4"
             guard let format = ExportFormat(rawValue: name) else {
-                throw RPCError.invalidParams("'format' must be vcard3, vcard4, json or csv", field: "format")
+                throw RPCError.invalidParams("'format' must be vcard3, vcard4, json, csv or ics", field: "format")
             }
             let path = try call.params.optionalString("path")
             if let path {

@@ -33,6 +33,7 @@ public final class Daemon: @unchecked Sendable {
     private var photos: PhotoService?
     private var sync: SyncService?
     private var vdirs: VdirWatcher?
+    private(set) var dateCalendar: DateCalendarDirectory?
     private(set) var cardDAV: CardDAVFace?
     /// The CardDAV socket the service manager passed, if it did.
     private var passedCardDAVSocket: Int32?
@@ -124,11 +125,19 @@ public final class Daemon: @unchecked Sendable {
             if contacts.isEmpty && groups.isEmpty {
                 // The whole store was replaced (restore): clients should read everything again.
                 self?.bus.publish(method: ContactsAPI.Notification.contactsReset, params: [:])
+                self?.dateCalendar?.changed(nil)
             } else {
+                if !contacts.isEmpty { self?.dateCalendar?.changed(contacts.map(\.id)) }
                 self?.bus.publish(contacts: contacts, groups: groups, source: source)
             }
             self?.scheduleStatusUpdate()
             if !contacts.isEmpty || !groups.isEmpty { self?.sync?.localChange(origin: source.origin) }
+        }
+
+        if let dir = settings.birthdayCalendar {
+            let calendar = DateCalendarDirectory(directory: dir, store: store, log: log)
+            dateCalendar = calendar
+            calendar.start()
         }
 
         let importer = Importer(store: store, log: log) { [weak self] in self?.stopping.load(ordering: .relaxed) ?? true }
@@ -246,7 +255,7 @@ public final class Daemon: @unchecked Sendable {
             methods: (ContactMethods.all(store: store, sync: sync) + PhotoMethods.all(photos: photos)
                 + ImportExportMethods.all(store: store, importer: importer) + GroupMethods.all(store: store)
                 + TrashMethods.all(store: store) + HistoryMethods.all(store: store) + ChangeMethods.all(store: store)
-                + DuplicateMethods.all(store: store)
+                + DuplicateMethods.all(store: store) + DateMethods.all(store: store)
                 + SyncMethods.all(store: store, sync: sync) + more).map(recordingCaller),
             mapError: ErrorMapping.rpcError)
     }

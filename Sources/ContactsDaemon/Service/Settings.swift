@@ -32,6 +32,9 @@ public struct Settings: Sendable, Equatable {
     public var regionSource: String?
     /// Where the store is served over CardDAV (`carddav.listen`); nil: it is not.
     public var cardDAVListen: LoopbackAddress?
+    /// A directory kept as a calendar of the contacts' birthdays and dates (`birthdayCalendar`);
+    /// nil: none is kept.
+    public var birthdayCalendar: String?
 
     static let lineLimitRange = 1024...(1 << 40)
     static let connectionRange = 1...65536
@@ -55,7 +58,7 @@ public struct Settings: Sendable, Equatable {
 
     public static let knownKeys = [
         "socket", "dataDir", "inbox", "logLevel", "maxLineBytes", "maxConnections", "thumbnailSizes", "maxPhotoBytes", "maxPhotoPixels",
-        "historyDays", "historyMaxBytes", "defaultAccount", "defaultRegion", "carddav",
+        "historyDays", "historyMaxBytes", "defaultAccount", "defaultRegion", "carddav", "birthdayCalendar",
     ]
 
     /// The settings for these options, reading the configuration file if there is one.
@@ -125,6 +128,18 @@ public struct Settings: Sendable, Equatable {
             case "historyDays": historyDays = try number(Self.historyDaysRange)
             case "historyMaxBytes": historyMaxBytes = try number(Self.historyBytesRange)
             case "defaultAccount": defaultAccount = try text()
+            case "birthdayCalendar":
+                if m.value == .null {
+                    birthdayCalendar = nil
+                    continue
+                }
+                var dir = try text()
+                if dir.hasPrefix("~/"), let home = ProcessInfo.processInfo.environment["HOME"] { dir = home + dir.dropFirst(1) }
+                guard dir.hasPrefix("/") else {
+                    throw fail("must be an absolute path (or one under ~/), such as \"~/.calendars/birthdays\"")
+                }
+                while dir.count > 1 && dir.hasSuffix("/") { dir.removeLast() }
+                birthdayCalendar = dir
             case "defaultRegion":
                 let code = try text().uppercased()
                 guard PhoneRegion.isKnown(code) else {
