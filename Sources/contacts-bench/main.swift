@@ -38,7 +38,10 @@ let store = try StoreBench.fill(contacts, path: dir + "/contacts.sqlite3", optio
 if options.storeFigures { try StoreBench.measure(store, queries: queries, options: options, into: &report) }
 
 var historyItems: [ImportItem] = []
-if options.importPhases { historyItems = try ImportBench.measure(contacts, scratch: dir, options: options, into: &report) }
+if options.importPhases {
+    historyItems = try ImportBench.measure(contacts, scratch: dir, options: options, into: &report)
+    try TypedFieldsBench.measure(contacts, scratch: dir, into: &report)
+}
 
 if options.daemonFigures {
     do {
