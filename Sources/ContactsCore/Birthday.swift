@@ -25,9 +25,8 @@ public enum Birthday {
             rest = digits.dropFirst(4)
         }
         guard let month = Int(rest.prefix(2)), let day = Int(rest.suffix(2)), (1...12).contains(month) else { throw fail() }
-        let leap = year.map { ($0 % 4 == 0 && $0 % 100 != 0) || $0 % 400 == 0 } ?? true
-        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
-        guard (1...days).contains(day) else { throw fail() }
+        // Without a year, 29 February is a day (of a leap year).
+        guard (1...CivilDate.days(inMonth: month, of: year ?? 2000)).contains(day) else { throw fail() }
         let md = "\(month < 10 ? "0" : "")\(month)-\(day < 10 ? "0" : "")\(day)"
         if let year {
             guard year >= 1 else { throw fail() }

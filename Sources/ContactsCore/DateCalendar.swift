@@ -57,13 +57,8 @@ public enum DateCalendar {
         return lines.map(folded).joined()
     }
 
-    /// A UTC time as iCalendar writes it, from milliseconds since 1970.
-    static func timestamp(_ millis: Int64) -> String {
-        let seconds = Int(millis / 1000)
-        let day = CivilDate(dayNumber: seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400)
-        let s = seconds - day.dayNumber * 86400
-        return day.basic + "T" + [s / 3600, s / 60 % 60, s % 60].map { $0 < 10 ? "0\($0)" : "\($0)" }.joined() + "Z"
-    }
+    /// A UTC time as iCalendar writes it (`20261130T100000Z`), from milliseconds since 1970.
+    static func timestamp(_ millis: Int64) -> String { Timestamp.format(millis).filter { $0 != "-" && $0 != ":" } }
 
     /// TEXT as RFC 5545 escapes it.
     static func escaped(_ s: String) -> String {

@@ -24,8 +24,7 @@ enum DateCommands {
         }
         var table = Table(headers: ["DATE", "WHEN", "NAME", "WHAT"], shrinkable: [2, 3])
         for d in dates {
-            let what = what(d)
-            table.add([d["date"]?.stringValue ?? "", when(d["inDays"]?.intValue ?? 0), d["name"]?.stringValue ?? "", what])
+            table.add([d["date"]?.stringValue ?? "", when(d["inDays"]?.intValue ?? 0), d["name"]?.stringValue ?? "", what(d)])
         }
         for line in table.render(width: inv.output.width, header: inv.output.bold) { inv.output.line(line) }
         return 0

@@ -111,11 +111,9 @@ enum EditorSession {
                 (v.arrayValue ?? []).map { a in
                     .object(JSONObject((ContactForm.addressParts.map(\.key) + ["label"]).map { JSONObject.Member($0, text(a[$0])) }))
                 })
-        case "structuredName":
-            let parts = ContactForm.nameParts.map { JSONObject.Member($0.key, text(v[$0.key])) }
-            return parts.allSatisfy { $0.value.isNull } ? .null : .object(JSONObject(parts))
-        case "phoneticName":
-            let parts = ContactForm.readingParts.map { JSONObject.Member($0.key, text(v[$0.key])) }
+        case "structuredName", "phoneticName":
+            let keys = key == "structuredName" ? ContactForm.nameParts : ContactForm.readingParts
+            let parts = keys.map { JSONObject.Member($0.key, text(v[$0.key])) }
             return parts.allSatisfy { $0.value.isNull } ? .null : .object(JSONObject(parts))
         case "groups": return .array((v.arrayValue ?? []).compactMap(\.stringValue).sorted().map { .string($0) })
         case "favorite": return .bool(v.boolValue ?? false)

@@ -43,15 +43,6 @@ final class DateCalendarDirectory: @unchecked Sendable {
         }
     }
 
-    /// Waits until the changes told so far are written (for tests and shutdown).
-    func settle() {
-        queue.sync {}
-        while queue.sync(execute: { scheduled }) {
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-        queue.sync {}
-    }
-
     private func flush() {
         scheduled = false
         let ids = pending
