@@ -384,4 +384,13 @@ extension VCardMapping {
         }
         return adopted
     }
+
+    /// Gives `c` the declared fields its card says, and only those: a contact as it was
+    /// before the fields were declared held them in its card alone (an earlier revision
+    /// recorded then).
+    public static func declaredFromCard(into c: inout Contact) {
+        var derived = Contact(name: "")
+        if let props = c.vcardProperties, !props.isEmpty { fill(&derived, from: props) }
+        for f in DeclaredField.all { f.change.copy(derived, &c) }
+    }
 }

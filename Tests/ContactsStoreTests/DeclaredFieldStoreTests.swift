@@ -75,6 +75,7 @@ final class DeclaredFieldStoreTests: StoreTestCase {
             import sqlite3, sys
             db = sqlite3.connect(sys.argv[1])
             db.execute("UPDATE contacts SET body = json_remove(body, '$.dates', '$.impp', '$.department', '$.phoneticName'), sort_key = 'yamada taro', search = 'yamada taro'")
+            db.execute("DELETE FROM settings WHERE key = 'declaredFieldsFrom'")
             db.execute("PRAGMA user_version = 17")
             db.commit()
             """
@@ -92,5 +93,55 @@ final class DeclaredFieldStoreTests: StoreTestCase {
         let out = VCardMapping.properties(for: try store.exportContacts(ids: [c.id])[0])
         XCTAssertEqual(out.first { $0.name == "ORG" }?.value.component(1), "Research")
         XCTAssertTrue(out.contains { $0.name == "X-ABDATE" && $0.text == "2010-06-12" }, "\(out)")
+    }
+
+    func testRevisionsRecordedBeforeTheFieldsTakeThemFromTheirCards() throws {
+        func card(_ anniversary: String) throws -> Contact {
+            let text = """
+                BEGIN:VCARD\r
+                VERSION:3.0\r
+                UID:anniversary-1\r
+                FN:Ana Lima\r
+                item1.X-ABDATE:\(anniversary)\r
+                item1.X-ABLabel:_$!<Anniversary>!$_\r
+                END:VCARD\r
+
+                """
+            return try VCardMapping.contact(from: try XCTUnwrap(VCardParser.parse(text).cards.first))
+        }
+        let first = try store.create(try card("2001-05-20"))
+        let second = try card("2011-09-03")
+        _ = try store.update(id: first.id) { c in
+            c.vcardProperties = second.vcardProperties
+            c.dates = second.dates
+        }
+        store.close()
+        // As schema 17 kept it: bodies and history without the fields, the cards holding them.
+        let downgrade = """
+            import json, sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            db.execute("UPDATE contacts SET body = json_remove(body, '$.dates')")
+            for rowid, before in db.execute("SELECT rowid, before FROM history WHERE before IS NOT NULL").fetchall():
+                o = json.loads(before)
+                o.pop("dates", None)
+                if "changed" in o:
+                    o["changed"] = [f for f in o["changed"] if f != "dates"]
+                db.execute("UPDATE history SET before = ? WHERE rowid = ?", (json.dumps(o), rowid))
+            db.execute("DELETE FROM settings WHERE key = 'declaredFieldsFrom'")
+            db.execute("PRAGMA user_version = 17")
+            db.commit()
+            """
+        try runPython(downgrade)
+
+        store = try ContactStore(path: databasePath)
+        XCTAssertEqual(try XCTUnwrap(store.contact(id: first.id)).dates.map(\.value), ["2011-09-03"])
+        XCTAssertEqual(try store.contact(id: first.id, revision: 1).dates.map(\.value), ["2001-05-20"])
+        let reverted = try store.revert(id: first.id, to: 1)
+        XCTAssertEqual(reverted.dates.map(\.value), ["2001-05-20"])
+        let out = VCardMapping.properties(for: try store.exportContacts(ids: [first.id])[0])
+        XCTAssertEqual(out.filter { $0.name == "X-ABDATE" }.map(\.text), ["2001-05-20"], "\(out)")
+        // Edits made since record the fields: the revision of the revert reads as it was.
+        _ = try store.update(id: first.id) { $0.dates = [] }
+        XCTAssertEqual(try store.contact(id: first.id, revision: reverted.revision).dates.map(\.value), ["2001-05-20"])
     }
 }

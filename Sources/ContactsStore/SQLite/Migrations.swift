@@ -293,6 +293,13 @@ enum Migrations {
         // pronouns and gender became fields; the contacts and trash whose cards hold them take
         // them from their cards (`ContactStore.adoptDeclaredFields`), which has no SQL part.
         "SELECT 1;",
+        // 19: the history rows recorded before 18 say nothing of those fields: the states
+        // before them take theirs from their cards (`ContactStore.walkBack`). Rows from here on
+        // record them.
+        """
+        INSERT OR IGNORE INTO settings (key, value)
+            SELECT 'declaredFieldsFrom', CAST(coalesce(max(rowid), 0) + 1 AS TEXT) FROM history;
+        """,
     ]
 
     static var latestVersion: Int { all.count }

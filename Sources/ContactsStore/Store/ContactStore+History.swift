@@ -40,6 +40,7 @@ extension ContactStore {
     static func walkBack(_ db: Database, id: String, since: Int64 = 0, _ visit: (Step) throws -> Bool) throws -> Contact? {
         let now = try fetch(db, id: id, withCard: true) ?? trashed(db, id: id)
         var state = now
+        let fieldsFrom = try declaredFieldsFrom(db)
         let s = try db.prepare(
             """
             SELECT h.rowid, h.revision, o.at, o.origin, h.operation, h.change, h.before FROM history h
@@ -67,10 +68,21 @@ extension ContactStore {
                 same.revision = step.revision - 1
                 step.before = same
             }
+            if step.rowid < fieldsFrom, var before = step.before {
+                // Recorded before the fields were declared: the card alone held them.
+                VCardMapping.declaredFromCard(into: &before)
+                step.before = before
+            }
             state = step.before
             guard try visit(step) else { break }
         }
         return now
+    }
+
+    /// The first history row recorded with the declared fields (dates, related, ...): the
+    /// states before older rows hold them in their cards alone (migration 19 sets it).
+    static func declaredFieldsFrom(_ db: Database) throws -> Int64 {
+        try db.scalarText("SELECT value FROM settings WHERE key = 'declaredFieldsFrom'").flatMap { Int64($0) } ?? 0
     }
 
     /// The changes of a contact (in the store or the trash), the latest first.
