@@ -107,6 +107,10 @@ final class LiveViewModelTests: DaemonTestCase {
         ["query": ["text": "a"], "sort": [["field": "createdAt", "order": "asc"]]],
         ["sort": [["field": "updatedAt", "order": "asc"]], "window": ["limit": 7]],
         ["query": ["favoritesOnly": true], "sort": [["field": "updatedAt", "order": "desc"]], "window": ["offset": 2, "limit": 3]],
+        // The same windows again, one showing other fields: each followed on its own.
+        ["sort": [["field": "updatedAt", "order": "desc"]], "window": ["limit": 5]],
+        ["window": ["offset": 3, "limit": 4], "fields": ["name", "favorite"]],
+        ["query": ["text": "a"], "window": ["offset": 0, "limit": 5]],
     ]
 
     static let given = ["Anna", "Hannah", "Dan", "Ivan", "Zoë", "Émile", "Bob", "Carl", "Marta", "Ólafur", "Li", "Zz"]

@@ -157,7 +157,7 @@ final class LiveViews: @unchecked Sendable {
         }
         for rowid in change.removedRowids { view.shown[rowid] = nil }
         let wanted = change.added.map(\.rowid) + change.touched.map(\.rowid)
-        let texts = (try? contactTexts(wanted, view)) ?? [:]
+        let texts = (try? contactTexts(wanted, view, at: change.to)) ?? [:]
         var changed: [JSONValue] = []
         for p in change.touched {
             guard let text = texts[p.rowid] else { continue }
@@ -212,5 +212,24 @@ final class LiveViews: @unchecked Sendable {
 
     private func contactTexts(_ rowids: [Int64], _ view: View) throws -> [Int64: String] {
         try store.contactTexts(rowids: rowids, fields: view.fields ?? .all)
+    }
+
+    /// The contacts of one commit as views with these fields show them, read once for all the
+    /// views the commit reaches (a hundred views of one edited contact read it once a set of fields).
+    private var commitTexts: (state: Int64, byFields: [Contact.Fields: [Int64: String]]) = (-1, [:])
+
+    private func contactTexts(_ rowids: [Int64], _ view: View, at state: Int64) throws -> [Int64: String] {
+        if rowids.isEmpty { return [:] }
+        if commitTexts.state != state { commitTexts = (state, [:]) }
+        let fields = view.fields ?? .all
+        var known = commitTexts.byFields[fields] ?? [:]
+        let missing = rowids.filter { known[$0] == nil }
+        if !missing.isEmpty {
+            for (rowid, text) in try store.contactTexts(rowids: missing, fields: fields) { known[rowid] = text }
+            commitTexts.byFields[fields] = known
+        }
+        var out: [Int64: String] = [:]
+        for r in rowids { out[r] = known[r] }
+        return out
     }
 }

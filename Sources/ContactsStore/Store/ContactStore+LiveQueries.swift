@@ -42,7 +42,10 @@ extension ContactStore {
     public var liveQueryCount: Int { liveQueries.count }
 
     /// The microseconds commits have spent bringing live queries up to date, in all.
-    public var liveQueryMicroseconds: Int { liveQueries.spentNanoseconds / 1000 }
+    public var liveQueryMicroseconds: Int { liveQueries.spentNanoseconds.wall / 1000 }
+
+    /// Of those, the microseconds of CPU time (the rest went waiting for a core).
+    public var liveQueryCPUMicroseconds: Int { liveQueries.spentNanoseconds.cpu / 1000 }
 
     /// The query's window, total and state, as one (a commit under way finishes first).
     public func snapshot(_ live: LiveQuery) -> (state: Int64, total: Int, members: [LiveQuery.Member]) {
@@ -98,9 +101,10 @@ extension ContactStore {
         }
     }
 
-    /// The times in `column` of these contacts.
+    /// The times in `column` of these contacts, as a commit under way left them (read on the
+    /// writer's connection, whose lock the caller holds).
     func times(of rowids: [Int64], column: TimeColumn) throws -> [Int64: Int64] {
-        try read { db in try Self.times(db, rowids, column: column) }
+        try Self.times(writer, rowids, column: column)
     }
 
     static func times(_ db: Database, _ rowids: [Int64], column: TimeColumn) throws -> [Int64: Int64] {
@@ -146,8 +150,20 @@ extension ContactStore {
         return LiveQueryResume(removed: removed.sorted(), added: added)
     }
 
-    /// The ids of contacts by rowid, for live queries (once a commit, for all of them).
-    func ids(ofRowids rowids: [Int64]) throws -> [Int64: String] { try read { db in try Self.ids(db, rowids: rowids) } }
+    /// The ids of contacts by rowid, for live queries following a commit (once a commit, for
+    /// all of them; on the writer's connection, whose lock the caller holds, a contact at a
+    /// time by one prepared statement when they are few).
+    func ids(ofRowids rowids: [Int64]) throws -> [Int64: String] {
+        if rowids.count > 8 { return try Self.ids(writer, rowids: rowids) }
+        let s = try writer.prepare("SELECT id FROM contacts WHERE rowid = ?")
+        var out: [Int64: String] = [:]
+        for rowid in rowids {
+            try s.bind([.int(rowid)])
+            if try s.step() { out[rowid] = s.text(0) }
+            s.reset()
+        }
+        return out
+    }
 
     static func ids(_ db: Database, rowids: [Int64]) throws -> [Int64: String] {
         var out: [Int64: String] = [:]
@@ -174,14 +190,19 @@ extension ContactStore {
 
     /// Brings every live query to a commit's state, under the write lock; a query that cannot
     /// be answered again is told to reset.
+    /// The changes are handed on once every query is brought up to date: their owners' work
+    /// on them does not compete with the commit for a core.
     func liveCommitted(_ commit: LiveCommit) {
+        var told: [(LiveQuery, LiveQueryChange)] = []
         for live in liveQueries.all {
             do {
-                if let change = try live.advance(commit, in: self) { live.onChange(change) }
+                if let change = try live.advance(commit, in: self) { told.append((live, change)) }
             } catch {
-                live.onChange(LiveQueryChange(from: live.state, to: commit.state, total: live.total, reset: true, origin: commit.origin))
+                told.append(
+                    (live, LiveQueryChange(from: live.state, to: commit.state, total: live.total, reset: true, origin: commit.origin)))
             }
         }
+        for (live, change) in told { live.onChange(change) }
     }
 }
 
@@ -224,16 +245,18 @@ final class LiveQueryRegistry: @unchecked Sendable {
 
     var isEmpty: Bool { count == 0 }
 
-    private var spent = 0
+    private var spent = (wall: 0, cpu: 0)
 
-    /// The time a commit spent on the queries (reading its entries, following each query).
-    func spent(nanoseconds: UInt64) {
+    /// The time a commit spent on the queries (reading its entries, following each query),
+    /// and the CPU time of it.
+    func spent(nanoseconds: UInt64, cpu: UInt64) {
         lock.lock()
-        spent += Int(nanoseconds)
+        spent.wall += Int(nanoseconds)
+        spent.cpu += Int(cpu)
         lock.unlock()
     }
 
-    var spentNanoseconds: Int {
+    var spentNanoseconds: (wall: Int, cpu: Int) {
         lock.lock()
         defer { lock.unlock() }
         return spent

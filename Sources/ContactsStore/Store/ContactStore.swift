@@ -312,8 +312,10 @@ public final class ContactStore: @unchecked Sendable {
         }
         // Live queries follow a small commit by the entries it changes, read before and after.
         let followStarted = DispatchTime.now().uptimeNanoseconds
+        let followCPUStarted = Self.threadCPUNanoseconds()
         let live = liveQueries.isEmpty ? nil : LiveCommit.before(log, index: searchIndex)
         var followNanos = DispatchTime.now().uptimeNanoseconds - followStarted
+        var followCPUNanos = Self.threadCPUNanoseconds() - followCPUStarted
         if let contents = prepared.result(for: log) {
             searchIndex.install(prepared: contents)
         } else {
@@ -334,11 +336,13 @@ public final class ContactStore: @unchecked Sendable {
         // After the cache forgot what changed: a view reads the contacts it sends from it.
         if var commit = live, !log.isEmpty || !commit.rowids.isEmpty {
             let started = DispatchTime.now().uptimeNanoseconds
+            let cpuStarted = Self.threadCPUNanoseconds()
             commit.readAfter(searchIndex)
             liveCommitted(commit)
             followNanos += DispatchTime.now().uptimeNanoseconds - started
+            followCPUNanos += Self.threadCPUNanoseconds() - cpuStarted
         }
-        if live != nil { liveQueries.spent(nanoseconds: followNanos) }
+        if live != nil { liveQueries.spent(nanoseconds: followNanos, cpu: followCPUNanos) }
         if !log.isEmpty, let changeHandler {
             changeHandler(log.contacts, log.groups, ChangeSource(origin: log.origin, operation: log.operation, state: log.state))
         }
@@ -349,4 +353,10 @@ public final class ContactStore: @unchecked Sendable {
         }
     }
 
+    /// The CPU time this thread has used: what a span took of it, apart from waiting for a core.
+    static func threadCPUNanoseconds() -> UInt64 {
+        var t = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
+        return UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec)
+    }
 }

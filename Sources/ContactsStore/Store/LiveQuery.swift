@@ -61,6 +61,7 @@ public final class LiveQuery: @unchecked Sendable {
         self.onChange = onChange
         let needles = (query.text.map(SearchDocument.patterns(for:)) ?? []).map { Array($0.utf8) }
         filter = SearchIndex.Filter(needles: needles, favoritesOnly: query.favoritesOnly, members: nil)
+        matchesNothing = query.text.map { !$0.trimmingWhitespace().isEmpty && needles.isEmpty } ?? false
     }
 
     /// The order the window follows: by name (the index's order), by a time column (the
@@ -85,7 +86,7 @@ public final class LiveQuery: @unchecked Sendable {
     /// Whether the keys run upwards: a time key holds its direction itself.
     var ascending: Bool { order == .name ? query.sort.first?.ascending ?? true : true }
     /// The text matches nothing (letters the folding drops): nothing ever matches.
-    var matchesNothing: Bool { query.text.map { !$0.trimmingWhitespace().isEmpty && filter.needles.isEmpty } ?? false }
+    let matchesNothing: Bool
 
     /// The sort key of a contact in a time order: its time (upwards or, inverted, downwards)
     /// then its name key.
@@ -94,6 +95,9 @@ public final class LiveQuery: @unchecked Sendable {
         if !ascending { t = ~t }
         return withUnsafeBytes(of: t.bigEndian) { Array($0) } + name
     }
+
+    /// Where a contact that matched outside a window at the start of a time order was: after it.
+    static let afterAll = SearchIndex.Place(rowid: Int64.max, key: [UInt8](repeating: 0xFF, count: 9))
 
     /// A window this large keeps a set of its rowids; a smaller one is searched.
     static let rowidSetThreshold = 64
@@ -197,13 +201,15 @@ public final class LiveQuery: @unchecked Sendable {
     private func inPlace(_ commit: LiveCommit, isIn: [SearchIndex.Place], total newTotal: Int, store: ContactStore) throws -> Followed? {
         let incoming = try named(isIn, store, commit)
         guard incoming.count == isIn.count else { return nil }
-        let (low, high) = (commit.rowids.min() ?? 0, commit.rowids.max() ?? -1)
         var leaving: [(index: Int, rank: Int, member: Member)] = []
-        for (i, m) in members.enumerated() where m.rowid >= low && m.rowid <= high && commit.rowids.contains(m.rowid) {
-            leaving.append((i, i - leaving.count, m))
-        }
+        for (k, i) in try heldIndexes(commit).enumerated() { leaving.append((i, i - k, members[i])) }
         var change = LiveQueryChange(from: state, to: commit.state, total: newTotal)
         change.origin = commit.origin
+        if incoming.count == leaving.count && zip(incoming, leaving).allSatisfy({ $0 == $1.member }) {
+            // Each changed contact keeps its place (a favorite set, a phone added): touched there.
+            change.touched = leaving.map { LiveQueryChange.Placed(id: $0.member.id, rowid: $0.member.rowid, index: $0.index) }
+            return Followed(total: newTotal, members: members, change: change)
+        }
         var window = members
         members = []  // the window is changed where it lies
         for l in leaving.reversed() { window.remove(at: l.index) }
@@ -243,6 +249,35 @@ public final class LiveQuery: @unchecked Sendable {
         return Followed(total: newTotal, members: window, change: change)
     }
 
+    /// Where the window holds the contacts the commit changed, in order: found by their keys
+    /// before the commit in name order (a search of the window, not a pass over it), else by a
+    /// pass that the smallest and largest changed rowid hurry.
+    private func heldIndexes(_ commit: LiveCommit) throws -> [Int] {
+        let held = commit.rowids.filter(holds)
+        if held.isEmpty { return [] }
+        if order == .name, let before = commit.before {
+            let asc = ascending
+            var found: [Int] = []
+            for x in held {
+                guard let e = before[x] else { break }
+                let probe = Member(id: "", rowid: x, key: e.key)
+                var (a, b) = (0, members.count)
+                while a < b {
+                    let mid = (a + b) / 2
+                    if members[mid].precedes(probe, ascending: asc) { a = mid + 1 } else { b = mid }
+                }
+                guard a < members.count, members[a].rowid == x else { break }
+                found.append(a)
+            }
+            if found.count == held.count { return found.sorted() }
+        }
+        let (low, high) = (commit.rowids.min() ?? 0, commit.rowids.max() ?? -1)
+        return members.indices.filter { i in
+            let r = members[i].rowid
+            return r >= low && r <= high && commit.rowids.contains(r)
+        }
+    }
+
     /// The window and total after a commit, worked out from the window before and the
     /// contacts the commit changed; nil when that cannot be done (then the query is answered
     /// again). In a time order, only a window at the start of the list is followed: what lies
@@ -271,8 +306,6 @@ public final class LiveQuery: @unchecked Sendable {
         var times: [Int64: Int64] = [:]
         if let timeColumn { times = try commit.times(timeColumn, in: store) }
         let timeAscending = query.sort.first?.ascending ?? true
-        // Where a contact that matched outside a window at the start of a time order was: after it.
-        let afterAll = SearchIndex.Place(rowid: Int64.max, key: [UInt8](repeating: 0xFF, count: 9))
         var wasIn: [SearchIndex.Place] = [], isIn: [SearchIndex.Place] = []
         var windowChanged = false
         for x in commit.rowids {
@@ -283,7 +316,7 @@ public final class LiveQuery: @unchecked Sendable {
                     let key = timeColumn == nil ? e.key : members.first { $0.rowid == x }?.key ?? []
                     wasIn.append(SearchIndex.Place(rowid: x, key: key))
                 } else if filter.matches(e) {
-                    wasIn.append(timeColumn == nil ? SearchIndex.Place(rowid: x, key: e.key) : afterAll)
+                    wasIn.append(timeColumn == nil ? SearchIndex.Place(rowid: x, key: e.key) : Self.afterAll)
                 }
             } else if held {
                 return nil
@@ -297,7 +330,9 @@ public final class LiveQuery: @unchecked Sendable {
                 }
             }
         }
-        if !windowChanged && wasIn.isEmpty && isIn.isEmpty { return Followed(total: total, members: members, same: true) }
+        // Nothing it held changed, and what matched still matches in the same place (a
+        // favorite set outside the window, in a list of everyone): the same window.
+        if !windowChanged && wasIn == isIn { return Followed(total: total, members: members, same: true) }
         let newTotal = total - wasIn.count + isIn.count
         if query.limit == nil && offset == 0 && members.count > Self.rowidSetThreshold {
             return try inPlace(commit, isIn: sorted(isIn), total: newTotal, store: store)

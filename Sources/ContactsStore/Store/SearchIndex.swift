@@ -254,8 +254,11 @@ final class SearchIndex: @unchecked Sendable {
     }
 
     func findStretches() {
-        stretches = [0]
-        for i in slots.indices.dropFirst() where Int(slots[i].textStart) != slots[i - 1].textEnd { stretches.append(i) }
+        var stretches = [0]
+        slots.withUnsafeBufferPointer { slots in
+            for i in slots.indices.dropFirst() where Int(slots[i].textStart) != slots[i - 1].textEnd { stretches.append(i) }
+        }
+        self.stretches = stretches
     }
 
     /// The bytes the index holds: its slots, their features, and the buffers of texts and keys.
@@ -326,6 +329,10 @@ final class SearchIndex: @unchecked Sendable {
         // rowid going pass over most slots without hashing.
         let (low, high) = (gone.min() ?? 0, gone.max() ?? -1)
         func goes(_ rowid: Int64) -> Bool { rowid >= low && rowid <= high && gone.contains(rowid) }
+        // Worked on as locals: a loop over a class's stored arrays pays an exclusivity check
+        // at each element.
+        var (slots, features) = (self.slots, self.features)
+        (self.slots, self.features) = ([], [])
         var kept = slots.firstIndex { goes($0.rowid) } ?? slots.count
         for i in kept..<slots.count {
             if goes(slots[i].rowid) {
@@ -341,14 +348,25 @@ final class SearchIndex: @unchecked Sendable {
         for e in upserts {
             var lo = 0
             var hi = slots.count
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                if slot(mid, isBefore: e.key, rowid: e.rowid) { lo = mid + 1 } else { hi = mid }
+            textBuffer.withUnsafeBytes { t in
+                keyBuffer.withUnsafeBytes { k in
+                    e.key.withUnsafeBytes { y in
+                        while lo < hi {
+                            let mid = (lo + hi) / 2
+                            if Self.before(slots[mid].key(texts: t, keys: k), slots[mid].rowid, y, e.rowid) {
+                                lo = mid + 1
+                            } else {
+                                hi = mid
+                            }
+                        }
+                    }
+                }
             }
             let (slot, summary) = Self.makeSlot(e, texts: &textBuffer, keys: &keyBuffer)
             slots.insert(slot, at: lo)
             features.insert(summary, at: lo)
         }
+        (self.slots, self.features) = (slots, features)
         if garbage > 1 << 20 && garbage > (textBuffer.count + keyBuffer.count) / 2 {
             install(Self.ordered(slots, texts: textBuffer, keys: keyBuffer, alreadySorted: true))
         } else {
