@@ -220,7 +220,12 @@ final class LiveViews: @unchecked Sendable {
 
     private func contactTexts(_ rowids: [Int64], _ view: View, at state: Int64) throws -> [Int64: String] {
         if rowids.isEmpty { return [:] }
-        if commitTexts.state != state { commitTexts = (state, [:]) }
+        if commitTexts.state != state {
+            commitTexts = (state, [:])
+            // Forgotten after the notifications of the commit queued so far (one queued later
+            // reads again): nothing is kept at rest.
+            queue.async { [self] in if commitTexts.state == state { commitTexts = (-1, [:]) } }
+        }
         let fields = view.fields ?? .all
         var known = commitTexts.byFields[fields] ?? [:]
         let missing = rowids.filter { known[$0] == nil }

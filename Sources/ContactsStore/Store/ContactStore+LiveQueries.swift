@@ -189,9 +189,8 @@ extension ContactStore {
     }
 
     /// Brings every live query to a commit's state, under the write lock; a query that cannot
-    /// be answered again is told to reset.
-    /// The changes are handed on once every query is brought up to date: their owners' work
-    /// on them does not compete with the commit for a core.
+    /// be answered again is told to reset. The changes are handed on once every query is up
+    /// to date, so that their owners' work on them does not compete with the commit for a core.
     func liveCommitted(_ commit: LiveCommit) {
         var told: [(LiveQuery, LiveQueryChange)] = []
         for live in liveQueries.all {

@@ -202,7 +202,7 @@ public final class LiveQuery: @unchecked Sendable {
         let incoming = try named(isIn, store, commit)
         guard incoming.count == isIn.count else { return nil }
         var leaving: [(index: Int, rank: Int, member: Member)] = []
-        for (k, i) in try heldIndexes(commit).enumerated() { leaving.append((i, i - k, members[i])) }
+        for (k, i) in heldIndexes(commit).enumerated() { leaving.append((i, i - k, members[i])) }
         var change = LiveQueryChange(from: state, to: commit.state, total: newTotal)
         change.origin = commit.origin
         if incoming.count == leaving.count && zip(incoming, leaving).allSatisfy({ $0 == $1.member }) {
@@ -219,11 +219,7 @@ public final class LiveQuery: @unchecked Sendable {
         var byRank: [Int: [(from: Int, to: Int, member: Member)]] = [:]
         var lower = 0
         for (k, m) in incoming.enumerated() {
-            var a = lower, b = window.count
-            while a < b {
-                let mid = (a + b) / 2
-                if window[mid].precedes(m, ascending: asc) { a = mid + 1 } else { b = mid }
-            }
+            let a = Self.place(of: m, in: window, from: lower, ascending: asc)
             window.insert(m, at: a)
             lower = a + 1
             guard let before = was.removeValue(forKey: m.rowid) else {
@@ -249,10 +245,21 @@ public final class LiveQuery: @unchecked Sendable {
         return Followed(total: newTotal, members: window, change: change)
     }
 
+    /// Where `m` goes in `window` (kept in order), at `lower` or after: before the first member
+    /// it does not follow.
+    static func place(of m: Member, in window: [Member], from lower: Int = 0, ascending: Bool) -> Int {
+        var (a, b) = (lower, window.count)
+        while a < b {
+            let mid = (a + b) / 2
+            if window[mid].precedes(m, ascending: ascending) { a = mid + 1 } else { b = mid }
+        }
+        return a
+    }
+
     /// Where the window holds the contacts the commit changed, in order: found by their keys
     /// before the commit in name order (a search of the window, not a pass over it), else by a
     /// pass that the smallest and largest changed rowid hurry.
-    private func heldIndexes(_ commit: LiveCommit) throws -> [Int] {
+    private func heldIndexes(_ commit: LiveCommit) -> [Int] {
         let held = commit.rowids.filter(holds)
         if held.isEmpty { return [] }
         if order == .name, let before = commit.before {
@@ -260,12 +267,7 @@ public final class LiveQuery: @unchecked Sendable {
             var found: [Int] = []
             for x in held {
                 guard let e = before[x] else { break }
-                let probe = Member(id: "", rowid: x, key: e.key)
-                var (a, b) = (0, members.count)
-                while a < b {
-                    let mid = (a + b) / 2
-                    if members[mid].precedes(probe, ascending: asc) { a = mid + 1 } else { b = mid }
-                }
+                let a = Self.place(of: Member(id: "", rowid: x, key: e.key), in: members, ascending: asc)
                 guard a < members.count, members[a].rowid == x else { break }
                 found.append(a)
             }
@@ -361,14 +363,7 @@ public final class LiveQuery: @unchecked Sendable {
         if !into.isEmpty {
             let named = try self.named(into, store, commit)
             guard named.count == into.count else { return nil }
-            for m in named {
-                var a = 0, b = middle.count
-                while a < b {
-                    let mid = (a + b) / 2
-                    if middle[mid].precedes(m, ascending: asc) { a = mid + 1 } else { b = mid }
-                }
-                middle.insert(m, at: a)
-            }
+            for m in named { middle.insert(m, at: Self.place(of: m, in: middle, ascending: asc)) }
         }
         let beforeCount = unchangedBefore + addedBefore.count
         let afterCount = unchangedAfter + addedAfter.count
