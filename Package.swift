@@ -51,7 +51,7 @@ let package = Package(
         // Phone numbers as numbers: libphonenumber (C++, Debian's libphonenumber-dev) behind
         // a few C functions, and the Swift face of them.
         .target(name: "PhoneNumberShim", linkerSettings: [.linkedLibrary("phonenumber"), .linkedLibrary("stdc++")]),
-        .target(name: "PhoneNumbers", dependencies: ["PhoneNumberShim"]),
+        .target(name: "PhoneNumbers", dependencies: ["PhoneNumberShim", "ContactsSupport"]),
         // The contact model, its JSON shapes, validation, vCard mapping and search normalisation.
         .target(name: "ContactsCore", dependencies: ["ContactsSupport", "JSONCore", "VCard", "PhoneNumbers"]),
         // Contacts as Google's and Outlook's CSV exports hold them, read and written.

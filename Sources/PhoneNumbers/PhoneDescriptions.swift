@@ -1,4 +1,4 @@
-import Synchronization
+import ContactsSupport
 
 /// A phone's E.164 form and type as a contact's shape shows them, remembered for the phones
 /// shown lately: telling the type costs libphonenumber some 40 µs a number, and a page of
@@ -28,5 +28,5 @@ public enum PhoneDescriptions {
     public static func forget() { remembered.withLock { $0 = [:] } }
 
     static let capacity = 8192
-    private static let remembered = Mutex<[String: Description]>([:])
+    private static let remembered = Locked<[String: Description]>([:])
 }

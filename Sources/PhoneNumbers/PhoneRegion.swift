@@ -1,5 +1,5 @@
+import ContactsSupport
 import PhoneNumberShim
-import Synchronization
 
 /// The region whose numbers are written without a country code: `defaultRegion` of the
 /// configuration, else the one the locale names (`LC_TELEPHONE`, `LC_ALL`, `LANG`).
@@ -39,7 +39,7 @@ extension PhoneRegion {
         set { setting.withLock { $0 = newValue } }
     }
 
-    private static let setting = Mutex<String?>(nil)
+    private static let setting = Locked<String?>(nil)
 
     /// The region whose numbers have `countryCode` ("DE" for 49; "US" for 1, the main one of
     /// those sharing it); nil for a code no region has.

@@ -2,7 +2,6 @@ import ContactsSupport
 import Dispatch
 import Foundation
 import Glibc
-import Synchronization
 
 /// A thumbnail on disk.
 public struct CachedThumbnail: Sendable, Equatable {
@@ -17,7 +16,7 @@ public struct CachedThumbnail: Sendable, Equatable {
 /// are renamed into place but not synced.
 public final class ThumbnailCache: Sendable {
     public let directory: String
-    private let currentLimits: Mutex<ImageLimits>
+    private let currentLimits: Locked<ImageLimits>
     public let decoder: any ImageDecoding
     /// At most this many thumbnails are decoded at once; the rest wait their turn, so a burst
     /// of requests never holds a burst of full-size images in memory.
@@ -26,7 +25,7 @@ public final class ThumbnailCache: Sendable {
     public init(directory: String, decoder: any ImageDecoding, limits: ImageLimits = ImageLimits(), concurrency: Int = 2) {
         self.directory = directory
         self.decoder = decoder
-        self.currentLimits = Mutex(limits)
+        self.currentLimits = Locked(limits)
         self.decoders = DispatchSemaphore(value: max(1, concurrency))
     }
 

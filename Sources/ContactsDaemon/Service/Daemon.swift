@@ -38,7 +38,7 @@ public final class Daemon: @unchecked Sendable {
     /// The CardDAV socket the service manager passed, if it did.
     private var passedCardDAVSocket: Int32?
     /// How the last sync of each account went, for the status line.
-    private let lastSync = Mutex<[String: String]>([:])
+    private let lastSync = Locked<[String: String]>([:])
     private(set) var server: RPCServer?
     private var lock: LockFile?
     private var ownsSocketFile = false
@@ -46,7 +46,7 @@ public final class Daemon: @unchecked Sendable {
     private let statusQueue = DispatchQueue(label: "status")
     private var statusPending = false
     /// What the last drop-folder import did, carried by every later status line.
-    private let lastImport = Mutex<String?>(nil)
+    private let lastImport = Locked<String?>(nil)
     /// Set when the daemon begins to stop: imports under way roll back (a dropped file stays
     /// in the inbox and is imported whole at the next start).
     private let stopping = Atomic<Bool>(false)
