@@ -102,7 +102,9 @@ final class LiveViews: @unchecked Sendable {
 
     /// The view's window as it is now; the answer of `views.read` (after a `view.reset`).
     func read(_ number: Int, session: RPCSession?) throws -> JSONValue {
-        try queue.sync {
+        // The changes of the commits made before the call are delivered before its answer.
+        store.awaitLiveQueries()
+        return try queue.sync {
             guard let view = views[number], view.session === session, let live = view.live else { throw Self.unknown(number) }
             let snapshot = store.snapshot(live)
             let texts = try contactTexts(snapshot.members.map(\.rowid), view)

@@ -47,6 +47,10 @@ extension ContactStore {
     /// Of those, the microseconds of CPU time (the rest went waiting for a core).
     public var liveQueryCPUMicroseconds: Int { liveQueries.spentNanoseconds.cpu / 1000 }
 
+    /// Returns once the live queries have followed every commit made so far and handed on
+    /// what changed (they follow after the writer has its answer).
+    public func awaitLiveQueries() { writeLock.withLock {} }
+
     /// The query's window, total and state, as one (a commit under way finishes first).
     public func snapshot(_ live: LiveQuery) -> (state: Int64, total: Int, members: [LiveQuery.Member]) {
         writeLock.lock()

@@ -14,7 +14,7 @@ public final class ContactStore: @unchecked Sendable {
     public typealias ChangeHandler = @Sendable ([ContactChange], [GroupChange], ChangeSource) -> Void
 
     let writer: Database
-    let writeLock = NSLock()
+    let writeLock = WriteLock()
     let poolLock = NSLock()
     var idleReaders: [Database] = []
     var closed = false
@@ -314,8 +314,8 @@ public final class ContactStore: @unchecked Sendable {
         let followStarted = DispatchTime.now().uptimeNanoseconds
         let followCPUStarted = Self.threadCPUNanoseconds()
         let live = liveQueries.isEmpty ? nil : LiveCommit.before(log, index: searchIndex)
-        var followNanos = DispatchTime.now().uptimeNanoseconds - followStarted
-        var followCPUNanos = Self.threadCPUNanoseconds() - followCPUStarted
+        let followNanos = DispatchTime.now().uptimeNanoseconds - followStarted
+        let followCPUNanos = Self.threadCPUNanoseconds() - followCPUStarted
         if let contents = prepared.result(for: log) {
             searchIndex.install(prepared: contents)
         } else {
@@ -334,15 +334,21 @@ public final class ContactStore: @unchecked Sendable {
             keyPhonesSoon()
         }
         // After the cache forgot what changed: a view reads the contacts it sends from it.
+        // The queries follow once the writer has let go, before the next one starts: the
+        // writer's caller has its answer meanwhile.
         if var commit = live, !log.isEmpty || !commit.rowids.isEmpty {
-            let started = DispatchTime.now().uptimeNanoseconds
-            let cpuStarted = Self.threadCPUNanoseconds()
             commit.readAfter(searchIndex)
-            liveCommitted(commit)
-            followNanos += DispatchTime.now().uptimeNanoseconds - started
-            followCPUNanos += Self.threadCPUNanoseconds() - cpuStarted
+            writeLock.handOn { [self, commit] in
+                let started = DispatchTime.now().uptimeNanoseconds
+                let cpuStarted = Self.threadCPUNanoseconds()
+                liveCommitted(commit)
+                liveQueries.spent(
+                    nanoseconds: followNanos + DispatchTime.now().uptimeNanoseconds - started,
+                    cpu: followCPUNanos + Self.threadCPUNanoseconds() - cpuStarted)
+            }
+        } else if live != nil {
+            liveQueries.spent(nanoseconds: followNanos, cpu: followCPUNanos)
         }
-        if live != nil { liveQueries.spent(nanoseconds: followNanos, cpu: followCPUNanos) }
         if !log.isEmpty, let changeHandler {
             changeHandler(log.contacts, log.groups, ChangeSource(origin: log.origin, operation: log.operation, state: log.state))
         }
