@@ -16,7 +16,7 @@ figures = json.load(open(sys.argv[1]))
 wanted = ["storeInsertSeconds", "storeSearch.word.p50", "search.word.p50", "search.CJK.p99", "importCallSeconds", "importStoreSeconds", "dropFolderImportSeconds", "dropFolderImportWithNumbersSeconds",
           "getSequentialPerSecond", "getPipelinedPerSecond", "exportSeconds", "exportFileSeconds", "exportPeakRSSMiB", "queryEmailMs", "queryEmailAllMs", "abookQueryMs", "daemonRSSMiB", "readyMs",
           "setPhoto12MPMs", "thumbnailColdMs", "thumbnailCachedP50Ms", "historyP99Ms", "undoImportSeconds",
-          "historyStoreRatio", "realisticDuplicatesSeconds", "serveListingMs", "serveMultiget100Ms", "serveQueryMs", "serveNoOpSyncMs", "radicaleListingMs", "vdirsyncerFromContactsdSeconds", "importStoreWithHistorySeconds", "importStoreWithoutHistorySeconds",
+          "historyStoreRatio", "realisticDuplicatesSeconds", "duplicatesCallSeconds", "serveListingMs", "serveMultiget100Ms", "serveQueryMs", "serveNoOpSyncMs", "radicaleListingMs", "vdirsyncerFromContactsdSeconds", "importStoreWithHistorySeconds", "importStoreWithoutHistorySeconds",
           "viewsImportBareSeconds", "viewsImportWatchedSeconds", "viewsEditAloneMs", "viewsEditWithViewsMs", "viewsHeapBytesPerView"]
 missing = [k for k in wanted if not isinstance(figures.get(k), (int, float)) or figures[k] <= 0]
 if missing:

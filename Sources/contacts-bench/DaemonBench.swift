@@ -43,6 +43,14 @@ enum DaemonBench {
             inner.figures["daemonRSSMiB"] = rss
             inner.figures["daemonRSSRightAfterExportMiB"] = rssBusy
             inner.figures["daemonPeakRSSMiB"] = peak
+            // Duplicates as a client asks for them, on the store the drop folder filled.
+            let td = now()
+            let found = try c.call("contacts.duplicates")
+            let duplicatesSeconds = now() - td
+            inner.row(
+                "contacts.duplicates through the socket",
+                String(format: "%.2f s (%d groups)", duplicatesSeconds, found["groups"]?.arrayValue?.count ?? 0))
+            inner.figures["duplicatesCallSeconds"] = duplicatesSeconds
             pauseIfAsked(daemon)
             if let id = ids.first { try photos(socket: daemon.socket, id: id, into: &inner) }
         }

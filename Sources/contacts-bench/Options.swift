@@ -22,6 +22,10 @@ struct Options {
     var viewsOnly: Bool { environment["BENCH_VIEWS_ONLY"] != nil }
     /// Only the duplicates on real name frequencies.
     var duplicatesOnly: Bool { environment["BENCH_DUPLICATES_ONLY"] != nil }
+    /// The evenly drawn corpus of the first figures instead of the realistic one.
+    var uniformCorpus: Bool { environment["BENCH_CORPUS"] == "uniform" }
+    /// Only what the corpus is like (`BENCH_CORPUS_ONLY`).
+    var corpusOnly: Bool { environment["BENCH_CORPUS_ONLY"] != nil }
     var breakdown: Bool { environment["BENCH_BREAKDOWN"] != nil }
     var perQuery: Bool { environment["BENCH_PER_QUERY"] != nil }
 

@@ -1,10 +1,12 @@
 import ContactsCore
 import ContactsSupport
 import Foundation
+import VCard
 
 /// Address books shaped like people's: names at their real frequencies (`NameFrequencies`),
 /// 1–3 phones with types, 0–2 emails, an address on a third, organizations, titles,
-/// birthdays, notes with a long tail, categories and urls.
+/// birthdays, notes with a long tail, categories and urls, a photo on one in a hundred: as
+/// vCard 3.0, some 400 bytes a card with a long tail. The bench's main corpus.
 struct RealisticCorpus {
     static let names = NameFrequencies()
     static let providers = [
@@ -68,6 +70,90 @@ struct RealisticCorpus {
         if roll(20) { c.groups = [random.pick(Self.groups)] }
         if roll(10) { c.urls = [LabeledValue(value: "https://\(user.isEmpty ? "example" : user).example.net/", label: nil)] }
         c.favorite = roll(3)
+        // Drawn apart from the rest, which stays as it was drawn before these were added.
+        var more = Corpus(seed: 0x51_7CC1_B727_220A ^ UInt64(i + 1) &* 0x9E37_79B9_7F4A_7C15)
+        shareNumbers(&c, &more)
+        producerLines(&c, &more)
+        if i % 100 == 42 {
+            // One contact in a hundred arrives with a photo, as a phone's export carries it.
+            let jpeg = Corpus.photos[(i / 100) % Corpus.photos.count]
+            c.vcardProperties =
+                (c.vcardProperties ?? []) + [
+                    VCardProperty(
+                        name: "PHOTO", parameters: [VCardParameter("ENCODING", ["b"]), VCardParameter("TYPE", ["JPEG"])],
+                        value: .raw(Data(jpeg).base64EncodedString()))
+                ]
+            c.photo = .stored(hash: ContentAddress.of(jpeg), mimeType: "image/jpeg", width: nil, height: nil)
+        }
         return c
+    }
+
+    /// Numbers several people have: a family's landline (one in ten with a home number have
+    /// the one of a household of their family name), a company's switchboard (three in ten
+    /// of those at a company have it as their work number).
+    func shareNumbers(_ c: inout Contact, _ random: inout Corpus) {
+        if let k = c.phones.firstIndex(where: { $0.label == "home" }), let family = c.structuredName?.family, random.next() % 10 == 0 {
+            let household = Self.hash(family) &+ random.next() % 3
+            c.phones[k].value = Self.number(household)
+        }
+        if let company = c.organization, random.next() % 10 < 3 {
+            let line = LabeledValue(value: Self.number(Self.hash(company)), label: "work")
+            if let k = c.phones.firstIndex(where: { $0.label == "work" }) { c.phones[k] = line } else { c.phones.append(line) }
+        }
+    }
+
+    /// What the programs that wrote the cards add: a UID and the time of the last change on
+    /// every card; Apple's product line and its own id on a third, Google's product line and
+    /// street addresses with a region and country on others.
+    func producerLines(_ c: inout Contact, _ random: inout Corpus) {
+        c.uid = Self.uuid(&random)
+        let producer = random.next() % 100
+        var lines: [VCardProperty] = []
+        if producer < 35 {
+            lines.append(VCardProperty(name: "PRODID", value: .raw("-//Apple Inc.//iPhone OS 17.5.1//EN")))
+            lines.append(VCardProperty(name: "X-ABUID", value: .raw(Self.uuid(&random) + ":ABPerson")))
+        } else if producer < 75 {
+            lines.append(VCardProperty(name: "PRODID", value: .raw("-//Google Inc.//Google Contacts//EN")))
+            // Google puts every contact of its list in "myContacts".
+            c.groups.insert("myContacts", at: 0)
+        }
+        for k in c.addresses.indices where producer < 75 {
+            c.addresses[k].region = random.pick(Self.regions)
+            c.addresses[k].country = random.pick(Self.countries)
+        }
+        if c.note == nil, random.next() % 100 < 8 {
+            // Notes people keep: a line or a few, one in five a page.
+            let line = "Gate code \(1000 + random.next() % 9000); prefers calls after \(5 + random.next() % 4) pm. "
+            c.note = String(repeating: line, count: random.next() % 5 == 0 ? 10 + Int(random.next() % 40) : 1 + Int(random.next() % 4))
+        }
+        if c.organization != nil, random.next() % 2 == 0 { c.department = random.pick(Self.departments) }
+        if random.next() % 100 < 8 { c.nickname = c.structuredName.map { String($0.given.prefix(3)) } }
+        let seconds = 1_500_000_000 + Int(random.next() % 250_000_000)
+        lines.append(VCardProperty(name: "REV", value: .raw(Timestamp.format(Int64(seconds) * 1000))))
+        c.vcardProperties = (c.vcardProperties ?? []) + lines
+    }
+
+    static let departments = ["Sales", "Engineering", "Human Resources", "Finance", "Customer Support", "Marketing", "Legal"]
+    static let regions = ["CA", "NY", "Bayern", "Île-de-France", "Comunidad de Madrid", "TX", "MA", "WA", "Auvergne-Rhône-Alpes"]
+    static let countries = ["United States", "Deutschland", "France", "España", "Brasil", "United Kingdom"]
+
+    /// A random UUID, as producers write them.
+    static func uuid(_ random: inout Corpus) -> String {
+        let (a, b) = (random.next(), random.next())
+        let hex = String(format: "%016llX%016llX", a, b)
+        let h = Array(hex)
+        return [h[0..<8], h[8..<12], h[12..<16], h[16..<20], h[20..<32]].map { String($0) }.joined(separator: "-")
+    }
+
+    /// A North American number from a number.
+    static func number(_ n: UInt64) -> String {
+        String(format: "(%03d) %03d-%04d", 200 + Int(n % 780), 200 + Int((n / 780) % 800), Int((n / 624_000) % 10_000))
+    }
+
+    /// A stable hash of a text (FNV-1a): the same name gives the same household everywhere.
+    static func hash(_ text: String) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in text.utf8 { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+        return h
     }
 }

@@ -5,6 +5,8 @@ import PhoneNumbers
 
 /// contacts-bench: measures the store on a generated corpus and prints a table.
 /// Usage: contacts-bench [--contacts N] [--json FILE]
+/// The corpus is shaped like people's address books (`RealisticCorpus`); `BENCH_CORPUS=uniform`
+/// takes the first, evenly drawn one (`Corpus`) instead, for comparisons with figures of before.
 
 let options = Options(Array(CommandLine.arguments.dropFirst()))
 let count = options.count
@@ -22,11 +24,26 @@ if options.duplicatesOnly {
     report.print(title: "contacts-bench: duplicates, \(count) contacts")
     exit(0)
 }
-var corpus = Corpus()
 let t0 = now()
-let contacts = (0..<count).map { corpus.contact($0) }
+let contacts: [Contact]
+if options.uniformCorpus {
+    var corpus = Corpus()
+    contacts = (0..<count).map { corpus.contact($0) }
+} else {
+    var corpus = RealisticCorpus()
+    contacts = (0..<count).map { corpus.contact($0) }
+}
 report.row("generate \(count) contacts", String(format: "%.2f s", now() - t0))
-let queries = QueryClasses(contacts)
+report.row("corpus", CorpusShape(contacts, uniform: options.uniformCorpus).description)
+let queries = QueryClasses(contacts, uniform: options.uniformCorpus)
+if options.corpusOnly {
+    // BENCH_CORPUS_ONLY=FILE: the corpus as the vCard 3.0 file the imports read, to look at.
+    if let file = options.environment["BENCH_CORPUS_ONLY"], !file.isEmpty, file != "1" {
+        try vCard3(contacts).write(toFile: file, atomically: false, encoding: .utf8)
+    }
+    report.print(title: "contacts-bench: the corpus of \(count) contacts")
+    exit(0)
+}
 if options.viewsOnly {
     report.merge(try ViewsBench.measure(contacts, scratch: dir))
     report.print(title: "contacts-bench: live views, \(count) contacts")
