@@ -20,6 +20,9 @@ struct Options {
     var serveOnly: Bool { environment["BENCH_SERVE_ONLY"] != nil }
     /// Only the live views' figures.
     var viewsOnly: Bool { environment["BENCH_VIEWS_ONLY"] != nil }
+    /// Only what a client of a real contactsd sees: the drop-folder import, search, export,
+    /// the mail query, memory at rest, duplicates (`BENCH_DAEMON_ONLY`).
+    var daemonOnly: Bool { environment["BENCH_DAEMON_ONLY"] != nil }
     /// Only the duplicates on real name frequencies.
     var duplicatesOnly: Bool { environment["BENCH_DUPLICATES_ONLY"] != nil }
     /// The evenly drawn corpus of the first figures instead of the realistic one.
@@ -29,12 +32,12 @@ struct Options {
     var breakdown: Bool { environment["BENCH_BREAKDOWN"] != nil }
     var perQuery: Bool { environment["BENCH_PER_QUERY"] != nil }
 
-    var storeFigures: Bool { !viewsOnly && !importOnly && !dropOnly && !syncOnly && !serveOnly }
-    var importPhases: Bool { !viewsOnly && !searchOnly && !dropOnly && !syncOnly && !serveOnly }
+    var storeFigures: Bool { !viewsOnly && !importOnly && !dropOnly && !syncOnly && !serveOnly && !daemonOnly }
+    var importPhases: Bool { !viewsOnly && !searchOnly && !dropOnly && !syncOnly && !serveOnly && !daemonOnly }
     var daemonFigures: Bool { !viewsOnly && !importOnly && !searchOnly && !syncOnly && !serveOnly }
-    var serveFigures: Bool { (daemonFigures && !dropOnly) || serveOnly }
-    var viewsFigures: Bool { daemonFigures && !dropOnly }
-    var syncFigures: Bool { !viewsOnly && !importOnly && !searchOnly && !dropOnly && !noSync && !serveOnly }
+    var serveFigures: Bool { (daemonFigures && !dropOnly && !daemonOnly) || serveOnly }
+    var viewsFigures: Bool { daemonFigures && !dropOnly && !daemonOnly }
+    var syncFigures: Bool { !viewsOnly && !importOnly && !searchOnly && !dropOnly && !noSync && !serveOnly && !daemonOnly }
 
     static let usage = "usage: contacts-bench [--contacts N] [--json FILE]"
 

@@ -51,8 +51,8 @@ if options.viewsOnly {
     exit(0)
 }
 
-let store = try StoreBench.fill(contacts, path: dir + "/contacts.sqlite3", options: options, into: &report)
-if options.storeFigures { try StoreBench.measure(store, queries: queries, options: options, into: &report) }
+let store = options.daemonOnly ? nil : try StoreBench.fill(contacts, path: dir + "/contacts.sqlite3", options: options, into: &report)
+if options.storeFigures, let store { try StoreBench.measure(store, queries: queries, options: options, into: &report) }
 
 var historyItems: [ImportItem] = []
 if options.importPhases {
@@ -107,8 +107,8 @@ if options.syncFigures {
     }
 }
 
-if options.storeFigures { try DuplicatesBench.throughStore(store, contacts, into: &report) }
+if options.storeFigures, let store { try DuplicatesBench.throughStore(store, contacts, into: &report) }
 
 report.print(title: "contacts-bench: \(count) contacts (store level)")
 if let path = options.jsonOut { try report.writeJSON(to: path) }
-store.close()
+store?.close()
