@@ -81,8 +81,26 @@ extension ContactStore {
     func keyPhonesSoon() {
         phoneKeying.request { [weak self] in
             guard let self else { return }
+            // The keys go into the number indexes in the order of the numbers, not of the
+            // contacts: many batches get a page cache that holds those indexes for the run.
+            let waiting = (try? self.phonesWaitingForKeys()) ?? 0
+            if waiting > Self.keyingBatch { self.setWriterCache(kib: Self.bulkCacheKiB(rows: waiting)) }
             while ((try? self.keyWaitingPhones()) ?? 0) > 0 {}
+            if waiting > Self.keyingBatch { self.setWriterCache(kib: nil) }
             self.forgetWaitingTailsIfNoneWait()
+        }
+    }
+
+    /// The writer's page cache: `kib` for a long run of writes, or (nil) back to the idle size,
+    /// what it held given back.
+    func setWriterCache(kib: Int?) {
+        writeLock.lock()
+        defer { writeLock.unlock() }
+        guard !closed else { return }
+        if let kib {
+            try? writer.execute("PRAGMA cache_size=-\(kib)")
+        } else {
+            try? writer.execute("PRAGMA cache_size=-\(Self.idleCacheKiB); PRAGMA shrink_memory;")
         }
     }
 
