@@ -57,17 +57,21 @@ struct Corpus {
         if next() % 4 == 0 { c.organization = pick(Self.orgs) }
         if next() % 5 == 0 { c.groups = [pick(Self.groups)] }
         c.favorite = next() % 20 == 0
-        if i % 100 == 42 {
-            // One contact in a hundred arrives with a photo, as a phone's export carries it.
-            let jpeg = Self.photos[(i / 100) % Self.photos.count]
-            c.vcardProperties = [
+        Self.addPhoto(&c, i)
+        return c
+    }
+
+    /// One contact in a hundred arrives with a photo, as a phone's export carries it.
+    static func addPhoto(_ c: inout Contact, _ i: Int) {
+        guard i % 100 == 42 else { return }
+        let jpeg = photos[(i / 100) % photos.count]
+        c.vcardProperties =
+            (c.vcardProperties ?? []) + [
                 VCardProperty(
                     name: "PHOTO", parameters: [VCardParameter("ENCODING", ["b"]), VCardParameter("TYPE", ["JPEG"])],
                     value: .raw(Data(jpeg).base64EncodedString()))
             ]
-            c.photo = .stored(hash: ContentAddress.of(jpeg), mimeType: "image/jpeg", width: nil, height: nil)
-        }
-        return c
+        c.photo = .stored(hash: ContentAddress.of(jpeg), mimeType: "image/jpeg", width: nil, height: nil)
     }
 
     /// Distinct small photos (noise, so they do not compress away), shared round-robin.

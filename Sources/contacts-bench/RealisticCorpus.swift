@@ -74,17 +74,7 @@ struct RealisticCorpus {
         var more = Corpus(seed: 0x51_7CC1_B727_220A ^ UInt64(i + 1) &* 0x9E37_79B9_7F4A_7C15)
         shareNumbers(&c, &more)
         producerLines(&c, &more)
-        if i % 100 == 42 {
-            // One contact in a hundred arrives with a photo, as a phone's export carries it.
-            let jpeg = Corpus.photos[(i / 100) % Corpus.photos.count]
-            c.vcardProperties =
-                (c.vcardProperties ?? []) + [
-                    VCardProperty(
-                        name: "PHOTO", parameters: [VCardParameter("ENCODING", ["b"]), VCardParameter("TYPE", ["JPEG"])],
-                        value: .raw(Data(jpeg).base64EncodedString()))
-                ]
-            c.photo = .stored(hash: ContentAddress.of(jpeg), mimeType: "image/jpeg", width: nil, height: nil)
-        }
+        Corpus.addPhoto(&c, i)
         return c
     }
 

@@ -84,9 +84,10 @@ extension ContactStore {
             // The keys go into the number indexes in the order of the numbers, not of the
             // contacts: many batches get a page cache that holds those indexes for the run.
             let waiting = (try? self.phonesWaitingForKeys()) ?? 0
-            if waiting > Self.keyingBatch { self.setWriterCache(kib: Self.bulkCacheKiB(rows: waiting)) }
+            let long = waiting > Self.keyingBatch
+            if long { self.setWriterCache(kib: Self.bulkCacheKiB(rows: waiting)) }
             while ((try? self.keyWaitingPhones()) ?? 0) > 0 {}
-            if waiting > Self.keyingBatch { self.setWriterCache(kib: nil) }
+            if long { self.setWriterCache(kib: nil) }
             self.forgetWaitingTailsIfNoneWait()
         }
     }

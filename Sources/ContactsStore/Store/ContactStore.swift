@@ -335,9 +335,8 @@ public final class ContactStore: @unchecked Sendable {
         }
         // After the cache forgot what changed: a view reads the contacts it sends from it.
         // The queries follow once the writer has let go, before the next one starts: the
-        // writer's caller has its answer meanwhile.
-        // A commit that changes only which account a contact is in (a sync forgetting a card,
-        // contacts adopted by an account) changes what a view of an account holds too.
+        // writer's caller has its answer meanwhile. A commit that changes only which account
+        // a contact is in (a sync forgetting a card) changes what a view of an account holds.
         if var commit = live, !log.isEmpty || !commit.rowids.isEmpty || log.accountsChanged || log.membershipsChanged {
             commit.readAfter(searchIndex)
             writeLock.handOn { [self, commit] in
