@@ -10,7 +10,8 @@ extension SearchFolding {
             case 0x30...0x39: self = .digits
             // The combining marks U+0483 to U+0489 are left to the transliterator.
             case 0x400...0x482, 0x48A...0x4FF: self = .cyrillic
-            case 0x4E00...0x9FFF: self = .han
+            // With the iteration mark 々, which Japanese names write for a repeated character.
+            case 0x4E00...0x9FFF, SearchFolding.iterationMark: self = .han
             case 0xAC00...0xD7A3: self = .hangul
             default: return nil
             }
@@ -49,12 +50,22 @@ extension SearchFolding {
 
     /// CJK Unified Ideographs, a syllable per character: the transliterator reads each of
     /// these characters alone and puts a space between them.
+    /// The iteration mark 々 reads as the character before it ("佐々木" as "佐佐木", "zuo zuo
+    /// mu"), where the transliterator makes it "⓶" glued to its neighbours, which no one
+    /// types; one that starts a run has nothing to repeat and is passed over.
     static func foldHan(_ run: ArraySlice<Unicode.Scalar>, into out: inout String) {
-        for (k, u) in run.enumerated() {
-            if k > 0 { out.append(" ") }
-            out += FoldTables.hanSyllables[hanReading(Int(u.value) - 0x4E00)]
+        var previous: String?
+        for u in run {
+            let reading = u.value == iterationMark ? previous : FoldTables.hanSyllables[hanReading(Int(u.value) - 0x4E00)]
+            guard let reading else { continue }
+            if previous != nil { out.append(" ") }
+            out += reading
+            previous = reading
         }
     }
+
+    /// 々, U+3005.
+    static let iterationMark: UInt32 = 0x3005
 
     /// Which of `FoldTables.hanSyllables` reads the `k`th character from U+4E00.
     static func hanReading(_ k: Int) -> Int {

@@ -189,6 +189,17 @@ final class SearchFoldingTests: XCTestCase {
         XCTAssertEqual(SearchFolding.transliteratedWords, before + 1, "and is remembered")
     }
 
+    /// 々 repeats the character before it, as a reader of the name says it; the transliterator
+    /// would read "佐々木" as "zuo⓶mu", which no query finds, and stay loaded for it.
+    func testTheIterationMarkReadsAsTheCharacterItRepeats() {
+        let before = SearchFolding.transliteratedWords
+        XCTAssertEqual(SearchFolding.fold("佐々木 翔"), "zuo zuo mu xiang")
+        XCTAssertEqual(SearchFolding.fold("佐々木"), SearchFolding.fold("佐佐木"))
+        XCTAssertEqual(SearchFolding.fold("人々42"), "ren ren42")
+        XCTAssertEqual(SearchFolding.fold("々木"), "mu", "nothing before it to repeat")
+        XCTAssertEqual(SearchFolding.transliteratedWords, before)
+    }
+
     func testPatterns_matchCJKUntransliteratedAndPhonesAsDigits() {
         XCTAssertEqual(SearchDocument.patterns(for: "三丰"), ["三丰"])
         XCTAssertEqual(SearchDocument.patterns(for: "Zoë"), ["zoe"])

@@ -8,6 +8,7 @@ import XCTest
 /// The declared fields in the store: kept, searched, sorted by, and taken from the cards of
 /// contacts stored before they were fields.
 final class DeclaredFieldStoreTests: StoreTestCase {
+    @discardableResult
     func japanese(_ name: String, family: String, given: String, reading: PhoneticName) throws -> Contact {
         var c = Contact(name: name)
         c.structuredName = StructuredName(family: family, given: given)
@@ -93,6 +94,27 @@ final class DeclaredFieldStoreTests: StoreTestCase {
         let out = VCardMapping.properties(for: try store.exportContacts(ids: [c.id])[0])
         XCTAssertEqual(out.first { $0.name == "ORG" }?.value.component(1), "Research")
         XCTAssertTrue(out.contains { $0.name == "X-ABDATE" && $0.text == "2010-06-12" }, "\(out)")
+    }
+
+    func testNamesStoredWithTheIterationMarkAreFoldedAgain() throws {
+        let c = try store.create(Contact(name: "佐々木 翔"))
+        try add("Zuo Zuwei")
+        store.close()
+        // As schema 19 kept it: the transliterator's reading of 々.
+        let downgrade = """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            db.execute("UPDATE contacts SET search = 'zuo⓶mu xiang' || char(10) || '佐々木 翔', sort_key = 'zuo⓶mu xiang' WHERE name = '佐々木 翔'")
+            db.execute("PRAGMA user_version = 19")
+            db.commit()
+            """
+        try runPython(downgrade)
+
+        store = try ContactStore(path: databasePath)
+        XCTAssertEqual(try search("zuo zuo mu"), ["佐々木 翔"])
+        XCTAssertEqual(try search("佐々木"), ["佐々木 翔"])
+        XCTAssertEqual(try store.contact(id: c.id).name, "佐々木 翔")
+        XCTAssertEqual(try names(ContactQuery(limit: 10)), ["佐々木 翔", "Zuo Zuwei"], "zuo zuo mu before zuo zuwei")
     }
 
     func testRevisionsRecordedBeforeTheFieldsTakeThemFromTheirCards() throws {

@@ -300,6 +300,9 @@ enum Migrations {
         INSERT OR IGNORE INTO settings (key, value)
             SELECT 'declaredFieldsFrom', CAST(coalesce(max(rowid), 0) + 1 AS TEXT) FROM history;
         """,
+        // 20: the iteration mark 々 folds as the character it repeats: the contacts and trash
+        // whose text holds one are folded again (`ContactStore.refoldIterationMarks`).
+        "SELECT 1;",
     ]
 
     static var latestVersion: Int { all.count }

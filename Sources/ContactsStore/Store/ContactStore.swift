@@ -113,6 +113,7 @@ public final class ContactStore: @unchecked Sendable {
                 try writer.execute(Migrations.all[v])
                 if v + 1 == 3 { try Self.adoptInlinePhotos(writer, photos: photos) }
                 if v + 1 == 18 { try Self.adoptDeclaredFields(writer) }
+                if v + 1 == 20 { try Self.refoldIterationMarks(writer) }
                 try writer.execute("PRAGMA user_version = \(v + 1)")
             }
         }
