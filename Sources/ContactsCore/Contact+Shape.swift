@@ -77,8 +77,11 @@ extension Contact {
     /// Builds the contact in `shape`. In the API's shape, `stored` may give the text of a
     /// field of `Fields.storedAsShown` as its stored body holds it (nil where the body has
     /// none): that text is copied in place of the field's value.
-    public func build(
-        into b: inout some JSONBuilding, _ shape: Shape, stored: ((Fields) -> UnsafeRawBufferPointer?)? = nil
+    /// Specialized for JSON text, which every stored body and reply is: a call from another
+    /// module would otherwise reach each piece through the protocol.
+    @_specialize(exported:true,where B == JSONTextBuilder)
+    public func build<B: JSONBuilding>(
+        into b: inout B, _ shape: Shape, stored: ((Fields) -> UnsafeRawBufferPointer?)? = nil
     ) {
         // The API's shape shows every field it is asked for, absent ones as null or []; the
         // stored body holds only the typed fields that have a value.

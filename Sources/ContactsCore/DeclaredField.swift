@@ -152,8 +152,10 @@ public struct DeclaredField: Sendable {
 
     /// An IM address without its scheme (`xmpp:ana@example.org` is found by `ana@`).
     private func kindlessHandle(_ s: String) -> String {
-        guard let colon = s.firstIndex(of: ":"), !s[..<colon].contains("/"), !s.hasPrefix("http") else { return s }
-        return String(s[s.index(after: colon)...])
+        let utf8 = s.utf8
+        guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")), !utf8[..<colon].contains(UInt8(ascii: "/")), !s.hasPrefix("http")
+        else { return s }
+        return String(s[utf8.index(after: colon)...])
     }
 }
 

@@ -46,55 +46,73 @@ extension VCardMapping {
 
     // MARK: Reading
 
+    /// What a property that spells a declared field holds.
+    private enum Spelling {
+        case appleDate, anniversary, related, relation(String), impp, socialProfile, messaging(scheme: String)
+        case phonetic, pronouns, gender, xGender, android
+    }
+
+    /// Each property that spells a declared field, by its name: one look-up a property.
+    private static let spellings: [String: Spelling] = {
+        var out: [String: Spelling] = [
+            "X-ABDATE": .appleDate, "RELATED": .related, "X-ABRELATEDNAMES": .related, "IMPP": .impp,
+            "X-SOCIALPROFILE": .socialProfile, "SOCIALPROFILE": .socialProfile, "X-PHONETIC-FIRST-NAME": .phonetic,
+            "X-PHONETIC-MIDDLE-NAME": .phonetic, "X-PHONETIC-LAST-NAME": .phonetic, "PRONOUNS": .pronouns, "GENDER": .gender,
+            "X-GENDER": .xGender, "X-ANDROID-CUSTOM": .android,
+        ]
+        for name in anniversaryProperties { out[name] = .anniversary }
+        for (name, relation) in relationProperties { out[name] = .relation(relation) }
+        for (name, scheme) in messagingProperties { out[name] = .messaging(scheme: scheme) }
+        return out
+    }()
+
     /// Reads `p` into the declared field it spells, in any dialect; `groupLabel` is its
     /// `itemN.X-ABLabel`. Other properties are passed over.
     static func readDeclared(_ p: VCardProperty, groupLabel: String?, into c: inout Contact) {
-        let name = p.name
+        guard let spelling = spellings[p.name] else { return }
         func label(_ kind: ValueKind) -> String? { groupLabel ?? typeLabel(p.parameterValues("TYPE"), kind: kind) }
-        switch name {
-        case "X-ABDATE":
+        switch spelling {
+        case .appleDate:
             if let d = date(p) { c.dates.append(LabeledValue(value: d, label: label(.date))) }
-        case _ where anniversaryProperties.contains(name):
+        case .anniversary:
             if let d = date(p) { c.dates.append(LabeledValue(value: d, label: groupLabel ?? "anniversary")) }
-        case "RELATED", "X-ABRELATEDNAMES":
+        case .related:
             let v = clean(p.text)
             if !v.isEmpty { c.related.append(LabeledValue(value: v, label: label(.related))) }
-        case _ where relationProperties[name] != nil:
+        case .relation(let relation):
             let v = clean(p.text)
-            if !v.isEmpty { c.related.append(LabeledValue(value: v, label: groupLabel ?? relationProperties[name])) }
-        case "IMPP":
+            if !v.isEmpty { c.related.append(LabeledValue(value: v, label: groupLabel ?? relation)) }
+        case .impp:
             let v = clean(p.text)
             if !v.isEmpty { c.impp.append(LabeledValue(value: v, label: label(.impp))) }
-        case "X-SOCIALPROFILE", "SOCIALPROFILE":
+        case .socialProfile:
             let v = clean(p.text)
             let service = p.parameter("SERVICE-TYPE")
             if !v.isEmpty { c.impp.append(LabeledValue(value: v, label: groupLabel ?? service ?? label(.impp))) }
-        case _ where messagingProperties[name] != nil:
+        case .messaging(let scheme):
             var v = clean(p.text)
-            // swift-format-ignore: NeverForceUnwrap
-            let scheme = messagingProperties[name]!  // the case's condition
             if !v.isEmpty {
                 if !v.lowercased().hasPrefix(scheme + ":") { v = scheme + ":" + v }
                 c.impp.append(LabeledValue(value: v, label: label(.impp)))
             }
-        case "X-PHONETIC-FIRST-NAME", "X-PHONETIC-MIDDLE-NAME", "X-PHONETIC-LAST-NAME":
+        case .phonetic:
             let v = clean(p.text)
             guard !v.isEmpty else { return }
             var n = c.phoneticName ?? PhoneticName()
-            switch name {
+            switch p.name {
             case "X-PHONETIC-FIRST-NAME": if n.given.isEmpty { n.given = v }
             case "X-PHONETIC-MIDDLE-NAME": if n.middle.isEmpty { n.middle = v }
             default: if n.family.isEmpty { n.family = v }
             }
             c.phoneticName = n
-        case "PRONOUNS" where c.pronouns == nil: c.pronouns = nonEmpty(clean(p.text))
-        case "GENDER" where c.gender == nil:
+        case .pronouns where c.pronouns == nil: c.pronouns = nonEmpty(clean(p.text))
+        case .gender where c.gender == nil:
             let identity = clean(p.value.component(1))
             let sex = clean(p.value.component(0)).uppercased()
             c.gender = nonEmpty(identity) ?? genderLetters[sex] ?? nonEmpty(sex.lowercased())
-        case "X-GENDER" where c.gender == nil: c.gender = nonEmpty(clean(p.text).lowercased())
-        case "X-ANDROID-CUSTOM": readAndroid(p, into: &c)
-        default: break
+        case .xGender where c.gender == nil: c.gender = nonEmpty(clean(p.text).lowercased())
+        case .android: readAndroid(p, into: &c)
+        case .pronouns, .gender, .xGender: break
         }
     }
 

@@ -19,6 +19,20 @@ extension VCardMapping {
     /// `_$!<HomePage>!$_` and friends are Apple's system labels: shown as words.
     static func systemLabel(_ s: String) -> String? {
         guard s.hasPrefix("_$!<"), s.hasSuffix(">!$_") else { return nil }
+        let innerBytes = s.utf8.dropFirst(4).dropLast(4)
+        // Apple's own are ASCII, split where a capital follows a small letter, byte by byte.
+        if innerBytes.allSatisfy({ $0 < 0x80 }) {
+            var out: [UInt8] = []
+            out.reserveCapacity(innerBytes.count + 2)
+            var previous: UInt8 = 0
+            for b in innerBytes {
+                let upper = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(b)
+                if upper && (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(previous) { out.append(UInt8(ascii: " ")) }
+                out.append(upper ? b + 32 : b)
+                previous = b
+            }
+            return String(decoding: out, as: UTF8.self)
+        }
         let inner = s.dropFirst(4).dropLast(4)
         var words: [String] = []
         var current = ""

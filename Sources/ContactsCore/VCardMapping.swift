@@ -162,7 +162,7 @@ public enum VCardMapping {
 
     static func birthday(_ p: VCardProperty) -> String? {
         var text = p.text.trimmingWhitespace()
-        if let t = text.firstIndex(of: "T") { text = String(text[..<t]) }
+        if let t = text.utf8.firstIndex(of: UInt8(ascii: "T")) { text = String(text[..<t]) }
         let omitYear = p.parameter("X-APPLE-OMIT-YEAR")
         if let omitYear, text.hasPrefix(omitYear) { text = "--" + text.dropFirst(omitYear.count).drop { $0 == "-" } }
         return try? Birthday.normalize(text, field: "BDAY")

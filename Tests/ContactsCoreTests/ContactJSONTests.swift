@@ -91,6 +91,12 @@ final class ContactJSONTests: XCTestCase {
         XCTAssertEqual(try Birthday.normalize("2000-02-29", field: "b"), "2000-02-29")
         XCTAssertThrowsError(try Birthday.normalize("1900-02-29", field: "b"))
         XCTAssertThrowsError(try Birthday.normalize("--13-01", field: "b"))
+        XCTAssertEqual(try Birthday.normalize("19840704", field: "b"), "1984-07-04")
+        XCTAssertEqual(try Birthday.normalize("--12-31", field: "b"), "--12-31")
+        XCTAssertEqual(try Birthday.normalize("0999-01-09", field: "b"), "0999-01-09")
+        for bad in ["0000-01-01", "2000-0229", "200-002-29", "2000/02/29", "2000-02-30", "--02-00", "٢٠٠٠-٠١-٠١", "2000-02-29T", ""] {
+            XCTAssertThrowsError(try Birthday.normalize(bad, field: "b"), bad)
+        }
     }
 
     func testAKeyThatIsNoFieldIsRefusedByName() {
