@@ -17,9 +17,13 @@ final class DaemonRun {
 
     /// `config`: the text of its config.json (none: an empty scratch configuration, never the
     /// user's own).
-    init(home: String, measureReady: Bool = false, config: String? = nil) throws {
+    /// `binary`: another contactsd than the one built beside this program (an earlier build,
+    /// to compare with).
+    init(home: String, measureReady: Bool = false, config: String? = nil, binary: String? = nil) throws {
         self.home = home
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        let binary =
+            binary
+            ?? URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
             .appendingPathComponent("contactsd").path
         guard FileManager.default.isExecutableFile(atPath: binary) else {
             throw NSError(domain: "bench", code: 1, userInfo: [NSLocalizedDescriptionKey: "build contactsd first: \(binary) is missing"])

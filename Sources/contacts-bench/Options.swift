@@ -8,6 +8,8 @@ struct Options {
 
     /// Only the drop-folder import's figures, in process (`BENCH_IMPORT_ONLY`).
     var importOnly: Bool { environment["BENCH_IMPORT_ONLY"] != nil }
+    /// Only the import with and without dates, relations, IM and readings (`BENCH_TYPED_ONLY`).
+    var typedOnly: Bool { environment["BENCH_TYPED_ONLY"] != nil }
     /// Only the store-level figures (search and list), for profiling them.
     var searchOnly: Bool { environment["BENCH_SEARCH_ONLY"] != nil }
     /// Only the drop-folder import of a real contactsd, for profiling it.

@@ -6,7 +6,10 @@ import VCard
 /// What the dates, related people, messaging addresses and readings cost an import: the
 /// corpus as vCard 3.0, and the same with those on a third of its cards (as their producers
 /// write them: Apple's labelled items, vCard 4.0's properties, the older X- handles), each
-/// parsed, mapped and stored in a fresh store, in turns; the best of two of each.
+/// parsed, mapped and stored in a fresh store, in turns; the best of two of each. Then both
+/// files through the drop folder of a real contactsd, as a person imports them, in turns; and,
+/// when `BENCH_BASELINE_CONTACTSD` names an earlier build (one from before these were fields,
+/// which keeps them as lines of the card), the file with them through its drop folder too.
 enum TypedFieldsBench {
     static func measure(_ contacts: [Contact], scratch dir: String, into report: inout Report) throws {
         let plain = text(contacts.map { VCardMapping.properties(for: $0) })
@@ -31,6 +34,52 @@ enum TypedFieldsBench {
                 best.plain.store, best.typed.store))
         report.figures["importTypedFieldsPlainSeconds"] = best.plain.total
         report.figures["importTypedFieldsSeconds"] = best.typed.total
+        do {
+            let baseline = ProcessInfo.processInfo.environment["BENCH_BASELINE_CONTACTSD"]
+            var drop = (plain: Double.infinity, typed: Double.infinity, baseline: Double.infinity)
+            for round in 0..<3 {
+                drop.plain = min(drop.plain, try dropImportSeconds(plain, home: dir + "/typed-drop-\(round)-plain"))
+                drop.typed = min(drop.typed, try dropImportSeconds(typed, home: dir + "/typed-drop-\(round)-typed"))
+                if let baseline {
+                    drop.baseline = min(
+                        drop.baseline, try dropImportSeconds(typed, home: dir + "/typed-drop-\(round)-baseline", binary: baseline))
+                }
+            }
+            report.row(
+                "  the same through a contactsd's drop folder: without / with",
+                String(format: "%.2f s / %.2f s (%+.1f%%)", drop.plain, drop.typed, (drop.typed / drop.plain - 1) * 100))
+            report.figures["dropImportTypedFieldsPlainSeconds"] = drop.plain
+            report.figures["dropImportTypedFieldsSeconds"] = drop.typed
+            if baseline != nil {
+                report.row(
+                    "  with them: this contactsd / the earlier one",
+                    String(format: "%.2f s / %.2f s (%+.1f%%)", drop.typed, drop.baseline, (drop.typed / drop.baseline - 1) * 100))
+                report.figures["dropImportTypedFieldsBaselineSeconds"] = drop.baseline
+            }
+        } catch {
+            report.row("  the same through a contactsd's drop folder", "skipped: \(error.localizedDescription)")
+        }
+    }
+
+    /// Seconds from a vCard file's arrival in the inbox of a fresh contactsd to its move to
+    /// `imported/`.
+    static func dropImportSeconds(_ bytes: [UInt8], home: String, binary: String? = nil) throws -> Double {
+        let daemon = try DaemonRun(home: home, binary: binary)
+        defer {
+            daemon.stop()
+            try? FileManager.default.removeItem(atPath: home)
+        }
+        let staging = home + "/staging.vcf"
+        try Data(bytes).write(to: URL(fileURLWithPath: staging))
+        let start = now()
+        guard rename(staging, daemon.inbox + "/typed.vcf") == 0 else { throw NSError(domain: "bench", code: 2) }
+        while !FileManager.default.fileExists(atPath: daemon.inbox + "/imported/typed.vcf") {
+            guard !FileManager.default.fileExists(atPath: daemon.inbox + "/failed/typed.vcf") else {
+                throw NSError(domain: "bench", code: 3, userInfo: [NSLocalizedDescriptionKey: "the drop-folder import failed"])
+            }
+            usleep(2_000)
+        }
+        return now() - start
     }
 
     static func text(_ cards: [[VCardProperty]]) -> [UInt8] {

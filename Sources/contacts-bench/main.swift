@@ -44,6 +44,11 @@ if options.corpusOnly {
     report.print(title: "contacts-bench: the corpus of \(count) contacts")
     exit(0)
 }
+if options.typedOnly {
+    try TypedFieldsBench.measure(contacts, scratch: dir, into: &report)
+    report.print(title: "contacts-bench: dates, relations, IM and readings in an import, \(count) contacts")
+    exit(0)
+}
 if options.viewsOnly {
     report.merge(try ViewsBench.measure(contacts, scratch: dir))
     report.print(title: "contacts-bench: live views, \(count) contacts")
