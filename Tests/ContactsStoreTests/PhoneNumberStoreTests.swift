@@ -172,6 +172,39 @@ final class PhoneNumberStoreTests: GermanStoreTestCase {
         XCTAssertEqual(try keyedNumbers(), 2)
     }
 
+    /// A run of several batches: each read while the one before is written, every contact
+    /// keyed once, a search text made again where the E.164 form is not in its digits.
+    func testWaitingPhonesAreKeyedInBatchesReadWhileTheLastIsWritten() throws {
+        PhoneRegion.current = "AR"
+        _ = try store.phoneRegionChanged()
+        var ids: [String] = []
+        for i in 0..<23 { ids.append(try add(String(format: "Persona %02d", i), phones: [String(format: "+54 11 4444 %04d", i)]).id) }
+        let lucia = try add("Lucía Pérez", phones: ["011 15-2345-6789", "+54 11 4444 5555"])
+        try store.write { db, _ in
+            try db.execute("DELETE FROM phone_numbers; INSERT OR IGNORE INTO phones_unkeyed SELECT rowid FROM contacts;")
+            // The text a large import writes: digits only.
+            try db.execute("UPDATE contacts SET search = 'lucia perez' || char(10) || '011152345678' WHERE id = '\(lucia.id)'")
+        }
+        store.waitingTails.reset(complete: false)
+        // Edited while waiting: keyed by the edit, passed over by the run.
+        _ = try store.update(id: ids[5]) { $0.phones = [LabeledValue(value: "+54 11 5555 0005")] }
+        XCTAssertEqual(try store.phonesWaitingForKeys(), 23)
+        store.keyAllWaitingPhones(batch: 4)
+        XCTAssertEqual(try store.phonesWaitingForKeys(), 0)
+        let rows = try store.read { db in
+            (
+                Int(try db.scalarInt("SELECT count(*) FROM phone_numbers")),
+                Int(try db.scalarInt("SELECT count(DISTINCT contact_rowid) FROM phone_numbers"))
+            )
+        }
+        XCTAssertEqual(rows.0, 25, "every phone once")
+        XCTAssertEqual(rows.1, 24)
+        XCTAssertEqual(try store.lookupPhone("+54 11 4444 0017").map(\.contact.name), ["Persona 17"])
+        XCTAssertEqual(try store.lookupPhone("+54 11 5555 0005").map(\.contact.name), ["Persona 05"])
+        XCTAssertEqual(try names("+5491123456789"), ["Lucía Pérez"], "its search text has the E.164 line again")
+        XCTAssertEqual(try store.contact(id: lucia.id).revision, 1, "keying is no edit")
+    }
+
     func testANumberWhoseDigitsLackItsNationalNumberIsFoundByItsE164Form() throws {
         // An Argentine mobile as it is dialled at home: 011 15-…; its number is +54 9 11 ….
         PhoneRegion.current = "AR"

@@ -10,8 +10,14 @@ import PhoneNumbers
 /// a person wrote changes). Meanwhile caller ID looks for the last digits in those contacts'
 /// search text and tells each match as it would after; a search finds them by their digits.
 extension ContactStore {
-    /// How many contacts one background transaction keys.
+    /// How many contacts one background transaction keys at the least.
     static let keyingBatch = 5000
+
+    /// How many contacts one transaction keys when `waiting` wait: a twentieth of them, from
+    /// 5,000 to 50,000. Each commit writes (and checkpoints) every page of the number indexes
+    /// its keys land on, at random places; once those indexes outgrow a batch that is most
+    /// of their pages whatever the batch's size, so fewer, larger batches write far less.
+    static func keyingBatch(waiting: Int) -> Int { min(50_000, max(keyingBatch, waiting / 20)) }
 
     /// Whether some contacts wait for their phones to be keyed.
     static func phonesWait(_ db: Database) throws -> Bool {
@@ -30,33 +36,65 @@ extension ContactStore {
     /// Keys the phones of at most `limit` contacts that wait for it; returns how many (0 also
     /// when the region changed meanwhile: the change keys every phone).
     func keyWaitingPhones(limit: Int = keyingBatch) throws -> Int {
-        let waiting: [(rowid: Int64, contact: Contact)] = try read { db in
-            let s = try db.prepare("SELECT contact_rowid FROM phones_unkeyed LIMIT ?")
-            try s.bind([.int(Int64(limit))])
+        let batch = try readWaitingKeys(after: 0, limit: limit)
+        guard !batch.rows.isEmpty else { return 0 }
+        return try writeKeys(batch) ? batch.rows.count : 0
+    }
+
+    /// The phones of waiting contacts read as numbers, ready to be written.
+    struct WaitingKeys: Sendable {
+        var region: String?
+        var rows: [(rowid: Int64, keys: [PhoneKeys], text: String?)]
+    }
+
+    /// Reads the phones of at most `limit` waiting contacts after `rowid` (in rowid order) as
+    /// numbers: on every core, outside the write lock, at a priority that leaves caller ID and
+    /// searches a core when they come. Only the phones of each body are decoded; a new search
+    /// text is made only for the few whose E.164 form is not in their digits already.
+    func readWaitingKeys(after rowid: Int64, limit: Int) throws -> WaitingKeys {
+        let waiting: [(rowid: Int64, phones: [LabeledValue])] = try read { db in
+            let s = try db.prepare("SELECT contact_rowid FROM phones_unkeyed WHERE contact_rowid > ? ORDER BY contact_rowid LIMIT ?")
+            try s.bind([.int(rowid), .int(Int64(limit))])
             var rowids: [Int64] = []
             while try s.step() { rowids.append(s.int64(0)) }
             s.reset()
-            return try Self.fetch(db, rowids: rowids, withCard: false) { ($0.int64(0), Self.readContact($0)) }
+            return try Self.fetch(db, rowids: rowids, columns: "c.rowid, c.body") { s in
+                var c = Contact(name: "")
+                s.withBytes(1) { StoredBody.decode($0, StoredBody.spans($0, only: .phones), into: &c) }
+                return (s.int64(0), c.phones)
+            }
         }
-        guard !waiting.isEmpty else { return 0 }
         let region = PhoneRegion.current
-        // Read on every core, outside the write lock, at a priority that leaves caller ID and
-        // searches a core when they come; a new search text only for the few whose E.164
-        // form is not in their digits already.
-        let keyed = Parallel.backgroundChunks(waiting.count, minimum: 256) { r in
+        var rows = Parallel.backgroundChunks(waiting.count, minimum: 256) { r in
             waiting[r].map { w -> (rowid: Int64, keys: [PhoneKeys], text: String?) in
-                let keys = w.contact.phones.map { PhoneKeys($0.value, region: region) }
-                let text =
-                    SearchDocument.numbersChangeText(of: w.contact, keys) ? SearchDocument.text(for: w.contact, phoneKeys: keys) : nil
-                return (w.rowid, keys, text)
+                var phonesOnly = Contact(name: "")
+                phonesOnly.phones = w.phones
+                let keys = w.phones.map { PhoneKeys($0.value, region: region) }
+                // Marked for a text made from the whole contact below.
+                return (w.rowid, keys, SearchDocument.numbersChangeText(of: phonesOnly, keys) ? "" : nil)
             }
         }.flatMap { $0 }
-        let keyedAll = try write(origin: "keys") { db, log -> Bool in
-            // A new region keys every phone again anyway (`keyPhonesIfNeeded`).
-            guard PhoneRegion.current == region else { return false }
+        let needText = rows.indices.filter { rows[$0].text != nil }
+        if !needText.isEmpty {
+            let whole = try read { db in
+                try Self.fetch(db, rowids: needText.map { rows[$0].rowid }, withCard: false) { ($0.int64(0), Self.readContact($0)) }
+            }
+            let byRowid = Dictionary(whole, uniquingKeysWith: { a, _ in a })
+            for i in needText {
+                rows[i].text = byRowid[rows[i].rowid].map { SearchDocument.text(for: $0, phoneKeys: rows[i].keys) }
+            }
+        }
+        return WaitingKeys(region: region, rows: rows)
+    }
+
+    /// Writes the keys read, for the contacts that still wait; false when the region changed
+    /// since they were read (a new region keys every phone again anyway).
+    func writeKeys(_ batch: WaitingKeys) throws -> Bool {
+        try write(origin: "keys") { db, log -> Bool in
+            guard PhoneRegion.current == batch.region else { return false }
             let done = try db.prepare("DELETE FROM phones_unkeyed WHERE contact_rowid = ?")
             let search = try db.prepare("UPDATE contacts SET search = ? WHERE rowid = ?")
-            for (rowid, keys, text) in keyed {
+            for (rowid, keys, text) in batch.rows {
                 // Not waiting any more: changed (and keyed) or deleted meanwhile.
                 try done.run([.int(rowid)])
                 guard db.changes > 0 else { continue }
@@ -68,7 +106,26 @@ extension ContactStore {
             }
             return true
         }
-        return keyedAll ? waiting.count : 0
+    }
+
+    /// Keys everything that waits, in batches of `batch` contacts in rowid order: the next
+    /// batch is read and parsed while this one is written (on two cores the writer's work and
+    /// the parse overlap instead of taking turns).
+    func keyAllWaitingPhones(batch: Int) {
+        var next = try? readWaitingKeys(after: 0, limit: batch)
+        while let current = next, let last = current.rows.last?.rowid {
+            let following = Locked<WaitingKeys?>(nil)
+            let reading = DispatchGroup()
+            reading.enter()
+            Thread.detachNewThread { [weak self] in
+                following.withLock { $0 = try? self?.readWaitingKeys(after: last, limit: batch) }
+                reading.leave()
+            }
+            let written = (try? writeKeys(current)) ?? false
+            reading.wait()
+            guard written else { return }
+            next = following.withLock { $0 }
+        }
     }
 
     /// How many contacts wait for their phones to be read as numbers.
@@ -86,7 +143,7 @@ extension ContactStore {
             let waiting = (try? self.phonesWaitingForKeys()) ?? 0
             let long = waiting > Self.keyingBatch
             if long { self.setWriterCache(kib: Self.bulkCacheKiB(rows: waiting)) }
-            while ((try? self.keyWaitingPhones()) ?? 0) > 0 {}
+            self.keyAllWaitingPhones(batch: Self.keyingBatch(waiting: waiting))
             if long { self.setWriterCache(kib: nil) }
             self.forgetWaitingTailsIfNoneWait()
         }
