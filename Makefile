@@ -18,7 +18,11 @@ SWIFT ?= swift
 # mail clients start on every keystroke, then starts in about half the time, and contactsd
 # keeps some 6 MiB fewer pages of shared libraries resident.
 STATIC_DIR = .build-static
-RELEASE_BUILD = $(SWIFT) build -c release -Xswiftc -static-stdlib --scratch-path $(STATIC_DIR)
+# Linked by lld with relative relocations packed (DT_RELR, glibc 2.36): the relocations of a
+# position-independent static-stdlib binary were 1.8 MB, read once at start and then kept
+# resident for the life of the daemon.
+RELEASE_LINK = -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
+RELEASE_BUILD = $(SWIFT) build -c release -Xswiftc -static-stdlib $(RELEASE_LINK) --scratch-path $(STATIC_DIR)
 ifeq ($(CONFIG),release)
 SWIFT_BUILD = $(RELEASE_BUILD)
 else
