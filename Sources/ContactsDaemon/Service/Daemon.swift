@@ -116,10 +116,12 @@ public final class Daemon: @unchecked Sendable {
         self.store = store
         store.keepsHistory = settings.historyDays > 0
         // A second after the last read, what only helps a burst of work goes back, and with
-        // it the heap's free pages: a daemon at rest holds its index and little else.
+        // it the heap's free pages and the program's pages it does not run at rest: a daemon
+        // at rest holds its index and little else.
         store.restWhenQuiet(after: Self.restAfterMillis) {
             PhoneDescriptions.forget()
             Memory.release()
+            ProgramPages.release()
         }
         store.setChangeHandler { [weak self] contacts, groups, source in
             if contacts.isEmpty && groups.isEmpty {
