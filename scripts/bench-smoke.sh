@@ -17,7 +17,8 @@ wanted = ["storeInsertSeconds", "storeSearch.word.p50", "search.word.p50", "sear
           "getSequentialPerSecond", "getPipelinedPerSecond", "exportSeconds", "exportFileSeconds", "exportPeakRSSMiB", "queryEmailMs", "queryEmailAllMs", "abookQueryMs", "daemonRSSMiB", "readyMs",
           "setPhoto12MPMs", "thumbnailColdMs", "thumbnailCachedP50Ms", "historyP99Ms", "undoImportSeconds",
           "historyStoreRatio", "realisticDuplicatesSeconds", "duplicatesCallSeconds", "serveListingMs", "serveMultiget100Ms", "serveQueryMs", "serveNoOpSyncMs", "radicaleListingMs", "vdirsyncerFromContactsdSeconds", "importStoreWithHistorySeconds", "importStoreWithoutHistorySeconds",
-          "viewsImportBareSeconds", "viewsImportWatchedSeconds", "viewsEditAloneMs", "viewsEditWithViewsMs", "viewsHeapBytesPerView"]
+          "viewsImportBareSeconds", "viewsImportWatchedSeconds", "viewsEditAloneMs", "viewsEditWithViewsMs", "viewsHeapBytesPerView",
+          "importTypedFieldsSeconds", "dropImportTypedFieldsSeconds", "dropImportTypedFieldsPlainSeconds"]
 missing = [k for k in wanted if not isinstance(figures.get(k), (int, float)) or figures[k] <= 0]
 if missing:
     sys.exit("bench smoke run: no figure for " + ", ".join(missing))
