@@ -288,9 +288,10 @@ public enum SearchDocument {
         return !digits.contains(national)
     }
 
-    /// Whether keys read since (`keys`) change the search text made with digits only.
-    public static func numbersChangeText(of contact: Contact, _ keys: [PhoneKeys]) -> Bool {
-        zip(contact.phones, keys).contains { p, k in needsNumberLine(digits: SearchFolding.phoneDigits(p.value), k) }
+    /// Whether keys read since (`keys`, one for each of `phones`) change the search text made
+    /// with digits only.
+    public static func numbersChangeText(of phones: [LabeledValue], _ keys: [PhoneKeys]) -> Bool {
+        zip(phones, keys).contains { p, k in needsNumberLine(digits: SearchFolding.phoneDigits(p.value), k) }
     }
 
     /// The substrings that a query looks for; a contact matches when any one occurs in its text.

@@ -65,26 +65,24 @@ extension ContactStore {
             }
         }
         let region = PhoneRegion.current
-        var rows = Parallel.backgroundChunks(waiting.count, minimum: 256) { r in
-            waiting[r].map { w -> (rowid: Int64, keys: [PhoneKeys], text: String?) in
-                var phonesOnly = Contact(name: "")
-                phonesOnly.phones = w.phones
+        let parsed = Parallel.backgroundChunks(waiting.count, minimum: 256) { r in
+            waiting[r].map { w -> (keys: [PhoneKeys], needsText: Bool) in
                 let keys = w.phones.map { PhoneKeys($0.value, region: region) }
-                // Marked for a text made from the whole contact below.
-                return (w.rowid, keys, SearchDocument.numbersChangeText(of: phonesOnly, keys) ? "" : nil)
+                return (keys, SearchDocument.numbersChangeText(of: w.phones, keys))
             }
         }.flatMap { $0 }
-        let needText = rows.indices.filter { rows[$0].text != nil }
+        let keys = parsed.map(\.keys)
+        // The whole contact, for its new search text, of those few alone.
+        let needText = waiting.indices.filter { parsed[$0].needsText }
+        var texts: [Int64: String] = [:]
         if !needText.isEmpty {
             let whole = try read { db in
-                try Self.fetch(db, rowids: needText.map { rows[$0].rowid }, withCard: false) { ($0.int64(0), Self.readContact($0)) }
+                try Self.fetch(db, rowids: needText.map { waiting[$0].rowid }, withCard: false) { ($0.int64(0), Self.readContact($0)) }
             }
-            let byRowid = Dictionary(whole, uniquingKeysWith: { a, _ in a })
-            for i in needText {
-                rows[i].text = byRowid[rows[i].rowid].map { SearchDocument.text(for: $0, phoneKeys: rows[i].keys) }
-            }
+            let keysOf = Dictionary(needText.map { (waiting[$0].rowid, keys[$0]) }, uniquingKeysWith: { a, _ in a })
+            for (rowid, c) in whole { texts[rowid] = SearchDocument.text(for: c, phoneKeys: keysOf[rowid]) }
         }
-        return WaitingKeys(region: region, rows: rows)
+        return WaitingKeys(region: region, rows: waiting.indices.map { (waiting[$0].rowid, keys[$0], texts[waiting[$0].rowid]) })
     }
 
     /// Writes the keys read, for the contacts that still wait; false when the region changed
