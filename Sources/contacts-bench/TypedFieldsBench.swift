@@ -69,17 +69,7 @@ enum TypedFieldsBench {
             daemon.stop()
             try? FileManager.default.removeItem(atPath: home)
         }
-        let staging = home + "/staging.vcf"
-        try Data(bytes).write(to: URL(fileURLWithPath: staging))
-        let start = now()
-        guard rename(staging, daemon.inbox + "/typed.vcf") == 0 else { throw NSError(domain: "bench", code: 2) }
-        while !FileManager.default.fileExists(atPath: daemon.inbox + "/imported/typed.vcf") {
-            guard !FileManager.default.fileExists(atPath: daemon.inbox + "/failed/typed.vcf") else {
-                throw NSError(domain: "bench", code: 3, userInfo: [NSLocalizedDescriptionKey: "the drop-folder import failed"])
-            }
-            usleep(2_000)
-        }
-        return now() - start
+        return try daemon.importThroughInbox(bytes, name: "typed.vcf")
     }
 
     static func text(_ cards: [[VCardProperty]]) -> [UInt8] {

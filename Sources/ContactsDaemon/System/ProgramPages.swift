@@ -3,10 +3,10 @@ import Glibc
 
 /// The pages of the program and its libraries that were only ever read (code, read-only data,
 /// the tables the dynamic linker read at start) stay mapped, and so resident, for as long as
-/// the process lives, though a daemon at rest runs none of them: some 20 MiB after an import
-/// and an export. At rest they are unmapped (`MADV_DONTNEED`); the kernel keeps them in its
-/// page cache, from where the next request maps back the few it runs (a minor fault for each
-/// 64 KiB, measured as `first query after a rest` by the bench).
+/// the process lives, though a daemon at rest runs none of them: some 8 MiB of a 100k store's
+/// daemon after searches and an export. At rest they are unmapped (`MADV_DONTNEED`); the
+/// kernel keeps them in its page cache, from where the next request maps back the few it runs
+/// (docs/decisions.md has what that cost the first queries after a rest).
 ///
 /// Only mappings of files that are private, never writable and hold no page of their own
 /// (`Anonymous: 0` in smaps) are let go: for those, what is dropped is exactly what the file
