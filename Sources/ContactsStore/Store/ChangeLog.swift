@@ -16,9 +16,10 @@ struct ChangeLog {
     /// Photos a contact stopped referring to: removed after the commit if nobody else does.
     var releasedPhotos: Set<String> = []
     /// What made the change (`rpc`, `import:FILE`, `undo`, ...), and the operation that
-    /// records it in the history, once the first change has been recorded.
+    /// records it in the history, once the first change has been recorded, and when that was.
     var origin = "rpc"
     var operation: Int64?
+    var operationAt: Int64 = 0
     /// The store's commit sequence number this transaction takes (`CommitState`).
     var state: Int64 = 0
     var keepsHistory = true

@@ -15,12 +15,16 @@ enum History {
     static let contactKind: Int64 = 0
     static let groupKind: Int64 = 1
 
-    /// The operation this write records its changes under, made with the first of them.
+    /// The operation this write records its changes under, numbered with the first of them
+    /// (the number SQLite would give its row: the write transaction holds it) and written by
+    /// `finish`. Its row is written once, at the end: a row written at the start and again at
+    /// the end of a large import would have its page spilled to the log early and written again
+    /// at the commit, and SQLite then reads the whole log back to checksum it anew.
     static func operation(_ db: Database, _ log: inout ChangeLog) throws -> Int64 {
         if let id = log.operation { return id }
-        try db.prepare("INSERT INTO operations (at, origin) VALUES (?, ?)").run([.int(Timestamp.now()), .text(log.origin)])
-        let id = sqlite3LastInsertRowid(db)
+        let id = try db.scalarInt("SELECT coalesce(max(id), 0) + 1 FROM operations")
         log.operation = id
+        log.operationAt = Timestamp.now()
         return id
     }
 
@@ -95,7 +99,7 @@ enum History {
         ])
     }
 
-    /// Gives the write's operation what it changed, in numbers and in words.
+    /// Writes the operation's row, with what it changed in numbers and in words.
     static func finish(_ db: Database, _ log: ChangeLog) throws {
         guard let operation = log.operation else { return }
         var counts: [ContactChange.Kind: Int] = [:]
@@ -105,8 +109,9 @@ enum History {
             if let n = counts[kind] { parts.append("\(n) \(n == 1 ? "contact" : "contacts") \(kind.rawValue)") }
         }
         if !log.groups.isEmpty { parts.append("\(log.groups.count) \(log.groups.count == 1 ? "group" : "groups") changed") }
-        try db.prepare("UPDATE operations SET contacts = ?, groups = ?, summary = ? WHERE id = ?").run([
-            .int(Int64(log.contacts.count)), .int(Int64(log.groups.count)), .text(parts.joined(separator: ", ")), .int(operation),
+        try db.prepare("INSERT INTO operations (id, at, origin, contacts, groups, summary) VALUES (?, ?, ?, ?, ?, ?)").run([
+            .int(operation), .int(log.operationAt), .text(log.origin), .int(Int64(log.contacts.count)), .int(Int64(log.groups.count)),
+            .text(parts.joined(separator: ", ")),
         ])
     }
 }
