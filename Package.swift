@@ -107,7 +107,7 @@ let package = Package(
 
         .testTarget(name: "JSONCoreTests", dependencies: ["JSONCore"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
-        .testTarget(name: "VCardTests", dependencies: ["VCard"]),
+        .testTarget(name: "VCardTests", dependencies: ["VCard", "TestSupport"]),
         .testTarget(name: "PhoneNumbersTests", dependencies: ["PhoneNumbers"]),
         .testTarget(name: "ContactsCSVTests", dependencies: ["ContactsCSV", "ContactsCore", "VCard"]),
         .testTarget(name: "DuplicatesTests", dependencies: ["Duplicates", "ContactsCore", "VCard", "TestSupport"]),

@@ -6,7 +6,7 @@ public enum FileText {
     /// The text of `bytes`.
     public static func string(_ bytes: [UInt8]) -> String {
         let utf8 = TextDecoding.normalizeFileEncoding(bytes)
-        if let s = String(validating: utf8, as: UTF8.self) { return s }
+        if let s = UTF8Check.string(utf8) { return s }
         return String(data: Data(utf8), encoding: .windowsCP1252) ?? String(decoding: utf8, as: UTF8.self)
     }
 }

@@ -81,7 +81,7 @@ enum TextDecoding {
         if let charset, let encoding = encoding(named: charset), encoding != .utf8 {
             if let s = String(data: Data(b), encoding: encoding) { return s }
         }
-        if let s = String(validating: b, as: UTF8.self) { return s }
+        if let s = UTF8Check.string(b) { return s }
         if legacy || charset == nil {
             if let s = String(data: Data(b), encoding: .windowsCP1252) { return s }
         }
