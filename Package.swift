@@ -34,6 +34,8 @@ let package = Package(
         .target(name: "ContactsSupport", dependencies: ["SHA256Kernel", "CSystem"]),
         // System calls and C library functions the Glibc module leaves out (syncfs, malloc_trim).
         .target(name: "CSystem"),
+        // SQLite's allocator: the same count of its heap as SQLite's own, without its global lock.
+        .target(name: "SQLiteMemory"),
         // An HTTP/1.1 server on a TCP socket, each request read whole and handed to one
         // function; who may connect told by the owner of the peer's socket. Knows nothing of DAV.
         .target(name: "HTTPServer", dependencies: ["MicroHTTPDShim", "CSystem"]),
@@ -64,7 +66,10 @@ let package = Package(
         // The SQLite store: the only module that touches SQLite.
         .target(
             name: "ContactsStore",
-            dependencies: ["ContactsCore", "ContactsSupport", "JSONCore", "VCard", "PhoneNumbers", "Duplicates", "CSQLite", "ScanKernel"]),
+            dependencies: [
+                "ContactsCore", "ContactsSupport", "JSONCore", "VCard", "PhoneNumbers", "Duplicates", "CSQLite", "SQLiteMemory",
+                "ScanKernel",
+            ]),
         // The search scan's inner loop: finding a pair of bytes sixteen positions at a time.
         .target(name: "ScanKernel"),
         // Photos to checked headers and cached thumbnails, decoded by a helper process.

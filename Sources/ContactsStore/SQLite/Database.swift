@@ -1,4 +1,5 @@
 import CSQLite
+import SQLiteMemory
 
 /// A value bound to or read from a statement.
 enum SQLValue {
@@ -14,7 +15,18 @@ final class Database {
     let path: String
     private var cache: [String: Statement] = [:]
 
+    /// SQLite's heap is counted by `SQLiteMemory`'s allocator, set up before the first
+    /// connection opens (SQLite takes its allocator only before it starts).
+    static let countsMemory = contactsd_sqlite_count_memory() == SQLITE_OK
+
+    /// Bytes SQLite holds in all its connections.
+    static var memoryUsed: Int {
+        let counted = contactsd_sqlite_memory_used()
+        return Int(counted >= 0 ? counted : sqlite3_memory_used())
+    }
+
     init(path: String, readOnly: Bool = false) throws(SQLiteError) {
+        _ = Self.countsMemory
         var db: OpaquePointer?
         let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
         let rc = sqlite3_open_v2(path, &db, flags, nil)

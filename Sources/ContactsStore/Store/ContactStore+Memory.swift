@@ -15,7 +15,7 @@ public struct StoreMemory: Sendable {
 
 extension ContactStore {
     public func memory() -> StoreMemory {
-        StoreMemory(searchIndexBytes: searchIndex.bytes, cachedContacts: cache.count, sqliteBytes: Int(sqlite3_memory_used()))
+        StoreMemory(searchIndexBytes: searchIndex.bytes, cachedContacts: cache.count, sqliteBytes: Database.memoryUsed)
     }
 }
 
