@@ -120,7 +120,6 @@ struct Importer {
         /// Seconds the store waited for parsed pieces, and when it took the last.
         private(set) var waiting = 0.0
         private(set) var lastBatch = Date()
-        private var last: ImportBatch?
 
         init(_ file: VCardParser.Pieces, progress: ((Int, Int) -> Void)?, isCancelled: (@Sendable () -> Bool)?) {
             let workers = file.count == 1 ? 0 : max(1, min(4, Parallel.cores))
@@ -136,10 +135,11 @@ struct Importer {
             cancelled = isCancelled
         }
 
+        /// The batch the store is done with is freed by the worker that parsed it, before that
+        /// worker parses its next piece.
+        mutating func finished(_ batch: consuming ImportBatch) { pipeline.giveBack(batch) }
+
         mutating func next() -> ImportBatch? {
-            // The batch the store is done with is freed by the worker that parsed it, before
-            // that worker parses its next piece.
-            if let done = last.take() { pipeline.giveBack(done) }
             let asked = Date()
             guard let piece = pipeline.next() else {
                 lastBatch = Date()
@@ -153,8 +153,7 @@ struct Importer {
             }
             for e in piece.errors { report.errors.append(.init(index: e.index + cards, line: e.line, message: e.message)) }
             cards += piece.cards
-            last = piece.batch
-            return last
+            return piece.batch
         }
 
         func isCancelled() -> Bool { cancelled?() ?? false }

@@ -11,7 +11,6 @@ private struct ItemBlocks: ImportBatchSource {
     let expectedCount: Int
     let cancelled: (() -> Bool)?
     let progress: ((Int) -> Void)?
-    var last: ImportBatch?
 
     init(_ items: [ImportItem], progress: ((Int) -> Void)?, isCancelled: (() -> Bool)?) {
         let block = Self.block
@@ -27,11 +26,8 @@ private struct ItemBlocks: ImportBatchSource {
         self.progress = progress
     }
 
-    mutating func next() -> ImportBatch? {
-        if let done = last.take() { pipeline.giveBack(done) }
-        last = pipeline.next()
-        return last
-    }
+    mutating func next() -> ImportBatch? { pipeline.next() }
+    mutating func finished(_ batch: consuming ImportBatch) { pipeline.giveBack(batch) }
 
     func isCancelled() -> Bool { cancelled?() ?? false }
     func stored(_ count: Int) { progress?(count) }
@@ -70,21 +66,23 @@ extension ContactStore {
             // on, and all on disk before the commit refers to them.
             let flusher = PhotoFlusher(photos)
             var n = 0
-            while let batch = try source.next() {
-                // Through buffer pointers, so that items are read where they lie: an array's
-                // subscript hands out a copy, which retains and releases each of its parts.
-                try batch.items.withUnsafeBufferPointer { items in
-                    try batch.rows.withUnsafeBufferPointer { rows in
+            while var batch = try source.next() {
+                // Items and rows are passed where they lie (`inout`, never changed): an array's
+                // subscript, or a buffer pointer's, hands a call a copy, which retains and
+                // releases each of its parts.
+                try batch.items.withUnsafeMutableBufferPointer { items in
+                    try batch.rows.withUnsafeMutableBufferPointer { rows in
                         for k in items.indices {
                             defer { n += 1 }
                             if n % 1000 == 999 { source.stored(n + 1) }
                             if n % 500 == 499, source.isCancelled() { throw StoreError.cancelled }
                             if let photo = items[k].photo, try photos.put(photo.hash, photo.bytes, sync: false) { flusher.wroteFile() }
-                            outcomes.append(try Self.importOne(db, items[k], row: rows[k], log: &log))
+                            outcomes.append(try Self.importOne(db, &items[k], row: &rows[k], log: &log))
                         }
                     }
                 }
                 groups += batch.groups
+                source.finished(batch)
             }
             // Groups once every contact is in, so that a member named before its card is found.
             for g in groups { try Self.importGroup(db, g, log: &log) }
@@ -96,7 +94,10 @@ extension ContactStore {
         }
     }
 
-    private static func importOne(_ db: Database, _ item: ImportItem, row: PreparedRow, log: inout ChangeLog) throws -> ImportOutcome {
+    /// `item` and `row` are only read: `inout` reaches them in place (see the caller).
+    private static func importOne(_ db: Database, _ item: inout ImportItem, row: inout PreparedRow, log: inout ChangeLog) throws
+        -> ImportOutcome
+    {
         // Most imported cards are new: they are inserted straight away, and the uid's UNIQUE
         // constraint says which are not (SQLite checks it before it writes anything, in the
         // same descent of the uid index that the insert then uses; a separate lookup first

@@ -37,9 +37,12 @@ public struct ImportGroup: Sendable {
 /// Contacts and groups of an import with what the contacts' rows will hold, worked out from
 /// the contacts alone on whichever thread makes the batch, ahead of the transaction.
 public struct ImportBatch: Sendable {
-    public let items: [ImportItem]
+    /// Variables only so that the store can reach each item and row in place (`inout`): read
+    /// through a buffer pointer, each would be copied, parts and all, for every call it is
+    /// passed to.
+    public internal(set) var items: [ImportItem]
     public let groups: [ImportGroup]
-    let rows: [ContactStore.PreparedRow]
+    var rows: [ContactStore.PreparedRow]
 
     /// `keyPhonesLater`: the import is large (`ImportBatch.keysPhonesLater(importing:)`): its
     /// phones are read as numbers right after it, in the background.
@@ -70,14 +73,17 @@ extension ImportBatch {
     public static let parserNice: Int32 = 5
 }
 
-/// What hands an import its batches, in order. The store asks for the next batch only once
-/// it holds no part of the last one, so a source may keep the last one it handed out and let
-/// go of it where it likes (the thread that made it) when asked for the next.
+/// What hands an import its batches, in order. The store gives each batch back once it is
+/// done with it, before it asks for the next, so that a source can let go of it where it likes
+/// (the thread that made it).
 public protocol ImportBatchSource {
     /// About how many contacts will come: chooses how the transaction goes about a large import.
     var expectedCount: Int { get }
-    /// The next batch, nil after the last; an error rolls the whole import back.
+    /// The next batch, nil after the last; an error rolls the whole import back. The source
+    /// keeps no part of it: the store reaches into it in place.
     mutating func next() throws -> ImportBatch?
+    /// The store is done with `batch` (by default it is let go of where the store is).
+    mutating func finished(_ batch: consuming ImportBatch)
     /// Asked every 500 contacts: yes rolls the import back (`StoreError.cancelled`).
     func isCancelled() -> Bool
     /// Told every 1000 contacts how many are in.
@@ -85,6 +91,7 @@ public protocol ImportBatchSource {
 }
 
 extension ImportBatchSource {
+    public mutating func finished(_ batch: consuming ImportBatch) {}
     public func isCancelled() -> Bool { false }
     public func stored(_ count: Int) {}
 }
