@@ -6,7 +6,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-void contactsd_lower_thread_priority(int nice) {
+void contactsd_lower_thread_priority(void) {
     pid_t tid = (pid_t)syscall(SYS_gettid);
-    if (getpriority(PRIO_PROCESS, (id_t)tid) < nice) setpriority(PRIO_PROCESS, (id_t)tid, nice);
+    if (getpriority(PRIO_PROCESS, (id_t)tid) < 10) setpriority(PRIO_PROCESS, (id_t)tid, 10);
 }

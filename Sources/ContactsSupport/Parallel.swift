@@ -81,8 +81,8 @@ public enum Parallel {
         }
     }
 
-    /// Nice 10 (or `nice`) for the calling thread (Linux gives each thread its own).
-    public static func lowerPriority(to nice: Int32 = 10) { contactsd_lower_thread_priority(nice) }
+    /// Nice 10 for the calling thread (Linux gives each thread its own).
+    public static func lowerPriority() { contactsd_lower_thread_priority() }
 
     private final class Unchecked<V>: @unchecked Sendable {
         var value: V?
@@ -187,11 +187,7 @@ public final class OrderedPipeline<T>: @unchecked Sendable {
     private var nextToGiveBack = 0
 
     /// With no workers, each item is made by `next()` on the consumer's own thread.
-    /// `workerNice`: the workers' nice value, above the consumer's when the consumer is the
-    /// stage that sets the pace (an import's one writing thread: `ImportBatch.parserNice`).
-    public init(
-        count: Int, window: Int, workers: Int, workerNice: Int32 = 0, name: String = "pipeline", produce: @escaping @Sendable (Int) -> T
-    ) {
+    public init(count: Int, window: Int, workers: Int, name: String = "pipeline", produce: @escaping @Sendable (Int) -> T) {
         self.count = count
         self.window = max(1, window)
         self.produce = produce
@@ -200,10 +196,7 @@ public final class OrderedPipeline<T>: @unchecked Sendable {
         // Every worker's list is in place before the first one starts and reads it.
         for w in 0..<started { givenBack[w] = [] }
         for w in 0..<started {
-            let t = Thread { [self] in
-                if workerNice > 0 { Parallel.lowerPriority(to: workerNice) }
-                work(w)
-            }
+            let t = Thread { [self] in work(w) }
             t.name = name
             t.start()
         }

@@ -94,18 +94,6 @@ final class ParallelTests: XCTestCase {
         XCTAssertLessThanOrEqual(started, 4)
     }
 
-    func testWorkersRunAtTheirNiceValueAndTheConsumerStaysAtItsOwn() {
-        // Linux keeps a nice value per thread: asked with 0, getpriority answers for the caller.
-        let own = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
-        let pipeline = OrderedPipeline(count: 8, window: 2, workers: 2, workerNice: own + 3) { _ -> Int32 in
-            getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
-        }
-        var seen: [Int32] = []
-        while let nice = pipeline.next() { seen.append(nice) }
-        XCTAssertEqual(seen, Array(repeating: own + 3, count: 8))
-        XCTAssertEqual(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0), own)
-    }
-
     /// Which thread made each item and which freed what was given back for it.
     final class Threads: @unchecked Sendable {
         let lock = NSLock()

@@ -12,9 +12,8 @@ extern int syncfs(int fd);
 extern size_t malloc_usable_size(void *ptr);
 extern int malloc_trim(size_t pad);
 
-/* Lowers the calling thread alone to `nice` (Linux keeps a nice value per thread); a thread
- * already lower stays as it is. */
-extern void contactsd_lower_thread_priority(int nice);
+/* Lowers the calling thread alone to nice 10 (Linux keeps a nice value per thread). */
+extern void contactsd_lower_thread_priority(void);
 
 /* The uid owning the TCP socket whose own address is local:local_port and whose peer is
  * remote:remote_port (addresses in network order, 4 bytes for AF_INET, 16 for AF_INET6;

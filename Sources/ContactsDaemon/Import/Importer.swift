@@ -124,9 +124,7 @@ struct Importer {
         init(_ file: VCardParser.Pieces, progress: ((Int, Int) -> Void)?, isCancelled: (@Sendable () -> Bool)?) {
             let workers = file.count == 1 ? 0 : max(1, min(4, Parallel.cores))
             let later = ImportBatch.keysPhonesLater(importing: file.estimatedCards)
-            pipeline = OrderedPipeline(
-                count: file.count, window: 2 * max(1, workers), workers: workers, workerNice: ImportBatch.parserNice, name: "import"
-            ) { i in
+            pipeline = OrderedPipeline(count: file.count, window: 2 * max(1, workers), workers: workers, name: "import") { i in
                 Importer.readPiece(file.parse(i), keyPhonesLater: later)
             }
             count = file.count

@@ -16,8 +16,7 @@ private struct ItemBlocks: ImportBatchSource {
         let block = Self.block
         let later = ImportBatch.keysPhonesLater(importing: items.count)
         pipeline = OrderedPipeline(
-            count: (items.count + block - 1) / block, window: 2, workers: items.count >= 2 * block ? 1 : 0,
-            workerNice: ImportBatch.parserNice, name: "import-rows"
+            count: (items.count + block - 1) / block, window: 2, workers: items.count >= 2 * block ? 1 : 0, name: "import-rows"
         ) { b in
             ImportBatch(items: Array(items[(b * block)..<min(items.count, (b + 1) * block)]), keyPhonesLater: later)
         }

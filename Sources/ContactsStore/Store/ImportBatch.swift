@@ -64,13 +64,6 @@ extension ImportBatch {
     /// as numbers after it: reading each number (libphonenumber's regular expressions, some
     /// 20 µs) would make a large import half as slow again.
     public static func keysPhonesLater(importing count: Int) -> Bool { count > 1000 }
-
-    /// The nice value of the threads that make a large import's batches. The one thread that
-    /// writes them sets the pace; at the same priority, three busy threads on two cores gave
-    /// it two thirds of a core, the parsers ran a window ahead and waited, and a core stood
-    /// idle while it caught up (5.5 s of such waits at a million cards). A little below it,
-    /// the parsers take what the writer leaves and both cores stay busy.
-    public static let parserNice: Int32 = 5
 }
 
 /// What hands an import its batches, in order. The store gives each batch back once it is
