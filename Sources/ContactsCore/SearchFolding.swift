@@ -26,7 +26,7 @@ public enum SearchFolding {
         // transliterator's readings of the rest are remembered (words repeat far more than
         // whole names do).
         var words: [String] = []
-        for word in text.split(whereSeparator: { $0.isWhitespace }) {
+        for word in text.unicodeScalars.split(whereSeparator: { $0.value < 0x80 ? $0.value <= 0x20 : $0.properties.isWhitespace }) {
             let w = String(word)
             if let folded = foldLatin(w) ?? foldTabled(w) ?? cache.get(w) {
                 words.append(folded)
@@ -200,7 +200,11 @@ public enum SearchFolding {
         var out = String.UnicodeScalarView()
         var pendingSpace = false
         for u in text.unicodeScalars {
-            if u.properties.isWhitespace || u.properties.generalCategory == .control {
+            // ASCII without the Unicode tables: a space or a control.
+            let space =
+                u.value < 0x80
+                ? (u.value <= 0x20 || u.value == 0x7F) : (u.properties.isWhitespace || u.properties.generalCategory == .control)
+            if space {
                 pendingSpace = !out.isEmpty
                 continue
             }
@@ -254,17 +258,22 @@ public enum SearchDocument {
             first = false
             out.append(s)
         }
-        func add(_ s: String?) {
+        func add(_ s: String?, folded: String? = nil) {
             guard let s, !s.isEmpty else { return }
-            line(SearchFolding.fold(s))
+            line(folded ?? SearchFolding.fold(s))
             if !s.utf8.allSatisfy({ $0 < 0x80 }), SearchFolding.containsCJK(s) { line(SearchFolding.lowercaseCollapsed(s)) }
         }
-        add(contact.name)
+        // The name is folded once: its line, and the test of the structured name against it.
+        let foldedName = SearchFolding.fold(contact.name)
+        add(contact.name, folded: foldedName)
         add(contact.nickname)
         add(contact.organization)
         if let n = contact.structuredName {
             let joined = [n.given, n.additional, n.family].filter { !$0.isEmpty }.joined(separator: " ")
-            if joined != contact.name, SearchFolding.fold(joined) != SearchFolding.fold(contact.name) { add(joined) }
+            if joined != contact.name {
+                let foldedJoined = SearchFolding.fold(joined)
+                if foldedJoined != foldedName { add(joined, folded: foldedJoined) }
+            }
         }
         for e in contact.emails { add(e.value) }
         for f in DeclaredField.all where f.searched {

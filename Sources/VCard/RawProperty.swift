@@ -170,8 +170,10 @@ struct RawProperty {
     /// Properties whose 2.1 values are comma lists too.
     static func isListName(_ name: String) -> Bool { name == "CATEGORIES" || name == "NICKNAME" }
 
-    func decode(v21: Bool, v4: Bool) -> VCardProperty {
-        var bytes = value
+    /// The property decoded. Its value's bytes are taken, not copied: it is read once.
+    mutating func decode(v21: Bool, v4: Bool) -> VCardProperty {
+        var bytes: [UInt8] = []
+        swap(&bytes, &value)
         var kept = parameters
         var base64 = false
         var valueType: String?
@@ -191,20 +193,31 @@ struct RawProperty {
             }
             valueType = parameters.first { $0.name == "VALUE" }?.values.first
         }
-        let text = TextDecoding.string(bytes, charset: charset, legacy: v21)
-        let dataURI = text.utf8.starts(with: "data:".utf8)
-        let raw =
-            isNestedCard || base64 || Self.isRawName(name) || dataURI
+        let rawByType =
+            isNestedCard || base64 || Self.isRawName(name)
             || valueType.map {
                 Self.equalsIgnoringCase($0, "URI") || Self.equalsIgnoringCase($0, "URL") || Self.equalsIgnoringCase($0, "BINARY")
             } == true
+        let splitLists = !v21 || Self.isListName(name)
+        // Most values are text in UTF-8: split and unescaped from their bytes, with no string
+        // of the whole value made first.
+        if !rawByType, charset == nil, !bytes.starts(with: "data:".utf8),
+            let parts = bytes.withUnsafeBufferPointer({ u in
+                UTF8Check.isValid(u) ? TextEscaping.split(u, v21: v21, splitLists: splitLists) : nil
+            })
+        {
+            return VCardProperty(uppercasedName: name, spelling: spelling, group: group, parameters: kept, value: .text(parts), line: line)
+        }
+        let text = TextDecoding.string(bytes, charset: charset, legacy: v21)
+        let dataURI = text.utf8.starts(with: "data:".utf8)
+        let raw = rawByType || dataURI
         let decoded: VCardValue
         if raw {
             let trimmed = base64 ? TextDecoding.removingWhitespace(text) : text
             // Google escapes ':' and ',' in URLs; nothing else should be touched.
             decoded = .raw(base64 || dataURI ? trimmed : TextEscaping.unescapeURI(trimmed))
         } else {
-            decoded = .text(TextEscaping.split(text, v21: v21, splitLists: !v21 || Self.isListName(name)))
+            decoded = .text(TextEscaping.split(text, v21: v21, splitLists: splitLists))
         }
         return VCardProperty(uppercasedName: name, spelling: spelling, group: group, parameters: kept, value: decoded, line: line)
     }

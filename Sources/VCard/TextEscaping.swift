@@ -13,6 +13,9 @@ public enum TextEscaping {
     }
 
     static func split(_ u: UnsafeBufferPointer<UInt8>, v21: Bool, splitLists: Bool) -> [[String]] {
+        guard u.contains(where: { $0 == 0x5C || $0 == 0x3B || ($0 == 0x2C && splitLists) }) else {
+            return [[String(decoding: u, as: UTF8.self)]]
+        }
         var components: [[String]] = []
         var items: [String] = []
         var current: [UInt8] = []

@@ -35,9 +35,8 @@ public enum VCardParser {
         var agentLines: [String] = []
 
         func finish() {
-            guard let props = current else { return }
+            guard let props = current.take() else { return }
             cards.append(interpret(props, line: cardLine, index: cards.count, issues: &issues))
-            current = nil
         }
 
         var index = 0
@@ -180,13 +179,16 @@ public enum VCardParser {
     }
 
     /// Decodes the values of a card's properties now that its VERSION is known.
-    static func interpret(_ raw: [RawProperty], line: Int, index: Int, issues: inout [VCardIssue]) -> VCard {
+    static func interpret(_ raw: consuming [RawProperty], line: Int, index: Int, issues: inout [VCardIssue]) -> VCard {
         let version = raw.first { $0.name == "VERSION" }.map { String(decoding: $0.value, as: UTF8.self).trimming(" \t") }
         let v21 = version == "2.1" || version == "1.0"
+        let v4 = version == "4.0"
         var props: [VCardProperty] = []
         props.reserveCapacity(raw.count)
-        for r in raw {
-            props.append(r.decode(v21: v21, v4: version == "4.0"))
+        // Each property is decoded where it lies (`for r in raw` would copy each, parts and all).
+        var raw = raw
+        raw.withUnsafeMutableBufferPointer { raw in
+            for k in raw.indices { props.append(raw[k].decode(v21: v21, v4: v4)) }
         }
         return VCard(properties: props, line: line, version: version)
     }
