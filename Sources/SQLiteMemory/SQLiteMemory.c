@@ -1,6 +1,5 @@
 #include "SQLiteMemory.h"
 
-#include <malloc.h>
 #include <sqlite3.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -8,27 +7,38 @@
 static atomic_llong held;
 static atomic_int installed;
 
+/* Each block carries its size in the eight bytes before it (SQLite needs eight-byte
+ * alignment, which that keeps): asking malloc for a block's size cost more than the count. */
+enum { header = 8 };
+
 static void *count_malloc(int n) {
-    void *p = malloc((size_t)n);
-    if (p) atomic_fetch_add_explicit(&held, (long long)malloc_usable_size(p), memory_order_relaxed);
-    return p;
+    long long *p = malloc((size_t)n + header);
+    if (!p) return 0;
+    *p = n;
+    atomic_fetch_add_explicit(&held, n, memory_order_relaxed);
+    return p + 1;
 }
 
-static void count_free(void *p) {
-    if (!p) return;
-    atomic_fetch_sub_explicit(&held, (long long)malloc_usable_size(p), memory_order_relaxed);
+static void count_free(void *block) {
+    if (!block) return;
+    long long *p = (long long *)block - 1;
+    atomic_fetch_sub_explicit(&held, *p, memory_order_relaxed);
     free(p);
 }
 
-static void *count_realloc(void *p, int n) {
-    long long before = p ? (long long)malloc_usable_size(p) : 0;
-    void *q = realloc(p, (size_t)n);
+static void *count_realloc(void *block, int n) {
+    if (!block) return count_malloc(n);
+    long long *p = (long long *)block - 1;
+    long long before = *p;
+    long long *q = realloc(p, (size_t)n + header);
     /* A failed realloc leaves the old block as it was. */
-    if (q) atomic_fetch_add_explicit(&held, (long long)malloc_usable_size(q) - before, memory_order_relaxed);
-    return q;
+    if (!q) return 0;
+    *q = n;
+    atomic_fetch_add_explicit(&held, n - before, memory_order_relaxed);
+    return q + 1;
 }
 
-static int count_size(void *p) { return p ? (int)malloc_usable_size(p) : 0; }
+static int count_size(void *block) { return block ? (int)((long long *)block)[-1] : 0; }
 
 static int count_roundup(int n) { return (n + 7) & ~7; }
 

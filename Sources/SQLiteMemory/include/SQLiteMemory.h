@@ -13,8 +13,8 @@
  * is in place, else SQLite's error code (then sqlite3_memory_used counts as before). */
 int contactsd_sqlite_count_memory(void);
 
-/* Bytes SQLite holds now (what malloc gave it, rounded as malloc rounds), or -1 when the
- * counting allocator is not in place. */
+/* Bytes SQLite holds now (what it asked for), or -1 when the counting allocator is not in
+ * place. */
 long long contactsd_sqlite_memory_used(void);
 
 #endif
