@@ -5,14 +5,15 @@ struct RawProperty {
     /// The name as written, when it was not upper case.
     var spelling: String?
     var parameters: [VCardParameter]
-    var value: [UInt8]
+    /// The bytes after the colon: a slice of the content line's own bytes, not a copy.
+    var value: ArraySlice<UInt8>
     var line: Int
     var isNestedCard = false
 
     var valueUpper: String { String(decoding: value, as: UTF8.self).trimming(" \t").uppercased() }
 
     static func parse(_ l: LogicalLines.Line) -> RawProperty? {
-        l.bytes.withUnsafeBufferPointer { parse($0, line: l.line) }
+        l.bytes.withUnsafeBufferPointer { parse($0, line: l.line) { l.bytes[$0...] } }
     }
 
     @inline(__always) static func isBlank(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 }
@@ -25,7 +26,8 @@ struct RawProperty {
         return s..<e
     }
 
-    static func parse(_ b: UnsafeBufferPointer<UInt8>, line: Int) -> RawProperty? {
+    /// The property of a content line `b`; `value` gives the line's bytes from an index on.
+    private static func parse(_ b: UnsafeBufferPointer<UInt8>, line: Int, value: (Int) -> ArraySlice<UInt8>) -> RawProperty? {
         // The name (with an optional group) runs to the first ';' or ':'.
         var i = 0
         while i < b.count, b[i] != UInt8(ascii: ";"), b[i] != UInt8(ascii: ":") { i += 1 }
@@ -67,7 +69,7 @@ struct RawProperty {
             i = j
         }
         guard i < b.count, b[i] == UInt8(ascii: ":") else { return nil }
-        return RawProperty(group: group, name: name, spelling: spelling, parameters: params, value: Array(b[(i + 1)...]), line: line)
+        return RawProperty(group: group, name: name, spelling: spelling, parameters: params, value: value(i + 1), line: line)
     }
 
     /// The bytes as a string when they are not all upper case, nil when they are (as nearly
@@ -170,16 +172,16 @@ struct RawProperty {
     /// Properties whose 2.1 values are comma lists too.
     static func isListName(_ name: String) -> Bool { name == "CATEGORIES" || name == "NICKNAME" }
 
-    /// The property decoded. Its value's bytes are taken, not copied: it is read once.
+    /// The property decoded; its value is taken, not copied: it is read once.
     mutating func decode(v21: Bool, v4: Bool) -> VCardProperty {
-        var bytes: [UInt8] = []
-        swap(&bytes, &value)
+        var bytes = value
+        value = []
         var kept = parameters
         var base64 = false
         var valueType: String?
         var charset: String?
         if !parameters.isEmpty {
-            if isQuotedPrintable { bytes = TextDecoding.quotedPrintable(bytes) }
+            if isQuotedPrintable { bytes = ArraySlice(TextDecoding.quotedPrintable(Array(bytes))) }
             charset = parameters.first { $0.name == "CHARSET" }?.values.first
             base64 = isBase64
             // Parameters that only described the transfer encoding are dropped: the value is
@@ -208,7 +210,7 @@ struct RawProperty {
         {
             return VCardProperty(uppercasedName: name, spelling: spelling, group: group, parameters: kept, value: .text(parts), line: line)
         }
-        let text = TextDecoding.string(bytes, charset: charset, legacy: v21)
+        let text = TextDecoding.string(Array(bytes), charset: charset, legacy: v21)
         let dataURI = text.utf8.starts(with: "data:".utf8)
         let raw = rawByType || dataURI
         let decoded: VCardValue

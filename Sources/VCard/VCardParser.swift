@@ -50,7 +50,7 @@ public enum VCardParser {
                 if upper.hasPrefix("END:VCARD") { agentDepth -= 1 }
                 agentLines.append(String(decoding: l.bytes, as: UTF8.self))
                 if agentDepth == 0, var props = current, let i = props.lastIndex(where: { $0.name == "AGENT" }) {
-                    props[i].value = Array(agentLines.joined(separator: "\n").utf8)
+                    props[i].value = ArraySlice(agentLines.joined(separator: "\n").utf8)
                     props[i].isNestedCard = true
                     current = props
                 }
@@ -86,7 +86,8 @@ public enum VCardParser {
                         for k in (index - 1)..<end { nested.append(String(decoding: logical[k].bytes, as: UTF8.self)) }
                         current?.append(
                             RawProperty(
-                                group: nil, name: "AGENT", parameters: [], value: Array(nested.joined(separator: "\n").utf8), line: l.line,
+                                group: nil, name: "AGENT", parameters: [], value: ArraySlice(nested.joined(separator: "\n").utf8),
+                                line: l.line,
                                 isNestedCard: true))
                         index = end
                         continue
