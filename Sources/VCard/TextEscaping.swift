@@ -7,15 +7,18 @@ public enum TextEscaping {
         // character, and most values have nothing to split or unescape.
         var text = s
         return text.withUTF8 { u in
-            guard u.contains(where: { $0 == 0x5C || $0 == 0x3B || ($0 == 0x2C && splitLists) }) else { return [[s]] }
+            guard needsSplit(u, splitLists: splitLists) else { return [[s]] }
             return split(u, v21: v21, splitLists: splitLists)
         }
     }
 
+    /// Whether a value holds anything to split on or unescape.
+    private static func needsSplit(_ u: UnsafeBufferPointer<UInt8>, splitLists: Bool) -> Bool {
+        u.contains { $0 == 0x5C || $0 == 0x3B || ($0 == 0x2C && splitLists) }
+    }
+
     static func split(_ u: UnsafeBufferPointer<UInt8>, v21: Bool, splitLists: Bool) -> [[String]] {
-        guard u.contains(where: { $0 == 0x5C || $0 == 0x3B || ($0 == 0x2C && splitLists) }) else {
-            return [[String(decoding: u, as: UTF8.self)]]
-        }
+        guard needsSplit(u, splitLists: splitLists) else { return [[String(decoding: u, as: UTF8.self)]] }
         var components: [[String]] = []
         var items: [String] = []
         var current: [UInt8] = []
