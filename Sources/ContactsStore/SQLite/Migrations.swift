@@ -303,6 +303,14 @@ enum Migrations {
         // 20: the iteration mark 々 folds as the character it repeats: the contacts and trash
         // whose text holds one are folded again (`ContactStore.refoldIterationMarks`).
         "SELECT 1;",
+        // 21: a contact in the trash remembers the account it was in and its card's name
+        // there, so that one brought back (undelete, undo) goes back to its account, even after
+        // a sync has deleted its card on the server.
+        """
+        ALTER TABLE trash ADD COLUMN account TEXT;
+        ALTER TABLE trash ADD COLUMN href TEXT;
+        UPDATE trash SET (account, href) = (SELECT si.account, si.href FROM sync_items si WHERE si.contact_id = trash.id LIMIT 1);
+        """,
     ]
 
     static var latestVersion: Int { all.count }

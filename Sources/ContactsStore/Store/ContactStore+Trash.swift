@@ -13,27 +13,29 @@ public struct TrashedContact: Sendable, Equatable {
 /// or are purged. The writer runs with `secure_delete` on, so what a purge removes is
 /// overwritten in the database file, and a purge ends with a checkpoint that empties the log.
 extension ContactStore {
-    /// Copies the rows `condition` picks (on `contacts c`), with the names of their groups,
-    /// into the trash; the caller deletes the rows (in the same transaction).
+    /// Copies the rows `condition` picks (on `contacts c`), with the names of their groups and
+    /// the account each is in (with its card's name there), into the trash; the caller deletes
+    /// the rows (in the same transaction).
     static func moveToTrash(_ db: Database, where condition: String, _ args: [SQLValue], origin: String) throws {
         let n = args.count
         try db.prepare(
             """
             INSERT OR REPLACE INTO trash (id, uid, revision, name, sort_key, favorite, created_at, updated_at, body, search, vcard,
-                photo_hash, created_operation, groups, deleted_at, origin)
+                photo_hash, created_operation, groups, deleted_at, origin, account, href)
             SELECT c.id, c.uid, c.revision, c.name, c.sort_key, c.favorite, c.created_at, c.updated_at, c.body, c.search, c.vcard,
                 c.photo_hash, c.created_operation,
                 (SELECT group_concat(g.name, char(31)) FROM memberships m JOIN groups g ON g.rowid = m.group_rowid
                  WHERE m.contact_rowid = c.rowid),
-                ?\(n + 1), ?\(n + 2)
-            FROM contacts c WHERE \(condition)
+                ?\(n + 1), ?\(n + 2), si.account, si.href
+            FROM contacts c LEFT JOIN sync_items si ON si.rowid = (SELECT rowid FROM sync_items WHERE contact_id = c.id LIMIT 1)
+            WHERE \(condition)
             """
         ).run(args + [.int(Timestamp.now()), .text(origin)])
     }
 
     static let trashColumns = """
-        t.rowid, t.id, t.uid, t.revision, t.name, t.favorite, t.created_at, t.updated_at, t.body, t.groups, \(accountColumn("t")),
-        t.vcard, t.deleted_at, t.origin, t.search
+        t.rowid, t.id, t.uid, t.revision, t.name, t.favorite, t.created_at, t.updated_at, t.body, t.groups,
+        coalesce(\(accountColumn("t")), t.account), t.vcard, t.deleted_at, t.origin, t.search
         """
 
     /// What is in the trash, the latest deletion first: everything, or what matches `text`
@@ -87,7 +89,7 @@ extension ContactStore {
 
     /// Brings one contact back from the trash; false when it is not there.
     static func undeleteRow(_ db: Database, id: String, log: inout ChangeLog) throws -> Bool {
-        let s = try db.prepare("SELECT rowid, uid, groups FROM trash WHERE id = ?")
+        let s = try db.prepare("SELECT rowid, uid, groups, account, href FROM trash WHERE id = ?")
         try s.bind([.text(id)])
         guard try s.step() else {
             s.reset()
@@ -96,6 +98,8 @@ extension ContactStore {
         let trashRowid = s.int64(0)
         let uid = s.text(1)
         let groups = s.optionalText(2).map { $0.split(separator: "\u{1F}").map(String.init) } ?? []
+        let account = s.optionalText(3)
+        let href = s.optionalText(4)
         s.reset()
         if try db.scalarInt("SELECT count(*) FROM contacts WHERE uid = ?", [.text(uid)]) > 0 {
             throw StoreError.conflict(
@@ -115,6 +119,7 @@ extension ContactStore {
         try rekeyPhones(db, rowids: [rowid])
         if !groups.isEmpty { _ = try setMemberships(db, contactRowid: rowid, names: groups, log: &log, isNew: true) }
         try db.prepare("DELETE FROM trash WHERE rowid = ?").run([.int(trashRowid)])
+        if let account, let href { try rejoinAccount(db, id: id, account: account, href: href, log: &log) }
         let row = try db.prepare("SELECT \(SearchIndex.selectColumns) FROM contacts WHERE rowid = ?")
         try row.bind([.int(rowid)])
         if try row.step() {
@@ -125,6 +130,24 @@ extension ContactStore {
         }
         row.reset()
         return true
+    }
+
+    /// A contact back from the trash goes back to the account it was in. While the account
+    /// still has its card (the deletion not yet synced), the card is the contact's again and
+    /// the next sync sends the contact as an update; once the card is gone there, the contact
+    /// is a new card of the account, at its old name unless another card took it, and the next
+    /// sync puts it back. An account removed meanwhile leaves the contact on this machine.
+    private static func rejoinAccount(_ db: Database, id: String, account: String, href: String, log: inout ChangeLog) throws {
+        guard try db.scalarInt("SELECT count(*) FROM sync_items WHERE contact_id = ?", [.text(id)]) == 0,
+            try db.scalarInt("SELECT count(*) FROM accounts WHERE name = ?", [.text(account)]) > 0
+        else { return }
+        var name = href
+        if try db.scalarInt("SELECT count(*) FROM sync_items WHERE account = ? AND href = ?", [.text(account), .text(href)]) > 0 {
+            let dot = href.lastIndex(of: ".") ?? href.endIndex
+            name = "\(href[..<dot])-\(Identifier.make().suffix(12).lowercased())\(href[dot...])"
+        }
+        try saveItem(db, account: account, SyncItem(href: name, contactID: id, etag: nil, card: nil, syncedRevision: nil))
+        log.accountsChanged = true
     }
 
     /// Removes contacts from the trash for good (`ids`, or everything when nil), with their

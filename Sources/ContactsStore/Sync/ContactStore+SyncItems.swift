@@ -189,9 +189,11 @@ extension ContactStore {
     public func applyRemoteDeletion(account: String, href: String) throws -> Bool {
         try write(origin: "sync:\(account)") { db, log in
             let id = try db.scalarText("SELECT contact_id FROM sync_items WHERE account = ? AND href = ?", [.text(account), .text(href)])
+            // The contact goes to the trash first, remembering its account: brought back, it
+            // goes back there.
+            let deleted = try id.map { try Self.deleteRow(db, id: $0, origin: "sync:\(account)", log: &log) } ?? false
             try db.prepare("DELETE FROM sync_items WHERE account = ? AND href = ?").run([.text(account), .text(href)])
-            guard let id else { return false }
-            return try Self.deleteRow(db, id: id, origin: "sync:\(account)", log: &log)
+            return deleted
         }
     }
 
