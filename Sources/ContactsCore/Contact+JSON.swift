@@ -16,25 +16,32 @@ extension Contact {
     public static let shownFields: Set<String> = ["id", "revision", "photo", "createdAt", "updatedAt", "account"]
 
     /// A new contact from a client's JSON (`contacts.create`); `path` names it in errors.
-    /// A key that is no field a client sets is refused, but for those in `passing`.
-    public init(creating object: JSONObject, path: String = "contact", passing: Set<String> = []) throws(ContactError) {
+    /// A key that is no field a client sets is refused, but for those in `passing`. With
+    /// `checkingValues` false (contactsd's own JSON read back), a value is taken as the vCard
+    /// import takes it (`email1`, `aim:AIM JOHN`), so that whatever the store holds, its
+    /// export brings back; its size and characters are checked all the same.
+    public init(
+        creating object: JSONObject, path: String = "contact", passing: Set<String> = [], checkingValues: Bool = true
+    ) throws(ContactError) {
         guard object["name"] != nil, object["name"] != .null else {
             throw ContactError(.invalidData, field: "\(path).name", "a contact needs a name")
         }
         self.init(name: "")
-        try apply(object, path: path, passing: passing)
+        try apply(object, path: path, passing: passing, checkingValues: checkingValues)
     }
 
     /// Applies a partial contact (`contacts.update` changes): fields present replace the stored
     /// ones, `null` clears them, fields absent are kept. A key that is no field a client sets
     /// is refused (a misspelt one would otherwise be lost without a word), but for those in
     /// `passing`, which are passed over.
-    public mutating func apply(_ changes: JSONObject, path: String = "changes", passing: Set<String> = []) throws(ContactError) {
+    public mutating func apply(
+        _ changes: JSONObject, path: String = "changes", passing: Set<String> = [], checkingValues: Bool = true
+    ) throws(ContactError) {
         try Self.checkKeys(changes, path: path, passing: passing)
         for key in Self.editableFields {
             guard let value = changes[key] else { continue }
             let field = "\(path).\(key)"
-            let r = FieldReader(value: value, path: field)
+            let r = FieldReader(value: value, path: field, checksValues: checkingValues)
             switch key {
             case "name":
                 guard let s = try r.optionalText(limit: Limits.shortText) else {
@@ -48,14 +55,14 @@ extension Contact {
             case "phones": phones = try r.labeledList(kind: .phone)
             case "phone":
                 if let s = try r.optionalText(limit: Limits.shortText) {
-                    phones = [try checked(s, kind: .phone, field: field)]
+                    phones = [try r.checked(s, kind: .phone, field: field)]
                 } else {
                     phones = []
                 }
             case "emails": emails = try r.labeledList(kind: .email)
             case "email":
                 if let s = try r.optionalText(limit: Limits.shortText) {
-                    emails = [try checked(s, kind: .email, field: field)]
+                    emails = [try r.checked(s, kind: .email, field: field)]
                 } else {
                     emails = []
                 }
@@ -65,7 +72,11 @@ extension Contact {
             case "organization": organization = try r.optionalText(limit: Limits.shortText)
             case "title": title = try r.optionalText(limit: Limits.shortText)
             case "birthday":
-                if let s = try r.optionalText(limit: 32) { birthday = try Birthday.normalize(s, field: field) } else { birthday = nil }
+                if let s = try r.optionalText(limit: 32) {
+                    birthday = try r.checked(s, kind: .date, field: field).value
+                } else {
+                    birthday = nil
+                }
             case "note": note = try r.optionalText(limit: Limits.longText, multiline: true)
             case "urls": urls = try r.labeledList(kind: .url)
             case "favorite": favorite = try r.bool()
@@ -162,6 +173,20 @@ func checked(_ value: String, kind: ValueKind, field: String) throws(ContactErro
 struct FieldReader {
     let value: JSONValue
     let path: String
+    /// Whether values are checked as what they are (a phone number, an email address...), or
+    /// taken as the vCard import takes them.
+    var checksValues = true
+
+    /// `value` checked as a value of `kind`; when values are not checked, one that is not
+    /// such a value is kept as it is.
+    func checked(_ value: String, kind: ValueKind, field: String) throws(ContactError) -> LabeledValue {
+        do {
+            return try ContactsCore.checked(value, kind: kind, field: field)
+        } catch {
+            guard !checksValues else { throw error }
+            return LabeledValue(value: value)
+        }
+    }
 
     func typeError(_ expected: String) -> ContactError {
         ContactError(.invalidParams, field: path, "must be \(expected), not \(value.typeName)")

@@ -225,7 +225,7 @@ struct Importer {
             }
             do {
                 // A contact as the API shows it: what contactsd sets is passed over.
-                var c = try Contact(creating: o, path: "json[\(i)]", passing: Contact.shownFields)
+                var c = try Contact(creating: o, path: "json[\(i)]", passing: Contact.shownFields, checkingValues: false)
                 if c.uid.isEmpty {
                     // No uid: name the entry by its content, so that importing it again finds it.
                     var stable = o
