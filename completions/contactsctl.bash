@@ -51,11 +51,11 @@ _contactsctl() {
                 ((i++))
                 continue
                 ;;
-            " add|--phone"|" add|-p"|" add|--email"|" add|-e"|" add|--address"|" add|-a"|" add|--organization"|" add|-o"|" add|--department"|" add|--title"|" add|--nickname"|" add|--birthday"|" add|--note"|" add|--url"|" add|--im"|" add|--date"|" add|--related"|" add|--reading"|" add|--pronouns"|" add|--gender"|" add|--group"|" add|-g"|" add|--account"|" add|--socket")
+            " add|--phone"|" add|-p"|" add|--email"|" add|-e"|" add|--address"|" add|-a"|" add|--organization"|" add|-o"|" add|--department"|" add|--title"|" add|--nickname"|" add|--birthday"|" add|--note"|" add|--note-file"|" add|--url"|" add|--im"|" add|--date"|" add|--related"|" add|--reading"|" add|--pronouns"|" add|--gender"|" add|--group"|" add|-g"|" add|--account"|" add|--socket")
                 ((i++))
                 continue
                 ;;
-            " edit|--name"|" edit|--phone"|" edit|-p"|" edit|--email"|" edit|-e"|" edit|--address"|" edit|-a"|" edit|--organization"|" edit|-o"|" edit|--department"|" edit|--title"|" edit|--nickname"|" edit|--birthday"|" edit|--note"|" edit|--url"|" edit|--im"|" edit|--date"|" edit|--related"|" edit|--reading"|" edit|--pronouns"|" edit|--gender"|" edit|--group"|" edit|-g"|" edit|--clear"|" edit|--socket")
+            " edit|--name"|" edit|--phone"|" edit|-p"|" edit|--email"|" edit|-e"|" edit|--address"|" edit|-a"|" edit|--organization"|" edit|-o"|" edit|--department"|" edit|--title"|" edit|--nickname"|" edit|--birthday"|" edit|--note"|" edit|--note-file"|" edit|--url"|" edit|--im"|" edit|--date"|" edit|--related"|" edit|--reading"|" edit|--pronouns"|" edit|--gender"|" edit|--group"|" edit|-g"|" edit|--remove-phone"|" edit|--remove-email"|" edit|--remove-address"|" edit|--remove-url"|" edit|--remove-im"|" edit|--remove-date"|" edit|--remove-related"|" edit|--leave-group"|" edit|--clear"|" edit|--socket")
                 ((i++))
                 continue
                 ;;
@@ -368,6 +368,10 @@ _contactsctl() {
         :
         return
         ;;
+    " add|--note-file")
+        _contactsctl_files ''
+        return
+        ;;
     " add|--url")
         :
         return
@@ -448,6 +452,10 @@ _contactsctl() {
         :
         return
         ;;
+    " edit|--note-file")
+        _contactsctl_files ''
+        return
+        ;;
     " edit|--url")
         :
         return
@@ -477,6 +485,38 @@ _contactsctl() {
         return
         ;;
     " edit|--group"|" edit|-g")
+        _contactsctl_live groups
+        return
+        ;;
+    " edit|--remove-phone")
+        :
+        return
+        ;;
+    " edit|--remove-email")
+        :
+        return
+        ;;
+    " edit|--remove-address")
+        :
+        return
+        ;;
+    " edit|--remove-url")
+        :
+        return
+        ;;
+    " edit|--remove-im")
+        :
+        return
+        ;;
+    " edit|--remove-date")
+        :
+        return
+        ;;
+    " edit|--remove-related")
+        :
+        return
+        ;;
+    " edit|--leave-group")
         _contactsctl_live groups
         return
         ;;
@@ -800,8 +840,8 @@ _contactsctl() {
     " search") COMPREPLY=($(compgen -W '--favorites -f --group -g --account --limit -n --json --socket --no-color --help -h' -- "$cur")) ;;
     " show") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " birthdays") COMPREPLY=($(compgen -W '--days -d --from --json --socket --no-color --help -h' -- "$cur")) ;;
-    " add") COMPREPLY=($(compgen -W '--phone -p --email -e --address -a --organization -o --department --title --nickname --birthday --note --url --im --date --related --reading --pronouns --gender --group -g --favorite --account --json --socket --no-color --help -h' -- "$cur")) ;;
-    " edit") COMPREPLY=($(compgen -W '--name --phone -p --email -e --address -a --organization -o --department --title --nickname --birthday --note --url --im --date --related --reading --pronouns --gender --group -g --clear --json --socket --no-color --help -h' -- "$cur")) ;;
+    " add") COMPREPLY=($(compgen -W '--phone -p --email -e --address -a --organization -o --department --title --nickname --birthday --note --note-file --url --im --date --related --reading --pronouns --gender --group -g --favorite --account --json --socket --no-color --help -h' -- "$cur")) ;;
+    " edit") COMPREPLY=($(compgen -W '--name --phone -p --email -e --address -a --organization -o --department --title --nickname --birthday --note --note-file --url --im --date --related --reading --pronouns --gender --group -g --remove-phone --remove-email --remove-address --remove-url --remove-im --remove-date --remove-related --leave-group --clear --json --socket --no-color --help -h' -- "$cur")) ;;
     " rm") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " delete") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " remove") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;

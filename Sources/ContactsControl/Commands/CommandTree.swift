@@ -7,24 +7,42 @@ public enum CommandTree {
         "account", value: "NAME", help: "only the contacts of this sync account ('local': of no account)", completion: .accounts)
 
     static let fieldOptions: [OptionSpec] = [
-        OptionSpec("phone", short: "p", value: "PHONE", repeats: true, help: "a phone number, as LABEL:NUMBER or NUMBER"),
+        OptionSpec(
+            "phone", short: "p", value: "PHONE", repeats: true,
+            help: "a phone number, as LABEL:NUMBER (work-cell:+1 555 0100) or NUMBER; a label is letters, digits, - and _"),
         OptionSpec("email", short: "e", value: "EMAIL", repeats: true, help: "an email address, as LABEL:ADDRESS or ADDRESS"),
-        OptionSpec("address", short: "a", value: "ADDRESS", repeats: true, help: "a postal address on one line"),
+        OptionSpec(
+            "address", short: "a", value: "ADDRESS", repeats: true,
+            help: "a postal address, as [LABEL:]STREET; CITY; REGION; POSTCODE; COUNTRY (home:Hauptstr. 5; Berlin; ; 10115; Germany)"),
         OptionSpec("organization", short: "o", value: "ORG", help: "the organization"),
         OptionSpec("department", value: "DEPT", help: "the department in the organization"),
         OptionSpec("title", value: "TITLE", help: "the job title"),
         OptionSpec("nickname", value: "NICK", help: "a nickname"),
         OptionSpec("birthday", value: "DATE", help: "YYYY-MM-DD, or --MM-DD without a year"),
         OptionSpec("note", value: "TEXT", help: "a note"),
+        OptionSpec("note-file", value: "FILE", help: "a note read from FILE ('-': standard input)", completion: .files(extensions: [])),
         OptionSpec("url", value: "URL", repeats: true, help: "a web address"),
         OptionSpec(
-            "im", value: "URI", repeats: true, help: "a messaging address or profile, as LABEL:URI or URI (xmpp:, sip:, matrix:, https:)"),
+            "im", value: "URI", repeats: true,
+            help: "a messaging address or profile, as LABEL:URI or URI (any scheme: xmpp:, sip:, matrix:, https:)"),
         OptionSpec("date", value: "DATE", repeats: true, help: "a date to remember, as LABEL:DATE (anniversary:2010-06-12) or DATE"),
         OptionSpec("related", value: "NAME", repeats: true, help: "a related person, as LABEL:NAME (spouse:Tom Bell) or NAME"),
         OptionSpec("reading", value: "READING", help: "how the name is read, as 'GIVEN FAMILY' or 'FAMILY GIVEN' as the name is written"),
         OptionSpec("pronouns", value: "PRONOUNS", help: "the pronouns to use (she/her)"),
         OptionSpec("gender", value: "GENDER", help: "gender, in the person's words"),
         OptionSpec("group", short: "g", value: "GROUP", repeats: true, help: "a group to be in (created if new)", completion: .groups),
+    ]
+
+    /// `edit`'s options that take a value away from a list.
+    static let removeOptions: [OptionSpec] = [
+        OptionSpec("remove-phone", value: "PHONE", repeats: true, help: "take away the phone with this number (any formatting) or label"),
+        OptionSpec("remove-email", value: "EMAIL", repeats: true, help: "take away the email address with this address or label"),
+        OptionSpec("remove-address", value: "ADDRESS", repeats: true, help: "take away the address with this street or label"),
+        OptionSpec("remove-url", value: "URL", repeats: true, help: "take away this web address"),
+        OptionSpec("remove-im", value: "URI", repeats: true, help: "take away this messaging address"),
+        OptionSpec("remove-date", value: "DATE", repeats: true, help: "take away the date with this value or label"),
+        OptionSpec("remove-related", value: "NAME", repeats: true, help: "take away the related person with this name or label"),
+        OptionSpec("leave-group", value: "GROUP", repeats: true, help: "leave this group (the others stay)", completion: .groups),
     ]
 
     /// The fields `edit --clear` empties, by their API names.
@@ -68,9 +86,11 @@ public enum CommandTree {
                         completion: .accounts),
                 ], run: ContactCommands.add),
             CommandSpec(
-                "edit", summary: "Change a contact: the fields given replace the old ones; with none, edit it all in $VISUAL or $EDITOR.",
+                "edit",
+                summary:
+                    "Change a contact: a list option (--phone, --email, --group...) adds a value, --remove-... takes one away, --clear FIELD empties a list first; other options replace the old value; with none, edit it all in $VISUAL or $EDITOR.",
                 arguments: [contactArg],
-                options: [OptionSpec("name", value: "NAME", help: "the new full name")] + fieldOptions
+                options: [OptionSpec("name", value: "NAME", help: "the new full name")] + fieldOptions + removeOptions
                     + [
                         OptionSpec(
                             "clear", value: "FIELD", repeats: true,

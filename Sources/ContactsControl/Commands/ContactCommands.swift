@@ -76,6 +76,7 @@ enum ContactCommands {
             return try EditorSession.run(&inv, contact: nil)
         }
         var contact: JSONObject = ["name": .string(name)]
+        if let parts = structuredName(name) { contact["structuredName"] = parts }
         try fill(&contact, from: inv)
         if inv.flag("favorite") { contact["favorite"] = true }
         var params: JSONObject = ["contact": .object(contact)]
@@ -89,10 +90,17 @@ enum ContactCommands {
         let contact = try ContactResolver.resolve(inv.arguments[0], in: inv)
         var changes: JSONObject = [:]
         if let name = inv.value("name") { changes["name"] = .string(name) }
-        try fill(&changes, from: inv)
-        for field in inv.values("clear") {
-            changes[field] = field.hasSuffix("s") && field != "pronouns" || ["impp", "related"].contains(field) ? .array([]) : .null
+        try fillSingle(&changes, from: inv)
+        let cleared = Set(inv.values("clear"))
+        // Lists: the options add to what the contact has, or take from it; --clear empties first.
+        let name = contact["name"]?.stringValue ?? inv.arguments[0]
+        for edit in ListEdit.all {
+            let current = contact[edit.field]?.arrayValue ?? []
+            if let list = try edit.apply(to: current, cleared: cleared.contains(edit.field), inv: inv, contactName: name) {
+                changes[edit.field] = .array(list)
+            }
         }
+        for field in cleared where changes[field] == nil { changes[field] = .null }
         // No field given: the whole contact in the editor.
         guard !changes.isEmpty else { return try EditorSession.run(&inv, contact: contact) }
         let updated = try inv.call(
@@ -102,39 +110,46 @@ enum ContactCommands {
         return 0
     }
 
-    /// Options shared by `add` and `edit`.
+    /// The list options of `add`: each value given, as given.
     static func fill(_ o: inout JSONObject, from inv: Invocation) throws {
-        func labeled(_ raw: String) -> JSONValue {
-            // LABEL:VALUE, unless the part before the colon looks like part of the value (a URL scheme, digits).
-            if let colon = raw.firstIndex(of: ":"), raw[..<colon].allSatisfy({ $0.isLetter || $0 == " " }), !raw[..<colon].isEmpty,
-                !raw[raw.index(after: colon)...].hasPrefix("//")
-            {
-                return ["value": .string(String(raw[raw.index(after: colon)...])), "label": .string(String(raw[..<colon]))]
-            }
-            return ["value": .string(raw)]
+        for edit in ListEdit.all {
+            let values = inv.values(edit.add)
+            if !values.isEmpty { o[edit.field] = .array(try values.map(edit.read)) }
         }
-        if !inv.values("phone").isEmpty { o["phones"] = .array(inv.values("phone").map(labeled)) }
-        if !inv.values("email").isEmpty { o["emails"] = .array(inv.values("email").map(labeled)) }
-        if !inv.values("address").isEmpty { o["addresses"] = .array(inv.values("address").map { .string($0) }) }
-        if !inv.values("url").isEmpty { o["urls"] = .array(inv.values("url").map { .string($0) }) }
-        if !inv.values("group").isEmpty { o["groups"] = .array(inv.values("group").map { .string($0) }) }
-        if !inv.values("im").isEmpty { o["impp"] = .array(inv.values("im").map(labeledURI)) }
-        if !inv.values("date").isEmpty { o["dates"] = .array(inv.values("date").map(labeled)) }
-        if !inv.values("related").isEmpty { o["related"] = .array(inv.values("related").map(labeled)) }
-        for key in ["organization", "department", "title", "nickname", "birthday", "note", "pronouns", "gender"] {
+        try fillSingle(&o, from: inv)
+    }
+
+    /// The options of one value, shared by `add` and `edit`: each replaces the old value.
+    static func fillSingle(_ o: inout JSONObject, from inv: Invocation) throws {
+        for key in ["organization", "department", "title", "nickname", "birthday", "pronouns", "gender"] {
             if let v = inv.value(key) { o[key] = .string(v) }
+        }
+        if let v = inv.value("note") { o["note"] = .string(v) }
+        if let path = inv.value("note-file") {
+            let text = path == "-" ? try readStandardInput() : try readFile(path)
+            o["note"] = .string(text.hasSuffix("\n") ? String(text.dropLast()) : text)
         }
         if let r = inv.value("reading") { o["phoneticName"] = reading(r, name: o["name"]?.stringValue) }
     }
 
-    /// `LABEL:URI` or `URI`: a URI's scheme is no label (`xmpp:ana@example.org`), but
-    /// `work:xmpp:ana@example.org` has one.
-    static func labeledURI(_ raw: String) -> JSONValue {
-        let parts = raw.split(separator: ":", maxSplits: 1).map(String.init)
-        if parts.count == 2, parts[1].contains(":"), parts[0].allSatisfy({ $0.isLetter || $0 == " " }), !parts[1].hasPrefix("//") {
-            return ["value": .string(parts[1]), "label": .string(parts[0])]
+    static func readFile(_ path: String) throws -> String {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw UsageError(message: "cannot read \(path): \(String(cString: strerror(errno)))", command: "contactsctl")
         }
-        return ["value": .string(raw)]
+        defer { close(fd) }
+        return String(decoding: try PhotoCommands.readAll(fd, path), as: UTF8.self)
+    }
+
+    /// The parts of a full name as most address books split it: the last word is the family
+    /// name, the words before it the given name. Nil for one word, and for a name in CJK
+    /// script or with a comma, which such a split gets wrong.
+    static func structuredName(_ name: String) -> JSONValue? {
+        let words = name.split(separator: " ").map(String.init)
+        guard words.count >= 2, !name.contains(","),
+            !name.unicodeScalars.contains(where: { (0x3040...0x9FFF).contains($0.value) || (0xAC00...0xD7AF).contains($0.value) })
+        else { return nil }
+        return ["given": .string(words.dropLast().joined(separator: " ")), "family": .string(words[words.count - 1])]
     }
 
     /// A reading as one line: two words are the given and family name's readings, in the
