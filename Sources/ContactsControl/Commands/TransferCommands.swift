@@ -14,6 +14,7 @@ enum TransferCommands {
             if file == "-" {
                 let text = try ContactCommands.readStandardInput()
                 let trimmed = text.drop { $0.isWhitespace }
+                guard !trimmed.isEmpty else { throw CommandFailure("standard input is empty: nothing to import") }
                 if trimmed.hasPrefix("[") {
                     guard case .array(let list) = try JSONParser.parse(text) else {
                         throw CommandFailure("standard input is not a JSON array of contacts")
@@ -37,6 +38,10 @@ enum TransferCommands {
                 guard n["method"]?.stringValue == ContactsAPI.Notification.importProgress, let p = n["params"] else { return }
                 bar.update(done: p["done"]?.intValue ?? 0, total: p["total"]?.intValue ?? 0)
             }
+            InterruptNotice.install(
+                "interrupted: contactsd cancels the import of \(name) and keeps nothing of it"
+                    + (reports.isEmpty ? "" : " (the files before it were imported)"))
+            defer { InterruptNotice.clear() }
             let report = try inv.call(ContactsAPI.Method.contactsImport, params)
             bar.finish()
             reports.append(["file": .string(name), "report": report])

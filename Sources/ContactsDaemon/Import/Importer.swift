@@ -215,7 +215,7 @@ struct Importer {
     }
 
     /// Imports a JSON array of contacts in the API's shape.
-    func importJSON(_ list: [JSONValue]) throws -> ImportReport {
+    func importJSON(_ list: [JSONValue], origin: String = "import") throws -> ImportReport {
         var report = ImportReport()
         var items: [ImportItem] = []
         for (i, v) in list.enumerated() {
@@ -237,7 +237,7 @@ struct Importer {
                 report.errors.append(.init(index: i, line: nil, message: error.description))
             }
         }
-        count(try store.importContacts(items), into: &report)
+        count(try store.importContacts(items, origin: origin, isCancelled: isCancelled), into: &report)
         return report
     }
 
@@ -260,8 +260,6 @@ struct Importer {
     }
 
     /// Whether a file is CSV by its name.
-    static func isCSV(_ name: String) -> Bool { name.lowercased().hasSuffix(".csv") }
-
     private func count(_ outcomes: [ImportOutcome], into report: inout ImportReport) {
         for o in outcomes {
             switch o {

@@ -131,16 +131,20 @@ final class InboxWatcher: @unchecked Sendable {
         var report: ImportReport
         do {
             let bytes = try FileIO.readRegularFile(path, limit: Importer.maxFileBytes)
-            if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
-                report = ImportReport()
-                report.errors.append(.init(index: 0, line: nil, message: "the file is empty"))
-            } else if Importer.isCSV(name) {
-                report = try importer.importCSV(bytes, origin: "import:" + name)
-            } else {
-                report = try importer.importVCard(bytes, origin: "import:" + name)
-                if report.created + report.updated + report.unchanged + report.groups + report.failed == 0 {
-                    report.errors.append(.init(index: 0, line: 1, message: "no vCard found (no BEGIN:VCARD line)"))
+            let format = ImportFormat(of: bytes, name: name)
+            switch format {
+            case .csv: report = try importer.importCSV(bytes, origin: "import:" + name)
+            case .vcard: report = try importer.importVCard(bytes, origin: "import:" + name)
+            case .json:
+                guard case .array(let list)? = try? JSONParser.parse(bytes) else {
+                    report = ImportReport()
+                    report.errors.append(.init(index: 0, line: nil, message: "not a JSON array of contacts"))
+                    break
                 }
+                report = try importer.importJSON(list, origin: "import:" + name)
+            case .empty, .unknown:
+                report = ImportReport()
+                report.errors.append(.init(index: 0, line: format == .empty ? nil : 1, message: format.nothingToImport ?? ""))
             }
         } catch let e as FileIO.ReadError {
             report = ImportReport()

@@ -99,11 +99,21 @@ enum ImportExportMethods {
                 guard given.count == 1 else {
                     throw RPCError.invalidParams("give exactly one of 'vcard', 'csv', 'json' or 'path'")
                 }
+                // A client that leaves (Ctrl-C) cancels its import, which then keeps nothing.
+                let log = importer.log
+                let watch = ClientWatch(call.session) { log?.info("import: cancelled, its client left; nothing of it is kept") }
+                var importer = importer
+                let shutdown = importer.isCancelled
+                importer.isCancelled = { shutdown?() == true || watch.hasGone }
                 let progress: (Int, Int) -> Void = { done, total in
                     call.session?.sendNotification(
                         method: ContactsAPI.Notification.importProgress, params: ["done": .int(done), "total": .int(total)])
                 }
                 if let text = try call.params.optionalString("vcard") {
+                    let format = ImportFormat(of: Array(text.utf8.prefix(ImportFormat.sniffBytes)), name: "")
+                    guard format == .vcard else {
+                        throw RPCError(.invalidData, "'vcard' holds no vCard (no BEGIN:VCARD line)", data: ["field": "vcard"])
+                    }
                     return try importer.importVCard(Array(text.utf8), progress: progress).json
                 }
                 if let text = try call.params.optionalString("csv") { return try importer.importCSV(Array(text.utf8)).json }
@@ -121,14 +131,18 @@ enum ImportExportMethods {
                     let code: RPCError.Code = e.isTooLarge ? .tooLarge : .invalidData
                     throw RPCError(code, e.description, data: ["path": .string(path)])
                 }
-                if path.lowercased().hasSuffix(".json") {
+                let format = ImportFormat(of: bytes, name: path)
+                switch format {
+                case .json:
                     guard case .array(let array)? = try? JSONParser.parse(bytes) else {
                         throw RPCError(.invalidData, "\(path) is not a JSON array of contacts", data: ["path": .string(path)])
                     }
                     return try importer.importJSON(array).json
+                case .csv: return try importer.importCSV(bytes).json
+                case .vcard: return try importer.importVCard(bytes, progress: progress).json
+                case .empty, .unknown:
+                    throw RPCError(.invalidData, "\(path): \(format.nothingToImport ?? "")", data: ["path": .string(path)])
                 }
-                if Importer.isCSV(path) { return try importer.importCSV(bytes).json }
-                return try importer.importVCard(bytes, progress: progress).json
             }
         ]
     }

@@ -35,6 +35,9 @@ public protocol RPCSession: AnyObject, Sendable {
     func offerNotification(method: String, params: JSONValue, whenDrained: @escaping @Sendable () -> Void) -> Bool
     /// Called once when the connection closes.
     func onClose(_ action: @escaping @Sendable () -> Void)
+    /// Whether the client closed its connection while a request of its is still being handled
+    /// (it was interrupted): a long request stops then. Asks the kernel each time.
+    var clientHasGone: Bool { get }
 }
 
 extension RPCSession {

@@ -78,6 +78,8 @@ final class ServerConnection: RPCSession, @unchecked Sendable {
         cond.unlock()
     }
 
+    var clientHasGone: Bool { peerHungUp() }
+
     private func peerHungUp() -> Bool {
         var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
         return poll(&p, 1, 0) == 1 && p.revents & Int16(POLLHUP | POLLERR) != 0
