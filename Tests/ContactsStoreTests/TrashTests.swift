@@ -65,6 +65,33 @@ final class TrashTests: StoreTestCase {
         XCTAssertEqual(try store.trash().total, 1, "it stays in the trash")
     }
 
+    func testAContactTrashedBeforeTheTrashKeptAccountsStillGoesBackToItsAccount() throws {
+        try store.addAccount(SyncAccount(name: "book", url: "https://dav.example/", addressBookURL: "https://dav.example/book/"))
+        let kate = try add("Kate Bell")
+        _ = try store.addToAccount("book", ids: [kate.id]) { _ in "kate.vcf" }
+        try store.recordUpload(
+            account: "book", SyncItem(href: "kate.vcf", contactID: kate.id, etag: "\"1\"", card: "x", syncedRevision: 1))
+        _ = try store.delete(ids: [kate.id])
+        store.close()
+        // As schema 20 kept it: a trash without the account; the card not yet deleted there.
+        try runPython(
+            """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            db.execute("ALTER TABLE trash DROP COLUMN account")
+            db.execute("ALTER TABLE trash DROP COLUMN href")
+            db.execute("PRAGMA user_version = 20")
+            db.commit()
+            """)
+        store = try ContactStore(path: databasePath)
+        // The sync deletes the card there and forgets it; the trash still knows the account.
+        try store.forgetItem(account: "book", href: "kate.vcf")
+        XCTAssertEqual(try store.trash().contacts.first?.contact.account, "book")
+        _ = try store.undelete(ids: [kate.id])
+        XCTAssertEqual(try store.contact(id: kate.id).account, "book")
+        XCTAssertEqual(try store.pendingItems(account: "book").map(\.href), ["kate.vcf"], "to be sent again as a new card")
+    }
+
     func testAPurgedNameIsInNeitherTheDatabaseNorItsLog() throws {
         let secret = "Xavier Quintessential-Hollowmere"
         var c = Contact(name: secret)

@@ -51,6 +51,13 @@ final class ImportOutcomeTests: DaemonTestCase {
         let r = try daemon.ctl("import", plain)
         XCTAssertEqual(r.status, 1, r.stdout)
         XCTAssertTrue(r.stderr.contains("plain.vcf") && r.stderr.contains("no vCard, CSV or JSON found"), r.stderr)
+        // Among other files, it is said and the others are imported.
+        let good = daemon.dataDir + "/good.vcf"
+        try "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Good Card\r\nEND:VCARD\r\n".write(toFile: good, atomically: true, encoding: .utf8)
+        let both = try daemon.ctl("import", plain, good)
+        XCTAssertEqual(both.status, 1)
+        XCTAssertTrue(both.stdout.contains("good.vcf: 1 created"), both.stdout + both.stderr)
+        XCTAssertTrue(both.stderr.contains("plain.vcf"), both.stderr)
         let empty = daemon.dataDir + "/empty.vcf"
         try "\n  \n".write(toFile: empty, atomically: true, encoding: .utf8)
         let e = try daemon.ctl("import", empty)

@@ -3,6 +3,7 @@ import ContactsSupport
 import Foundation
 import Glibc
 import JSONCore
+import JSONRPC
 
 /// `import` and `export`.
 enum TransferCommands {
@@ -42,7 +43,17 @@ enum TransferCommands {
                 "interrupted: contactsd cancels the import of \(name) and keeps nothing of it"
                     + (reports.isEmpty ? "" : " (the files before it were imported)"))
             defer { InterruptNotice.clear() }
-            let report = try inv.call(ContactsAPI.Method.contactsImport, params)
+            let report: JSONValue
+            do {
+                report = try inv.call(ContactsAPI.Method.contactsImport, params)
+            } catch let e as RPCError where e.code == .invalidData || e.code == .tooLarge {
+                // This file cannot be read as contacts: said, and the next one is imported.
+                bar.finish()
+                anyFailed = true
+                reports.append(["file": .string(name), "error": .string(e.message)])
+                inv.output.error(e.message)
+                continue
+            }
             bar.finish()
             reports.append(["file": .string(name), "report": report])
             let failed = report["failed"]?.intValue ?? 0
@@ -60,7 +71,7 @@ enum TransferCommands {
         if inv.json { inv.output.json(.array(reports)) }
         if anyFailed {
             inv.output.flush()
-            throw CommandFailure("some contacts were not imported (see above)")
+            throw CommandFailure("some contacts or files were not imported (see above)")
         }
         return 0
     }

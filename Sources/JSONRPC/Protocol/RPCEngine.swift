@@ -83,7 +83,16 @@ public final class RPCEngine: Sendable {
     public func call(_ method: String, params: JSONObject = JSONObject(), session: RPCSession? = nil) throws -> JSONValue {
         guard let m = methods[method] else { throw RPCError.methodNotFound(method) }
         if method == "rpc.discover" { return discoverDocument() }
-        // What a method declares required is checked here, so a handler cannot forget to.
+        // What a method declares is checked here, so a handler cannot forget to: a parameter it
+        // does not take (a misspelt filter would otherwise answer as if there were none; a
+        // misspelt required one is named as what it is), then one it requires.
+        for key in params.keys where !m.params.contains(where: { $0.name == key }) {
+            let known = m.params.map { "'\($0.name)'" }
+            throw RPCError.invalidParams(
+                "\(method) has no parameter '\(key)'"
+                    + (known.isEmpty ? "; it takes none" : "; it takes \(known.joined(separator: ", "))"),
+                field: key)
+        }
         for p in m.params where p.required && params[p.name] == nil {
             throw RPCError.invalidParams("'\(p.name)' is required", field: p.name)
         }
