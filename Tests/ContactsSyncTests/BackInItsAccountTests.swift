@@ -130,3 +130,23 @@ final class BackInItsAccountTests: XCTestCase {
         XCTAssertNil(try store.contact(id: khard.id).account)
     }
 }
+
+/// Two accounts of one book would adopt each other's contacts: the second is refused.
+final class OneBookOneAccountTests: XCTestCase {
+    func testAnAddressBookIsOneAccountsHoweverItsURLIsWritten() throws {
+        let dir = NSTemporaryDirectory() + "book-test-" + UUID().uuidString.prefix(8)
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let store = try ContactStore(path: dir + "/contacts.sqlite3")
+        defer { store.close() }
+        try store.addAccount(SyncAccount(name: "work", url: "https://dav.example/", addressBookURL: "https://dav.example/books/kate/"))
+        for same in ["https://DAV.example:443/books/kate", "https://dav.example/books/kate//"] {
+            XCTAssertThrowsError(try store.addAccount(SyncAccount(name: "again", url: same, addressBookURL: same))) { error in
+                XCTAssertTrue("\(error)".contains("is already the account 'work'"), "\(error)")
+            }
+        }
+        try store.addAccount(
+            SyncAccount(name: "home", url: "https://dav.example/", addressBookURL: "https://dav.example/books/kate-home/"))
+        XCTAssertEqual(try store.accounts().map(\.name), ["home", "work"])
+    }
+}

@@ -111,6 +111,18 @@ final class VdirTests: DaemonTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: vdir).filter { $0.hasSuffix(".vcf") }, [])
     }
 
+    func testTwoAccountsCannotShareOneVdir() throws {
+        XCTAssertEqual(try daemon.ctl("account", "add", "khard", "--vdir", vdir).status, 0)
+        let link = daemon.home + "/contacts-link"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: vdir)
+        for other in [vdir + "/", link, daemon.home + "/./contacts"] {
+            let r = try daemon.ctl("account", "add", "second", "--vdir", other)
+            XCTAssertEqual(r.status, 1, other)
+            XCTAssertTrue(r.stderr.contains("is already the account 'khard'"), r.stderr)
+        }
+        XCTAssertEqual(try daemon.ctl("account", "add", "second", "--vdir", daemon.home + "/other").status, 0)
+    }
+
     func testFilesThatAreNotOneCardAreReportedAndLeftAlone() throws {
         try FileManager.default.createDirectory(atPath: vdir, withIntermediateDirectories: true)
         let two =

@@ -258,7 +258,8 @@ enum SyncMethods {
             throw RPCError.invalidParams("'vdir' must be an absolute path without '..'", field: "vdir")
         }
         var st = stat()
-        if lstat(directory, &st) != 0 {
+        // A link to a directory is that directory (a vdir is often linked into place).
+        if stat(directory, &st) != 0 {
             do {
                 try FileIO.makeDirectories(directory)
             } catch {
@@ -267,7 +268,13 @@ enum SyncMethods {
         } else if (st.st_mode & S_IFMT) != S_IFDIR || access(directory, R_OK | W_OK | X_OK) != 0 {
             throw RPCError(.invalidData, "\(directory) is not a directory this user can read and write", data: ["field": "vdir"])
         }
-        let url = URL(fileURLWithPath: directory, isDirectory: true)
+        // The directory as the kernel resolves it (links, `.`, `//`): the same vdir named two
+        // ways is one book.
+        let resolved = realpath(directory, nil).map { p in
+            defer { free(p) }
+            return String(cString: p)
+        }
+        let url = URL(fileURLWithPath: resolved ?? directory, isDirectory: true)
         return SyncAccount(name: name, url: directory, addressBookURL: url.absoluteString, displayName: url.lastPathComponent)
     }
 

@@ -8,6 +8,16 @@ extension ContactStore {
             guard try db.scalarInt("SELECT count(*) FROM accounts WHERE name = ?", [.text(a.name)]) == 0 else {
                 throw StoreError.conflict(message: "an account named '\(a.name)' exists already", id: nil, currentRevision: nil)
             }
+            let others = try db.prepare("SELECT name, book_url FROM accounts")
+            defer { others.reset() }
+            while try others.step() {
+                guard SyncAccount(name: "", url: "", addressBookURL: others.text(1)).bookKey == a.bookKey else { continue }
+                let book = a.vdirPath.map { "the vdir \($0)" } ?? "the address book \(a.addressBookURL)"
+                throw StoreError.conflict(
+                    message:
+                        "\(book) is already the account '\(others.text(0))': two accounts of one book would take each other's contacts",
+                    id: nil, currentRevision: nil)
+            }
             try db.prepare(
                 """
                 INSERT INTO accounts (name, url, book_url, display_name, username, settings, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)

@@ -36,6 +36,22 @@ public struct SyncAccount: Sendable, Equatable {
         return URL(string: addressBookURL)?.path
     }
 
+    /// The book as accounts are compared by: two accounts of one book would each adopt the
+    /// other's contacts. A URL's scheme and host in lower case, without the default port, and
+    /// its path with one `/` at the end.
+    public var bookKey: String {
+        guard var c = URLComponents(string: addressBookURL) else { return addressBookURL }
+        c.scheme = c.scheme?.lowercased()
+        c.host = c.host?.lowercased()
+        if (c.scheme == "https" && c.port == 443) || (c.scheme == "http" && c.port == 80) { c.port = nil }
+        var path = c.percentEncodedPath
+        while path.hasSuffix("/") { path.removeLast() }
+        c.percentEncodedPath = path + "/"
+        c.query = nil
+        c.fragment = nil
+        return c.string ?? addressBookURL
+    }
+
     public init(
         name: String, url: String, addressBookURL: String, displayName: String? = nil, username: String? = nil,
         passwordCommand: [String]? = nil, tokenCommand: [String]? = nil, interval: Int = 900, readOnly: Bool = false
