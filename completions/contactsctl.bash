@@ -103,6 +103,10 @@ _contactsctl() {
                 ((i++))
                 continue
                 ;;
+            " redo|--socket")
+                ((i++))
+                continue
+                ;;
             " trash|--socket")
                 ((i++))
                 continue
@@ -271,7 +275,7 @@ _contactsctl() {
         esac
         if ((nargs == 0)); then
             case "$cmdpath $w" in
-                " list"|" search"|" show"|" birthdays"|" add"|" edit"|" rm"|" delete"|" remove"|" move"|" duplicates"|" merge"|" not-duplicates"|" history"|" revert"|" changes"|" undo"|" trash"|" trash empty"|" undelete"|" purge"|" account"|" account add"|" account list"|" account rm"|" sync"|" sync status"|" sync confirm"|" sync reject"|" serve"|" serve enable"|" serve disable"|" serve url"|" serve setup-evolution"|" fav"|" unfav"|" group"|" group list"|" group add"|" group rm"|" group rename"|" group members"|" group assign"|" group unassign"|" photo"|" photo set"|" photo get"|" photo rm"|" import"|" export"|" backup"|" restore"|" status"|" watch"|" query-email"|" who"|" completions"|" call")
+                " list"|" search"|" show"|" birthdays"|" add"|" edit"|" rm"|" delete"|" remove"|" move"|" duplicates"|" merge"|" not-duplicates"|" history"|" revert"|" changes"|" undo"|" redo"|" trash"|" trash empty"|" undelete"|" purge"|" account"|" account add"|" account list"|" account rm"|" sync"|" sync status"|" sync confirm"|" sync reject"|" serve"|" serve enable"|" serve disable"|" serve url"|" serve setup-evolution"|" fav"|" unfav"|" group"|" group list"|" group add"|" group rm"|" group rename"|" group members"|" group assign"|" group unassign"|" photo"|" photo set"|" photo get"|" photo rm"|" import"|" export"|" backup"|" restore"|" status"|" watch"|" query-email"|" who"|" completions"|" call")
                 cmdpath="$cmdpath $w"
                 continue
                 ;;
@@ -588,6 +592,10 @@ _contactsctl() {
         _contactsctl_files ''
         return
         ;;
+    " redo|--socket")
+        _contactsctl_files ''
+        return
+        ;;
     " trash|--socket")
         _contactsctl_files ''
         return
@@ -853,6 +861,7 @@ _contactsctl() {
     " revert") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " changes") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " undo") COMPREPLY=($(compgen -W '--force --json --socket --no-color --help -h' -- "$cur")) ;;
+    " redo") COMPREPLY=($(compgen -W '--force --json --socket --no-color --help -h' -- "$cur")) ;;
     " trash") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " trash empty") COMPREPLY=($(compgen -W '--yes -y --json --socket --no-color --help -h' -- "$cur")) ;;
     " undelete") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
@@ -898,7 +907,7 @@ _contactsctl() {
         return
     fi
     case "$cmdpath" in
-    "") COMPREPLY=($(compgen -W 'list search show birthdays add edit rm delete remove move duplicates merge not-duplicates history revert changes undo trash undelete purge account sync serve fav unfav group photo import export backup restore status watch query-email who completions call' -- "$cur")) ;;
+    "") COMPREPLY=($(compgen -W 'list search show birthdays add edit rm delete remove move duplicates merge not-duplicates history revert changes undo redo trash undelete purge account sync serve fav unfav group photo import export backup restore status watch query-email who completions call' -- "$cur")) ;;
     " search")
         case $nargs in
         0) : ;;

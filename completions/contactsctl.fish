@@ -67,6 +67,9 @@ function __contactsctl_state
             case ' undo|--socket'
                 set skip 1
                 continue
+            case ' redo|--socket'
+                set skip 1
+                continue
             case ' trash|--socket'
                 set skip 1
                 continue
@@ -196,7 +199,7 @@ function __contactsctl_state
         end
         if test $nargs = 0
             switch "$cmdpath $t"
-                case ' list' ' search' ' show' ' birthdays' ' add' ' edit' ' rm' ' delete' ' remove' ' move' ' duplicates' ' merge' ' not-duplicates' ' history' ' revert' ' changes' ' undo' ' trash' ' trash empty' ' undelete' ' purge' ' account' ' account add' ' account list' ' account rm' ' sync' ' sync status' ' sync confirm' ' sync reject' ' serve' ' serve enable' ' serve disable' ' serve url' ' serve setup-evolution' ' fav' ' unfav' ' group' ' group list' ' group add' ' group rm' ' group rename' ' group members' ' group assign' ' group unassign' ' photo' ' photo set' ' photo get' ' photo rm' ' import' ' export' ' backup' ' restore' ' status' ' watch' ' query-email' ' who' ' completions' ' call'
+                case ' list' ' search' ' show' ' birthdays' ' add' ' edit' ' rm' ' delete' ' remove' ' move' ' duplicates' ' merge' ' not-duplicates' ' history' ' revert' ' changes' ' undo' ' redo' ' trash' ' trash empty' ' undelete' ' purge' ' account' ' account add' ' account list' ' account rm' ' sync' ' sync status' ' sync confirm' ' sync reject' ' serve' ' serve enable' ' serve disable' ' serve url' ' serve setup-evolution' ' fav' ' unfav' ' group' ' group list' ' group add' ' group rm' ' group rename' ' group members' ' group assign' ' group unassign' ' photo' ' photo set' ' photo get' ' photo rm' ' import' ' export' ' backup' ' restore' ' status' ' watch' ' query-email' ' who' ' completions' ' call'
                 set cmdpath "$cmdpath $t"
                 continue
             end
@@ -236,7 +239,8 @@ complete -c contactsctl -n "__contactsctl_at ''" -a not-duplicates -d 'Say that 
 complete -c contactsctl -n "__contactsctl_at ''" -a history -d 'List a contact'\''s changes: revision, when, by what and which fields.'
 complete -c contactsctl -n "__contactsctl_at ''" -a revert -d 'Make a contact what it was at REVISION again (as a new revision).'
 complete -c contactsctl -n "__contactsctl_at ''" -a changes -d 'List recent operations, the latest first: id, when, by what, what.'
-complete -c contactsctl -n "__contactsctl_at ''" -a undo -d 'Undo an operation (the latest when none is given) as a whole.'
+complete -c contactsctl -n "__contactsctl_at ''" -a undo -d 'Undo an operation as a whole: the latest not undone yet when none is given, so that undo again steps back further.'
+complete -c contactsctl -n "__contactsctl_at ''" -a redo -d 'Do again what the latest undo took back; redo again goes further forward.'
 complete -c contactsctl -n "__contactsctl_at ''" -a trash -d 'List deleted contacts (those matching TEXT), which undelete brings back.'
 complete -c contactsctl -n "__contactsctl_at ''" -a undelete -d 'Bring deleted contacts back as they were.'
 complete -c contactsctl -n "__contactsctl_at ''" -a purge -d 'Remove deleted contacts for good.'
@@ -404,6 +408,11 @@ complete -c contactsctl -n "__contactsctl_at ' undo'" -l json -d 'print machine-
 complete -c contactsctl -n "__contactsctl_at ' undo'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
 complete -c contactsctl -n "__contactsctl_at ' undo'" -l no-color -d 'never colour the output'
 complete -c contactsctl -n "__contactsctl_at ' undo'" -l help -s h -d 'show help'
+complete -c contactsctl -n "__contactsctl_at ' redo'" -l force -d 'redo even over later changes of the same contacts'
+complete -c contactsctl -n "__contactsctl_at ' redo'" -l json -d 'print machine-readable JSON'
+complete -c contactsctl -n "__contactsctl_at ' redo'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
+complete -c contactsctl -n "__contactsctl_at ' redo'" -l no-color -d 'never colour the output'
+complete -c contactsctl -n "__contactsctl_at ' redo'" -l help -s h -d 'show help'
 complete -c contactsctl -n "__contactsctl_at ' trash'" -a empty -d 'Remove everything in the trash for good.'
 complete -c contactsctl -n "__contactsctl_at ' trash'" -l json -d 'print machine-readable JSON'
 complete -c contactsctl -n "__contactsctl_at ' trash'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'

@@ -36,6 +36,7 @@ public enum ContactsAPI {
         public static let contactsRevert = "contacts.revert"
         public static let changesList = "changes.list"
         public static let changesUndo = "changes.undo"
+        public static let changesRedo = "changes.redo"
         public static let accountsAdd = "accounts.add"
         public static let accountsList = "accounts.list"
         public static let accountsRemove = "accounts.remove"

@@ -79,6 +79,8 @@ final class DeclaredFieldStoreTests: StoreTestCase {
             db.execute("DELETE FROM settings WHERE key = 'declaredFieldsFrom'")
             db.execute("ALTER TABLE trash DROP COLUMN account")
             db.execute("ALTER TABLE trash DROP COLUMN href")
+            db.execute("DROP INDEX operations_undone")
+            db.execute("ALTER TABLE operations DROP COLUMN undoes")
             db.execute("PRAGMA user_version = 17")
             db.commit()
             """
@@ -109,6 +111,8 @@ final class DeclaredFieldStoreTests: StoreTestCase {
             db.execute("UPDATE contacts SET search = 'zuo⓶mu xiang' || char(10) || '佐々木 翔', sort_key = 'zuo⓶mu xiang' WHERE name = '佐々木 翔'")
             db.execute("ALTER TABLE trash DROP COLUMN account")
             db.execute("ALTER TABLE trash DROP COLUMN href")
+            db.execute("DROP INDEX operations_undone")
+            db.execute("ALTER TABLE operations DROP COLUMN undoes")
             db.execute("PRAGMA user_version = 19")
             db.commit()
             """
@@ -156,6 +160,8 @@ final class DeclaredFieldStoreTests: StoreTestCase {
             db.execute("DELETE FROM settings WHERE key = 'declaredFieldsFrom'")
             db.execute("ALTER TABLE trash DROP COLUMN account")
             db.execute("ALTER TABLE trash DROP COLUMN href")
+            db.execute("DROP INDEX operations_undone")
+            db.execute("ALTER TABLE operations DROP COLUMN undoes")
             db.execute("PRAGMA user_version = 17")
             db.commit()
             """

@@ -103,7 +103,7 @@ final class ImportedGroupTests: StoreTestCase {
         XCTAssertEqual(try store.query(ContactQuery()).contacts.map(\.id), [kept.id], "every contact the import made is gone")
         XCTAssertEqual(try store.trash().total, 3)
         XCTAssertEqual(try store.groups().count, 0)
-        _ = try store.undo()
+        _ = try store.redo()
         XCTAssertEqual(try store.query(ContactQuery()).total, 4)
         XCTAssertEqual(try store.groups().first?.memberCount, 2, "and back in their group")
     }

@@ -119,14 +119,14 @@ final class HistoryDeltaTests: StoreTestCase {
         XCTAssertEqual(try store.history(id: kate.id).first?.fields, ["uid", "title"])
     }
 
-    func testAnUndoOfAnUndoBringsAGroupedImportBackInItsGroups() throws {
+    func testARedoBringsAGroupedImportBackInItsGroups() throws {
         var kate = Contact(name: "Kate Bell")
         kate.uid = "urn:uuid:kate"
         kate.groups = ["Band"]
         _ = try store.importContacts([ImportItem(contact: kate, carriesGroups: true, carriesFavorite: false)], origin: "import:k.vcf")
         _ = try store.undo()
         XCTAssertEqual(try store.query(ContactQuery()).total, 0)
-        _ = try store.undo()
+        _ = try store.redo()
         let back = try XCTUnwrap(try store.query(ContactQuery()).contacts.first)
         XCTAssertEqual(back.name, "Kate Bell")
         XCTAssertEqual(back.groups, ["Band"])

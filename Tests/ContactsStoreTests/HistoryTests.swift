@@ -151,8 +151,8 @@ final class UndoTests: StoreTestCase {
         XCTAssertEqual(try store.query(ContactQuery()).contacts.map(\.name), ["Kate Bell"])
         XCTAssertEqual(Set(try store.trash().contacts.map(\.contact.name)), ["Anna Haro", "John Appleseed"])
         XCTAssertEqual(try store.contact(id: kate.id).revision, 1)
-        // The undo is an operation too: undoing it brings them back.
-        _ = try store.undo()
+        // The undo is an operation too: redo undoes it, which brings them back.
+        _ = try store.redo()
         XCTAssertEqual(try store.query(ContactQuery()).total, 3)
         XCTAssertEqual(try store.trash().total, 0)
     }
@@ -195,6 +195,55 @@ final class UndoTests: StoreTestCase {
         _ = try store.undo(operation: importOp, force: true)
         XCTAssertEqual(try store.query(ContactQuery()).total, 0)
         XCTAssertThrowsError(try store.undo(operation: 999_999))
+    }
+
+    func testUndoAgainStepsBackAndRedoGoesForward() throws {
+        let kate = try add("Kate Bell")
+        _ = try store.update(id: kate.id) { $0.title = "Producer" }
+        _ = try store.update(id: kate.id) { $0.note = "Met in 2019" }
+        let (made, titled, noted) = try { () throws -> (Int64, Int64, Int64) in
+            let ops = try store.operations().map(\.id)
+            return (ops[2], ops[1], ops[0])
+        }()
+        XCTAssertEqual(try store.undo().undone.id, noted)
+        XCTAssertEqual(try store.undo().undone.id, titled, "a second undo steps back, it does not redo the first")
+        var now = try store.contact(id: kate.id)
+        XCTAssertNil(now.title)
+        XCTAssertNil(now.note)
+        XCTAssertEqual(try store.redo().redone.id, titled)
+        XCTAssertEqual(try store.contact(id: kate.id).title, "Producer")
+        XCTAssertEqual(try store.redo().redone.id, noted)
+        now = try store.contact(id: kate.id)
+        XCTAssertEqual(now.note, "Met in 2019")
+        XCTAssertEqual(now.title, "Producer")
+        XCTAssertThrowsError(try store.redo()) { XCTAssertTrue("\($0)".contains("nothing to redo"), "\($0)") }
+        // Undo after a redo takes the redone operation back again.
+        XCTAssertEqual(try store.undo().undone.id, noted)
+        XCTAssertNil(try store.contact(id: kate.id).note)
+        XCTAssertEqual(try store.undo().undone.id, titled)
+        XCTAssertEqual(try store.undo().undone.id, made)
+        XCTAssertEqual(try store.query(ContactQuery()).total, 0)
+        XCTAssertThrowsError(try store.undo()) { XCTAssertTrue("\($0)".contains("nothing to undo"), "\($0)") }
+    }
+
+    func testAnEarlierOperationIsUndoneAfterALaterOnesUndoWithoutForce() throws {
+        let kate = try add("Kate Bell")
+        _ = try store.update(id: kate.id) { $0.title = "Producer" }
+        _ = try store.update(id: kate.id) { $0.title = "Director" }
+        let ops = try store.operations().map(\.id)
+        _ = try store.undo(operation: ops[0])
+        XCTAssertEqual(try store.contact(id: kate.id).title, "Producer")
+        _ = try store.undo(operation: ops[1])
+        XCTAssertNil(try store.contact(id: kate.id).title, "no force: the later change was undone")
+        XCTAssertThrowsError(try store.undo(operation: ops[1])) { e in
+            XCTAssertTrue("\(e)".contains("is undone already"), "\(e)")
+        }
+        // A later change that stands still refuses it, and says how to force it.
+        _ = try store.redo()
+        _ = try store.update(id: kate.id) { $0.note = "later" }
+        XCTAssertThrowsError(try store.undo(operation: ops[2])) { e in
+            XCTAssertTrue("\(e)".contains("force (--force) undoes it all the same"), "\(e)")
+        }
     }
 }
 

@@ -80,6 +80,8 @@ final class TrashTests: StoreTestCase {
             db = sqlite3.connect(sys.argv[1])
             db.execute("ALTER TABLE trash DROP COLUMN account")
             db.execute("ALTER TABLE trash DROP COLUMN href")
+            db.execute("DROP INDEX operations_undone")
+            db.execute("ALTER TABLE operations DROP COLUMN undoes")
             db.execute("PRAGMA user_version = 20")
             db.commit()
             """)

@@ -246,8 +246,9 @@ final class InboxTests: DaemonTestCase {
         XCTAssertEqual(try c.call("contacts.query", [:])["contacts"]?.arrayValue?.compactMap { $0["name"]?.stringValue }, ["Someone Else"])
         XCTAssertEqual(try c.call("contacts.trash", [:])["total"], 2, "the file's contacts are in the trash")
         // Back again, a later edit of one of them makes an undo of the import refuse, unless forced.
-        let again = try daemon.ctl("undo")
+        let again = try daemon.ctl("redo")
         XCTAssertEqual(again.status, 0, "the undo undone: they are back: \(again.stderr)")
+        XCTAssertTrue(again.stdout.contains("Redid operation") && again.stdout.contains("import:people.vcf"), again.stdout)
         _ = try daemon.ctl("edit", "kate", "--title", "Producer")
         let importOp = try XCTUnwrap(
             try c.call("changes.list", [:])["operations"]?.arrayValue?.first { $0["origin"] == "import:people.vcf" }?["id"]?.intValue)

@@ -139,9 +139,14 @@ public enum CommandTree {
             CommandSpec(
                 "changes", summary: "List recent operations, the latest first: id, when, by what, what.", run: HistoryCommands.changes),
             CommandSpec(
-                "undo", summary: "Undo an operation (the latest when none is given) as a whole.",
+                "undo",
+                summary:
+                    "Undo an operation as a whole: the latest not undone yet when none is given, so that undo again steps back further.",
                 arguments: [ArgumentSpec("OPERATION", optional: true, help: "an operation's id from 'changes'")],
                 options: [OptionSpec("force", help: "undo even over later changes of the same contacts")], run: HistoryCommands.undo),
+            CommandSpec(
+                "redo", summary: "Do again what the latest undo took back; redo again goes further forward.",
+                options: [OptionSpec("force", help: "redo even over later changes of the same contacts")], run: HistoryCommands.redo),
             CommandSpec(
                 "trash", summary: "List deleted contacts (those matching TEXT), which undelete brings back.",
                 arguments: [ArgumentSpec("TEXT", optional: true, help: "what to look for")],

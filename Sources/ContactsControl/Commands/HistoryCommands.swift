@@ -66,15 +66,25 @@ enum HistoryCommands {
         }
         if inv.flag("force") { params["force"] = true }
         let result = try inv.call(ContactsAPI.Method.changesUndo, params)
+        report(result, verb: "Undid", then: "'contactsctl redo' does it again", inv: inv)
+        return 0
+    }
+
+    static func redo(_ inv: inout Invocation) throws -> Int32 {
+        let result = try inv.call(ContactsAPI.Method.changesRedo, inv.flag("force") ? ["force": true] : [:])
+        report(result, verb: "Redid", then: "'contactsctl undo' takes it back", inv: inv)
+        return 0
+    }
+
+    private static func report(_ result: JSONValue, verb: String, then: String, inv: Invocation) {
         if inv.json {
             inv.output.json(result)
         } else {
             let o = result["operation"]
             inv.output.line(
-                "Undid operation \(o?["id"]?.intValue ?? 0) (\(o?["origin"]?.stringValue ?? ""): \(o?["summary"]?.stringValue ?? ""))"
-                    + (result["undo"]?["id"]?.intValue.map { "; 'contactsctl undo \($0)' puts it back" } ?? ""))
+                "\(verb) operation \(o?["id"]?.intValue ?? 0) (\(o?["origin"]?.stringValue ?? ""): \(o?["summary"]?.stringValue ?? "")); "
+                    + then)
         }
-        return 0
     }
 
     /// A contact's id from what was typed: one in the store, else one in the trash.

@@ -89,29 +89,48 @@ enum HistoryMethods {
             RPCMethod(
                 ContactsAPI.Method.changesUndo,
                 summary:
-                    "Undoes a whole operation (the latest when none is given) in one transaction, itself an operation; refused (-32002) when a later one changed the same contacts, unless force.",
+                    "Undoes a whole operation in one transaction, itself an operation: the one given, or the latest that is neither undone nor an undo (so that undo again steps back). Refused (-32002) when the operation is undone already, or when a later one changed the same contacts (but for operations undone since), unless force.",
                 params: [
                     RPCParam("operation", "The operation's id, from changes.list.", schema: Schemas.integer),
                     RPCParam("force", "Undo even over later changes.", schema: Schemas.boolean),
                 ],
-                result: "undone",
-                resultSchema: [
-                    "type": "object", "required": ["operation", "contacts", "groups"],
-                    "properties": [
-                        "operation": operationSchema, "undo": operationSchema,
-                        "contacts": ["type": "integer", "minimum": 0], "groups": ["type": "integer", "minimum": 0],
-                    ],
-                ],
+                result: "undone", resultSchema: reversalSchema("undo"),
                 errors: [RPCError(.notFound, "No such operation"), RPCError(.conflict, "A later operation changed the same contacts")]
             ) { call in
                 let id = try call.params.optionalInt("operation", in: 1...Int.max).map(Int64.init)
                 let r = try store.undo(operation: id, force: try call.params.optionalBool("force") ?? false)
-                // What the undo changed, in numbers, beside both operations.
-                return [
-                    "operation": json(r.undone), "undo": r.by.map(json) ?? .null, "contacts": .int(r.by?.contacts ?? 0),
-                    "groups": .int(r.by?.groups ?? 0),
-                ]
+                return reversal(r.undone, "undo", r.by)
             },
+            RPCMethod(
+                ContactsAPI.Method.changesRedo,
+                summary:
+                    "Does again what the latest undo that is not undone took back, by undoing that undo (an operation of its own); redo again goes further forward. Refused (-32002) when there is nothing to redo, or when a later operation changed the same contacts, unless force.",
+                params: [RPCParam("force", "Redo even over later changes.", schema: Schemas.boolean)],
+                result: "redone", resultSchema: reversalSchema("redo"),
+                errors: [RPCError(.conflict, "Nothing to redo, or a later operation changed the same contacts")]
+            ) { call in
+                let r = try store.redo(force: try call.params.optionalBool("force") ?? false)
+                return reversal(r.redone, "redo", r.by)
+            },
+        ]
+    }
+
+    /// An undo's or a redo's result: the operation taken back or done again, the undo's (or
+    /// redo's) own, and what it changed, in numbers.
+    static func reversal(_ operation: ChangeOperation, _ key: String, _ by: ChangeOperation?) -> JSONValue {
+        [
+            "operation": json(operation), .init(key): by.map(json) ?? .null, "contacts": .int(by?.contacts ?? 0),
+            "groups": .int(by?.groups ?? 0),
+        ]
+    }
+
+    static func reversalSchema(_ key: String) -> JSONValue {
+        [
+            "type": "object", "required": ["operation", "contacts", "groups"],
+            "properties": [
+                "operation": operationSchema, .init(key): operationSchema,
+                "contacts": ["type": "integer", "minimum": 0], "groups": ["type": "integer", "minimum": 0],
+            ],
         ]
     }
 

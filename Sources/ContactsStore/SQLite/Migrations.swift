@@ -311,6 +311,13 @@ enum Migrations {
         ALTER TABLE trash ADD COLUMN href TEXT;
         UPDATE trash SET (account, href) = (SELECT si.account, si.href FROM sync_items si WHERE si.contact_id = trash.id LIMIT 1);
         """,
+        // 22: an undo remembers the operation it undid (a redo, the undo it undid), so that
+        // undo steps back through the operations, redo forward again, and an operation undone
+        // together with its undo is no later change.
+        """
+        ALTER TABLE operations ADD COLUMN undoes INTEGER;
+        CREATE INDEX operations_undone ON operations(undoes) WHERE undoes IS NOT NULL;
+        """,
     ]
 
     static var latestVersion: Int { all.count }

@@ -20,6 +20,8 @@ struct ChangeLog {
     var origin = "rpc"
     var operation: Int64?
     var operationAt: Int64 = 0
+    /// The operation this one undoes (an undo; a redo undoes an undo).
+    var undoes: Int64?
     /// The store's commit sequence number this transaction takes (`CommitState`).
     var state: Int64 = 0
     var keepsHistory = true

@@ -32,23 +32,38 @@ extension ContactStore {
         }
     }
 
-    /// Puts every contact and group `operation` (the latest when nil) touched back as it was
-    /// before it: contacts it made go to the trash, contacts it deleted come back, the others
-    /// get their earlier content as a new revision; groups are made, renamed back or removed.
-    /// When a later operation changed one of them, nothing is done and
-    /// `StoreError.changedSince` names them all, unless `force`. Returns the undone operation and the undo's own.
+    /// Puts every contact and group `operation` touched back as it was before it: contacts it
+    /// made go to the trash, contacts it deleted come back, the others get their earlier
+    /// content as a new revision; groups are made, renamed back or removed. Without
+    /// `operation`, the latest that is not undone now and is no undo itself: repeated, undo
+    /// steps back through the operations (`redo` goes forward again). When a later operation
+    /// changed one of them, nothing is done and `StoreError.changedSince` names them all,
+    /// unless `force`; a later operation undone since, with its undo, is no later change. An
+    /// operation undone already is refused. Returns the undone operation and the undo's own.
     public func undo(operation: Int64? = nil, force: Bool = false) throws -> (undone: ChangeOperation, by: ChangeOperation?) {
         let target =
             try operation
             ?? read { db in
-                let latest = try db.scalarInt("SELECT coalesce(max(id), 0) FROM operations WHERE contacts + groups > 0")
-                guard latest > 0 else { throw StoreError.notFound(kind: "operation", id: "latest") }
-                return latest
+                var chain = try UndoChain(db)
+                let s = try db.prepare("SELECT id FROM operations WHERE contacts + groups > 0 AND undoes IS NULL ORDER BY id DESC")
+                defer { s.reset() }
+                while try s.step() {
+                    if !chain.isUndone(s.int64(0)) { return s.int64(0) }
+                }
+                throw StoreError.conflict(
+                    message: "nothing to undo: every operation the history keeps is undone already", id: nil, currentRevision: nil)
             }
         guard let undone = try Self.findOperation(self, target) else {
             throw StoreError.notFound(kind: "operation", id: String(target))
         }
         let byID = try write(origin: "undo") { db, log -> Int64? in
+            var chain = try UndoChain(db)
+            if let by = chain.liveUndo(of: target) {
+                throw StoreError.conflict(
+                    message: "operation \(target) is undone already (by operation \(by)); redo does it again", id: nil,
+                    currentRevision: nil)
+            }
+            log.undoes = target
             // Each thing the operation touched, with the state before its first change there.
             struct Touched {
                 var kind: Int64
@@ -75,20 +90,24 @@ extension ContactStore {
             }
             s.reset()
             if !force {
+                // Later changes of the same things, but for those undone since with their undos.
+                let cancelled = chain.cancelled(after: target)
                 var later: [String] = []
                 let l = try db.prepare(
                     """
-                    SELECT DISTINCT item FROM history WHERE operation > ?1
+                    SELECT operation, item FROM history WHERE operation > ?1
                         AND ((kind, item) IN (SELECT kind, item FROM history WHERE operation = ?1) OR (kind = 0 AND item IN (\(made))))
                     """)
                 try l.bind([.int(target)])
-                while try l.step() { later.append(l.text(0)) }
+                while try l.step() {
+                    if !cancelled.contains(l.int64(0)) && !later.contains(l.text(1)) { later.append(l.text(1)) }
+                }
                 l.reset()
                 if !later.isEmpty {
                     throw StoreError.changedSince(
                         message:
                             "operation \(target) cannot be undone: a later change touched \(later.count) of the same contacts or groups"
-                            + " (\(later.prefix(5).joined(separator: ", "))\(later.count > 5 ? ", ..." : "")); give force to undo it all the same",
+                            + " (\(later.prefix(5).joined(separator: ", "))\(later.count > 5 ? ", ..." : "")); force (--force) undoes it all the same",
                         ids: later)
                 }
             }
@@ -109,6 +128,24 @@ extension ContactStore {
             return log.operation
         }
         return (undone, try byID.flatMap { id in try Self.findOperation(self, id) })
+    }
+
+    /// Does again what the latest undo that is not undone itself took back: undoes that undo,
+    /// as an operation of its own. Repeated, redo goes forward through the undos. Returns the
+    /// operation done again and the redo's own.
+    public func redo(force: Bool = false) throws -> (redone: ChangeOperation, by: ChangeOperation?) {
+        let (undo, original) = try read { db -> (Int64, Int64) in
+            var chain = try UndoChain(db)
+            guard let undo = chain.liveUndosOfOperations().first, let original = chain.undone(by: undo) else {
+                throw StoreError.conflict(message: "nothing to redo: no undo is left to take back", id: nil, currentRevision: nil)
+            }
+            return (undo, original)
+        }
+        let r = try self.undo(operation: undo, force: force)
+        guard let redone = try Self.findOperation(self, original) else {
+            throw StoreError.notFound(kind: "operation", id: String(original))
+        }
+        return (redone, r.by)
     }
 
     /// Puts a contact that existed before an operation back as it was then (the state before

@@ -109,9 +109,9 @@ enum History {
             if let n = counts[kind] { parts.append("\(n) \(n == 1 ? "contact" : "contacts") \(kind.rawValue)") }
         }
         if !log.groups.isEmpty { parts.append("\(log.groups.count) \(log.groups.count == 1 ? "group" : "groups") changed") }
-        try db.prepare("INSERT INTO operations (id, at, origin, contacts, groups, summary) VALUES (?, ?, ?, ?, ?, ?)").run([
+        try db.prepare("INSERT INTO operations (id, at, origin, contacts, groups, summary, undoes) VALUES (?, ?, ?, ?, ?, ?, ?)").run([
             .int(operation), .int(log.operationAt), .text(log.origin), .int(Int64(log.contacts.count)), .int(Int64(log.groups.count)),
-            .text(parts.joined(separator: ", ")),
+            .text(parts.joined(separator: ", ")), log.undoes.map { .int($0) } ?? .null,
         ])
     }
 }
