@@ -254,7 +254,7 @@ complete -c contactsctl -n "__contactsctl_at ''" -a photo -d 'Set, fetch or remo
 complete -c contactsctl -n "__contactsctl_at ''" -a import -d 'Import vCard (2.1, 3.0, 4.0), Google or Outlook CSV, or JSON files; '\''-'\'' reads standard input.'
 complete -c contactsctl -n "__contactsctl_at ''" -a export -d 'Export contacts as vCard, JSON or CSV, or their birthdays and dates as a calendar (ics).'
 complete -c contactsctl -n "__contactsctl_at ''" -a backup -d 'Write a consistent copy of the store to FILE while the daemon keeps serving.'
-complete -c contactsctl -n "__contactsctl_at ''" -a restore -d 'Replace every contact and group with those of a backup.'
+complete -c contactsctl -n "__contactsctl_at ''" -a restore -d 'Replace every contact and group with those of a backup; '\''undo'\'' after it puts the replaced store back.'
 complete -c contactsctl -n "__contactsctl_at ''" -a status -d 'Show the daemon'\''s state.'
 complete -c contactsctl -n "__contactsctl_at ''" -a watch -d 'Print the list, then each change to it as it happens, until interrupted.'
 complete -c contactsctl -n "__contactsctl_at ''" -a query-email -d 'Find email addresses for mutt'\''s query_command and aerc'\''s address-book-cmd.'

@@ -81,6 +81,7 @@ final class DeclaredFieldStoreTests: StoreTestCase {
             db.execute("ALTER TABLE trash DROP COLUMN href")
             db.execute("DROP INDEX operations_undone")
             db.execute("ALTER TABLE operations DROP COLUMN undoes")
+            db.execute("ALTER TABLE operations DROP COLUMN kept")
             db.execute("PRAGMA user_version = 17")
             db.commit()
             """
@@ -113,6 +114,7 @@ final class DeclaredFieldStoreTests: StoreTestCase {
             db.execute("ALTER TABLE trash DROP COLUMN href")
             db.execute("DROP INDEX operations_undone")
             db.execute("ALTER TABLE operations DROP COLUMN undoes")
+            db.execute("ALTER TABLE operations DROP COLUMN kept")
             db.execute("PRAGMA user_version = 19")
             db.commit()
             """
@@ -162,6 +164,7 @@ final class DeclaredFieldStoreTests: StoreTestCase {
             db.execute("ALTER TABLE trash DROP COLUMN href")
             db.execute("DROP INDEX operations_undone")
             db.execute("ALTER TABLE operations DROP COLUMN undoes")
+            db.execute("ALTER TABLE operations DROP COLUMN kept")
             db.execute("PRAGMA user_version = 17")
             db.commit()
             """

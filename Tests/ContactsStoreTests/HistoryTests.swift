@@ -265,4 +265,31 @@ final class HistoryBackupTests: StoreTestCase {
         XCTAssertEqual(try store.trash().contacts.map(\.contact.name), ["Anna Haro"])
         XCTAssertEqual(try store.undelete(ids: [anna.id]).restored, [anna.id])
     }
+
+    func testARestoreIsListedAndUndoPutsTheReplacedStoreBack() throws {
+        let anna = try add("Anna Haro")
+        let file = dir + "/backup.sqlite3"
+        try store.backup(to: file)
+        let kate = try add("Kate Bell")
+        _ = try store.update(id: anna.id) { $0.note = "after the backup" }
+        XCTAssertEqual(try store.restore(from: file), 1)
+        let restore = try XCTUnwrap(try store.operations().first)
+        XCTAssertEqual(restore.origin, "restore", "listed in the changes")
+        XCTAssertEqual(restore.summary, "the store replaced with the backup backup.sqlite3")
+        // Undo, right after: the store as it was before the restore, not the backup's last edit undone.
+        let undone = try store.undo()
+        XCTAssertEqual(undone.undone.id, restore.id)
+        XCTAssertEqual(Set(try names(ContactQuery())), ["Anna Haro", "Kate Bell"])
+        XCTAssertEqual(try store.contact(id: anna.id).note, "after the backup")
+        XCTAssertEqual(try store.contact(id: kate.id).name, "Kate Bell")
+        // Redo restores the backup again, and undo takes that back in turn.
+        XCTAssertEqual(try store.redo().redone.id, restore.id)
+        XCTAssertEqual(try names(ContactQuery()), ["Anna Haro"])
+        XCTAssertEqual(try store.undo().undone.id, restore.id)
+        XCTAssertEqual(Set(try names(ContactQuery())), ["Anna Haro", "Kate Bell"])
+        // Only the latest replaced stores are kept.
+        for _ in 0..<ContactStore.keptStores + 2 { try store.restore(from: file) }
+        let kept = try FileManager.default.contentsOfDirectory(atPath: dir + "/restores")
+        XCTAssertEqual(kept.count, ContactStore.keptStores, "\(kept)")
+    }
 }

@@ -82,6 +82,7 @@ final class TrashTests: StoreTestCase {
             db.execute("ALTER TABLE trash DROP COLUMN href")
             db.execute("DROP INDEX operations_undone")
             db.execute("ALTER TABLE operations DROP COLUMN undoes")
+            db.execute("ALTER TABLE operations DROP COLUMN kept")
             db.execute("PRAGMA user_version = 20")
             db.commit()
             """)

@@ -319,7 +319,7 @@ public enum CommandTree {
                 arguments: [ArgumentSpec("FILE", help: "where the copy goes", completion: .files(extensions: []))],
                 run: TransferCommands.backup),
             CommandSpec(
-                "restore", summary: "Replace every contact and group with those of a backup.",
+                "restore", summary: "Replace every contact and group with those of a backup; 'undo' after it puts the replaced store back.",
                 arguments: [ArgumentSpec("FILE", help: "a file made by 'contactsctl backup'", completion: .files(extensions: []))],
                 options: [OptionSpec("yes", short: "y", help: "do not ask for confirmation")],
                 run: TransferCommands.restore),

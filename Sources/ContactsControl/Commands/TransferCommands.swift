@@ -135,7 +135,8 @@ enum TransferCommands {
             guard isatty(0) != 0 else {
                 throw UsageError(message: "restore replaces every contact: confirm with --yes", command: "contactsctl restore")
             }
-            inv.output.write("Replace every contact with those in \(inv.arguments[0])? [y/N] ")
+            inv.output.write(
+                "Replace every contact with those in \(inv.arguments[0])? (The store now is kept aside; 'undo' puts it back.) [y/N] ")
             inv.output.flush()
             guard let answer = readLine(), answer.lowercased().hasPrefix("y") else { return 1 }
         }
@@ -143,7 +144,9 @@ enum TransferCommands {
         if inv.json {
             inv.output.json(r)
         } else {
-            inv.output.line("Restored \(r["contacts"]?.intValue ?? 0) contacts from \(inv.arguments[0])")
+            inv.output.line(
+                "Restored \(r["contacts"]?.intValue ?? 0) contacts from \(inv.arguments[0]);"
+                    + " 'contactsctl undo' puts back the store as it was before")
         }
         return 0
     }

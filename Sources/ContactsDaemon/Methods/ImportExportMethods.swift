@@ -63,7 +63,8 @@ enum ImportExportMethods {
             },
             RPCMethod(
                 ContactsAPI.Method.contactsRestore,
-                summary: "Replaces every contact and group with the contents of a backup made by contacts.backup.",
+                summary:
+                    "Replaces every contact and group with the contents of a backup made by contacts.backup. The store it replaces is kept aside; the restore is an operation, which changes.undo takes back.",
                 params: [RPCParam("path", "An absolute path to the backup.", schema: Schemas.string, required: true)],
                 result: "restore",
                 resultSchema: ["type": "object", "required": ["contacts"], "properties": ["contacts": Schemas.integer]],

@@ -313,9 +313,11 @@ enum Migrations {
         """,
         // 22: an undo remembers the operation it undid (a redo, the undo it undid), so that
         // undo steps back through the operations, redo forward again, and an operation undone
-        // together with its undo is no later change.
+        // together with its undo is no later change. A restore is an operation, with the file
+        // that keeps the store it replaced, which its undo puts back.
         """
         ALTER TABLE operations ADD COLUMN undoes INTEGER;
+        ALTER TABLE operations ADD COLUMN kept TEXT;
         CREATE INDEX operations_undone ON operations(undoes) WHERE undoes IS NOT NULL;
         """,
     ]

@@ -63,10 +63,13 @@ extension ContactStore {
     }
 
     /// Replaces everything in the store with the contents of a backup. The file is checked
-    /// first (a contacts database, not from a newer version); the store is replaced in one
-    /// step under the write lock, then brought to the current schema.
+    /// first (a contacts database, not from a newer version); the store it replaces is kept
+    /// aside (`restores/` beside the store, the latest three); the store is replaced in one
+    /// step under the write lock, brought to the current schema, and the restore is an
+    /// operation of its history, which `undo` takes back by putting the kept store back.
+    /// `undoing` is the restore this one undoes. Returns the number of contacts restored.
     @discardableResult
-    public func restore(from path: String) throws -> Int {
+    public func restore(from path: String, undoing: Int64? = nil) throws -> Int {
         guard path.hasPrefix("/") else { throw PathError(description: "'\(path)' is not an absolute path") }
         var st = stat()
         guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
@@ -84,22 +87,64 @@ extension ContactStore {
         guard version <= Migrations.latestVersion else {
             throw PathError(description: "\(path) comes from a newer contactsd (schema \(version)); it was not restored")
         }
-        try replaceContents(from: source, version: version) {
-            // The backup's photos land first, so the restored contacts never refer to a missing file.
-            guard try source.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'backup_photos'") > 0 else {
-                return
-            }
-            let s = try source.prepare("SELECT hash, bytes FROM backup_photos")
-            defer { s.reset() }
-            while try s.step() {
-                let hash = s.text(0)
-                let bytes = s.withBytes(1) { [UInt8]($0) }
-                guard ContentAddress.hex(of: hash) != nil, ContentAddress.of(bytes) == hash else { continue }
-                try photos.put(hash, bytes, sync: false)
-            }
-            try photos.syncAll()
-        }
+        let kept = try keepAside()
+        try replaceContents(
+            from: source, version: version,
+            beforeCopy: {
+                // The backup's photos land first, so the restored contacts never refer to a missing file.
+                guard try source.scalarInt("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'backup_photos'") > 0 else {
+                    return
+                }
+                let s = try source.prepare("SELECT hash, bytes FROM backup_photos")
+                defer { s.reset() }
+                while try s.step() {
+                    let hash = s.text(0)
+                    let bytes = s.withBytes(1) { [UInt8]($0) }
+                    guard ContentAddress.hex(of: hash) != nil, ContentAddress.of(bytes) == hash else { continue }
+                    try photos.put(hash, bytes, sync: false)
+                }
+                try photos.syncAll()
+            },
+            afterCopy: { db in
+                let summary =
+                    undoing == nil
+                    ? "the store replaced with the backup \((path as NSString).lastPathComponent)"
+                    : "the store put back as it was before the restore"
+                try db.prepare(
+                    """
+                    INSERT INTO operations (id, at, origin, contacts, groups, summary, undoes, kept)
+                    SELECT coalesce(max(id), 0) + 1, ?, ?, (SELECT count(*) FROM contacts), (SELECT count(*) FROM groups), ?, ?, ? FROM operations
+                    """
+                ).run([
+                    .int(Timestamp.now()), .text(undoing == nil ? "restore" : "undo"), .text(summary), undoing.map { .int($0) } ?? .null,
+                    .text(kept),
+                ])
+            })
         return try counts().contacts
+    }
+
+    /// How many stores replaced by a restore are kept, for their restore to be undone.
+    public static let keptStores = 3
+
+    /// Backs the store up into `restores/` beside it before a restore replaces it, and lets
+    /// the oldest of those go beyond `keptStores`. Returns the file.
+    private func keepAside() throws -> String {
+        let dir = (path as NSString).deletingLastPathComponent + "/restores"
+        if mkdir(dir, 0o700) != 0 && errno != EEXIST {
+            throw PathError(description: SystemError("mkdir", detail: dir).description)
+        }
+        let kept = dir + "/before-restore-\(Timestamp.now()).sqlite3"
+        try backup(to: kept)
+        let all = ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [])
+            .filter { $0.hasPrefix("before-restore-") && $0.hasSuffix(".sqlite3") }
+            .sorted { (Int64($0.dropFirst(15).dropLast(8)) ?? 0) > (Int64($1.dropFirst(15).dropLast(8)) ?? 0) }
+        for old in all.dropFirst(Self.keptStores) { unlink(dir + "/" + old) }
+        return kept
+    }
+
+    /// The file that keeps the store a restore replaced, if `operation` is a restore (or its undo).
+    func keptStore(of operation: Int64) throws -> String? {
+        try read { db in try db.scalarText("SELECT kept FROM operations WHERE id = ?", [.int(operation)]) }
     }
 
     /// Puts the bytes of every photo the snapshot refers to into the backup file, so that one

@@ -1,5 +1,6 @@
 import ContactsCore
 import ContactsSupport
+import Glibc
 import JSONCore
 
 /// One write transaction as the history keeps it.
@@ -18,7 +19,7 @@ extension ContactStore {
     public func operations(limit: Int = 50, offset: Int = 0) throws -> [ChangeOperation] {
         try read { db in
             let s = try db.prepare(
-                "SELECT id, at, origin, summary, contacts, groups FROM operations WHERE contacts + groups > 0 ORDER BY id DESC LIMIT ? OFFSET ?"
+                "SELECT id, at, origin, summary, contacts, groups FROM operations WHERE contacts + groups > 0 OR kept IS NOT NULL ORDER BY id DESC LIMIT ? OFFSET ?"
             )
             try s.bind([.int(Int64(limit)), .int(Int64(offset))])
             var out: [ChangeOperation] = []
@@ -45,7 +46,8 @@ extension ContactStore {
             try operation
             ?? read { db in
                 var chain = try UndoChain(db)
-                let s = try db.prepare("SELECT id FROM operations WHERE contacts + groups > 0 AND undoes IS NULL ORDER BY id DESC")
+                let s = try db.prepare(
+                    "SELECT id FROM operations WHERE (contacts + groups > 0 OR kept IS NOT NULL) AND undoes IS NULL ORDER BY id DESC")
                 defer { s.reset() }
                 while try s.step() {
                     if !chain.isUndone(s.int64(0)) { return s.int64(0) }
@@ -56,6 +58,7 @@ extension ContactStore {
         guard let undone = try Self.findOperation(self, target) else {
             throw StoreError.notFound(kind: "operation", id: String(target))
         }
+        if let kept = try keptStore(of: target) { return try undoRestore(undone, kept: kept) }
         let byID = try write(origin: "undo") { db, log -> Int64? in
             var chain = try UndoChain(db)
             if let by = chain.liveUndo(of: target) {
@@ -128,6 +131,24 @@ extension ContactStore {
             return log.operation
         }
         return (undone, try byID.flatMap { id in try Self.findOperation(self, id) })
+    }
+
+    /// A restore undone: the store it replaced, kept aside, is put back (as a restore itself,
+    /// which keeps the store it replaces in turn, so that redo can undo it).
+    private func undoRestore(_ restore: ChangeOperation, kept: String) throws -> (undone: ChangeOperation, by: ChangeOperation?) {
+        guard access(kept, R_OK) == 0 else {
+            throw StoreError.conflict(
+                message:
+                    "operation \(restore.id) cannot be undone: the store it replaced is no longer kept (only the last \(Self.keptStores) are)",
+                id: nil, currentRevision: nil)
+        }
+        do {
+            try self.restore(from: kept, undoing: restore.id)
+        } catch let e as PathError {
+            throw StoreError.unavailable("operation \(restore.id) cannot be undone: \(e.description)")
+        }
+        let latest = try read { db in try db.scalarInt("SELECT coalesce(max(id), 0) FROM operations") }
+        return (restore, try Self.findOperation(self, latest))
     }
 
     /// Does again what the latest undo that is not undone itself took back: undoes that undo,

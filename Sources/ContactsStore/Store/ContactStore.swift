@@ -135,7 +135,9 @@ public final class ContactStore: @unchecked Sendable {
 
     /// Copies `source` over the store under the write lock, migrates it, reloads the index.
     /// `beforeCopy` runs first, under the lock (the restore puts the backup's photos in place).
-    func replaceContents(from source: Database, version: Int, beforeCopy: () throws -> Void) throws {
+    func replaceContents(
+        from source: Database, version: Int, beforeCopy: () throws -> Void, afterCopy: (Database) throws -> Void = { _ in }
+    ) throws {
         writeLock.lock()
         defer { writeLock.unlock() }
         if closed { throw StoreError.unavailable("the store is closed") }
@@ -148,6 +150,7 @@ public final class ContactStore: @unchecked Sendable {
             try Self.copy(from: source, to: writer)
             try writer.execute("PRAGMA foreign_keys=ON; DROP TABLE IF EXISTS backup_photos;")
             try migrate(from: version)
+            try afterCopy(writer)
             try CommitState.restart(writer, after: previous)
             try keyPhonesIfNeeded()
             try keyWaitingPhonesSoonIfAny()
