@@ -25,9 +25,13 @@ public struct RememberedDate: Sendable, Equatable {
             (month, day, year) = (m, d, nil)
         } else {
             guard let date = CivilDate(value) else { return nil }
-            (month, day, year) = (date.month, date.day, date.year)
+            (month, day, year) = (date.month, date.day, date.year == Self.placeholderYear ? nil : date.year)
         }
     }
+
+    /// The year address books write for "no year" where their format needs one (CardBook's
+    /// `BDAY:16040101`, Apple's `X-APPLE-OMIT-YEAR=1604`): a leap year long past.
+    public static let placeholderYear = 1604
 
     /// The day it falls on in `year`: 29 February is 28 February in a year without one.
     public func day(in year: Int) -> CivilDate {

@@ -165,7 +165,9 @@ public enum VCardMapping {
         if let t = text.utf8.firstIndex(of: UInt8(ascii: "T")) { text = String(text[..<t]) }
         let omitYear = p.parameter("X-APPLE-OMIT-YEAR")
         if let omitYear, text.hasPrefix(omitYear) { text = "--" + text.dropFirst(omitYear.count).drop { $0 == "-" } }
-        return try? Birthday.normalize(text, field: "BDAY")
+        guard let date = try? Birthday.normalize(text, field: "BDAY") else { return nil }
+        // CardBook's and Apple's year for "no year" (the card keeps it as it came).
+        return date.hasPrefix("\(RememberedDate.placeholderYear)-") ? "--" + date.dropFirst(5) : date
     }
 
     // MARK: Contact to card

@@ -1,4 +1,5 @@
 import ContactsCore
+import VCard
 import XCTest
 
 /// Days to remember: when they fall, how old, and as iCalendar.
@@ -28,6 +29,26 @@ final class DateCalendarTests: XCTestCase {
         XCTAssertNil(noYear.next(onOrAfter: CivilDate(year: 2026, month: 12, day: 4)).years)
         XCTAssertNil(RememberedDate("--13-01", kind: .date))
         XCTAssertNil(RememberedDate("1999-02-30", kind: .date))
+    }
+
+    func testABirthdayWithThePlaceholderYearHasNoYear() throws {
+        // CardBook's BDAY:16040101, Apple's X-APPLE-OMIT-YEAR=1604, vCard 4's --0415.
+        let cards = [
+            ("BDAY:16040101", "--01-01"), ("BDAY;X-APPLE-OMIT-YEAR=1604:1604-04-15", "--04-15"), ("BDAY:--0415", "--04-15"),
+            ("BDAY:1980-04-15", "1980-04-15"),
+        ]
+        for (line, birthday) in cards {
+            let text = "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Someone\r\n\(line)\r\nEND:VCARD\r\n"
+            let c = try VCardMapping.contact(from: try XCTUnwrap(VCardParser.parse(text).cards.first))
+            XCTAssertEqual(c.birthday, birthday, line)
+            // Written back unedited, the card says what it said.
+            let value = line.split(separator: ":", maxSplits: 1)[1]
+            XCTAssertEqual(VCardMapping.properties(for: c).first { $0.name == "BDAY" }?.text, String(value), line)
+        }
+        // Stored before, with the year: no age, no year.
+        let stored = try XCTUnwrap(RememberedDate("1604-01-01", kind: .birthday))
+        XCTAssertNil(stored.year)
+        XCTAssertNil(stored.next(onOrAfter: CivilDate(year: 2027, month: 1, day: 1)).years)
     }
 
     func testAContactsDatesAreYearlyEventsOfOneDay() throws {

@@ -181,4 +181,20 @@ final class DeclaredFieldStoreTests: StoreTestCase {
         _ = try store.update(id: first.id) { $0.dates = [] }
         XCTAssertEqual(try store.contact(id: first.id, revision: reverted.revision).dates.map(\.value), ["2001-05-20"])
     }
+
+    func testABirthdayStoredWithThePlaceholderYearLosesIt() throws {
+        var c = Contact(name: "Card Book")
+        c.birthday = "1604-03-02"
+        let stored = try store.create(c)
+        store.close()
+        try runPython(
+            """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            db.execute("PRAGMA user_version = 22")
+            db.commit()
+            """)
+        store = try ContactStore(path: databasePath)
+        XCTAssertEqual(try store.contact(id: stored.id).birthday, "--03-02")
+    }
 }

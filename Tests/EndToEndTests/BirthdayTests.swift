@@ -84,6 +84,15 @@ final class BirthdayTests: FixtureTestCase {
         XCTAssertTrue(soon.stdout.contains("Kate Bell"), soon.stdout)
         XCTAssertTrue(soon.stdout.contains("birthday (turns 47)"), soon.stdout)
         XCTAssertTrue(soon.stdout.contains("anniversary (17 years)"), soon.stdout)
+        // WHEN counts from today, not from --from.
+        let daysAway = try XCTUnwrap(
+            Calendar(identifier: .gregorian).dateComponents(
+                [.day], from: Calendar(identifier: .gregorian).startOfDay(for: Date()),
+                to: try XCTUnwrap(DateComponents(calendar: Calendar(identifier: .gregorian), year: 2027, month: 5, day: 20).date)
+            ).day)
+        if abs(daysAway) > 1 {
+            XCTAssertTrue(soon.stdout.contains(daysAway > 0 ? "in \(daysAway) days" : "\(-daysAway) days ago"), soon.stdout)
+        }
         let ics = try daemon.ctl("export", "--format", "ics")
         XCTAssertEqual(ics.stdout.components(separatedBy: "BEGIN:VEVENT").count - 1, 2, ics.stdout)
         let exported = daemon.home + "/all.ics"

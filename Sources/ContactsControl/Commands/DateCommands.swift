@@ -1,4 +1,5 @@
 import ContactsAPI
+import Foundation
 import JSONCore
 
 /// `birthdays`: the coming days to remember, as a table or JSON.
@@ -23,8 +24,10 @@ enum DateCommands {
             return 0
         }
         var table = Table(headers: ["DATE", "WHEN", "NAME", "WHAT"], shrinkable: [2, 3])
+        // WHEN counts from today, also for a list that starts on another day (--from).
+        let shift = try inv.value("from").map { try daysFromToday(to: $0) } ?? 0
         for d in dates {
-            table.add([d["date"]?.stringValue ?? "", when(d["inDays"]?.intValue ?? 0), d["name"]?.stringValue ?? "", what(d)])
+            table.add([d["date"]?.stringValue ?? "", when((d["inDays"]?.intValue ?? 0) + shift), d["name"]?.stringValue ?? "", what(d)])
         }
         for line in table.render(width: inv.output.width, header: inv.output.bold) { inv.output.line(line) }
         return 0
@@ -34,8 +37,21 @@ enum DateCommands {
         switch days {
         case 0: "today"
         case 1: "tomorrow"
+        case -1: "yesterday"
+        case ..<0: "\(-days) days ago"
         default: "in \(days) days"
         }
+    }
+
+    /// Days from today (here) to `date` (`YYYY-MM-DD`).
+    static func daysFromToday(to date: String) throws -> Int {
+        let parts = date.split(separator: "-").compactMap { Int($0) }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone.current
+        guard parts.count == 3, let day = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2])) else {
+            throw UsageError(message: "--from must be a date as YYYY-MM-DD, not '\(date)'", command: "contactsctl birthdays")
+        }
+        return calendar.dateComponents([.day], from: calendar.startOfDay(for: Date()), to: day).day ?? 0
     }
 
     /// "birthday (turns 41)", "anniversary (12 years)", "first met".

@@ -320,6 +320,14 @@ enum Migrations {
         ALTER TABLE operations ADD COLUMN kept TEXT;
         CREATE INDEX operations_undone ON operations(undoes) WHERE undoes IS NOT NULL;
         """,
+        // 23: a birthday stored with CardBook's or Apple's year for "no year" (1604) is one
+        // without a year (the card keeps what it said).
+        """
+        UPDATE contacts SET body = json_set(body, '$.birthday', '--' || substr(json_extract(body, '$.birthday'), 6))
+            WHERE json_extract(body, '$.birthday') LIKE '1604-__-__';
+        UPDATE trash SET body = json_set(body, '$.birthday', '--' || substr(json_extract(body, '$.birthday'), 6))
+            WHERE json_extract(body, '$.birthday') LIKE '1604-__-__';
+        """,
     ]
 
     static var latestVersion: Int { all.count }
