@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import XCTest
 
 /// Birthdays and dates through the real binaries: `contactsctl birthdays`, an ics export, and
@@ -27,6 +28,30 @@ final class BirthdayTests: FixtureTestCase {
     func text(ofFileContaining marker: String) -> String {
         calendarFiles().lazy.compactMap { try? String(contentsOfFile: self.calendarDir + "/" + $0, encoding: .utf8) }
             .first { $0.contains(marker) } ?? ""
+    }
+
+    func testAReloadStartsMovesAndEndsTheCalendarAndNamesWhatWaitsForARestart() throws {
+        try daemon.start(extraEnvironment: ["TZ": "UTC"])
+        XCTAssertEqual(try daemon.ctl("add", "Kate Bell", "--birthday", "1980-05-14").status, 0)
+        let config = daemon.home + "/config/contactsd"
+        try FileManager.default.createDirectory(atPath: config, withIntermediateDirectories: true)
+        func reload(_ json: String, count: Int) throws {
+            try json.write(toFile: config + "/config.json", atomically: true, encoding: .utf8)
+            kill(daemon.process!.processIdentifier, SIGHUP)
+            XCTAssertTrue(daemon.notify?.wait(for: "READY=1", count: count) ?? false)
+        }
+        try reload(#"{"birthdayCalendar": "~/calendars/birthdays"}"#, count: 2)
+        waitForCalendar("the calendar a reload started") { $0.count == 1 }
+        XCTAssertTrue(daemon.log.contains("birthday calendar: kept in"), daemon.log)
+        // A contact added after the reload is in it too.
+        XCTAssertEqual(try daemon.ctl("add", "Anna Haro", "--birthday", "1985-08-29").status, 0)
+        waitForCalendar("a birthday added after the reload") { $0.count == 2 }
+        try reload(#"{"inbox": "~/elsewhere"}"#, count: 3)
+        XCTAssertTrue(daemon.log.contains("birthday calendar: no longer kept"), daemon.log)
+        XCTAssertTrue(daemon.log.contains("inbox changed: it takes effect when contactsd restarts"), daemon.log)
+        XCTAssertEqual(try daemon.ctl("add", "John Appleseed", "--birthday", "1980-06-22").status, 0)
+        usleep(500_000)
+        XCTAssertEqual(calendarFiles().count, 2, "a calendar given up is left as it was")
     }
 
     func testKhalShowsTheBirthdaysTheDaemonKeepsAndTheirEdits() throws {

@@ -127,20 +127,16 @@ public final class Daemon: @unchecked Sendable {
             if contacts.isEmpty && groups.isEmpty {
                 // The whole store was replaced (restore): clients should read everything again.
                 self?.bus.publish(method: ContactsAPI.Notification.contactsReset, params: [:])
-                self?.dateCalendar?.changed(nil)
+                self?.currentDateCalendar?.changed(nil)
             } else {
-                if !contacts.isEmpty { self?.dateCalendar?.changed(contacts.map(\.id)) }
+                if !contacts.isEmpty { self?.currentDateCalendar?.changed(contacts.map(\.id)) }
                 self?.bus.publish(contacts: contacts, groups: groups, source: source)
             }
             self?.scheduleStatusUpdate()
             if !contacts.isEmpty || !groups.isEmpty { self?.sync?.localChange(origin: source.origin) }
         }
 
-        if let dir = settings.birthdayCalendar {
-            let calendar = DateCalendarDirectory(directory: dir, store: store, log: log)
-            dateCalendar = calendar
-            calendar.start()
-        }
+        keepDateCalendar(in: settings.birthdayCalendar)
 
         let importer = Importer(store: store, log: log) { [weak self] in self?.stopping.load(ordering: .relaxed) ?? true }
         let photos = PhotoService(store: store, cacheDirectory: paths.cacheHome + "/contactsd", settings: settings)
@@ -338,6 +334,18 @@ public final class Daemon: @unchecked Sendable {
         }
     }
 
+    /// The birthday calendar kept now (a reload may start, move or end it).
+    private var currentDateCalendar: DateCalendarDirectory? { stateLock.withLock { dateCalendar } }
+
+    /// Keeps the birthday calendar in `directory` from now on (nil: none); the files of a
+    /// directory given up stay as they are.
+    private func keepDateCalendar(in directory: String?) {
+        guard let store else { return }
+        let calendar = directory.map { DateCalendarDirectory(directory: $0, store: store, log: log) }
+        stateLock.withLock { dateCalendar = calendar }
+        calendar?.start()
+    }
+
     /// The settings in force now (a reload may have changed them).
     var currentSettings: Settings { stateLock.withLock { settings } }
 
@@ -359,8 +367,9 @@ public final class Daemon: @unchecked Sendable {
         }
     }
 
-    /// Re-reads the configuration (SIGHUP). Limits and the log level change at once; the
-    /// socket and data directory only at the next start. A broken file changes nothing.
+    /// Re-reads the configuration (SIGHUP). Every key takes effect at once but the socket, the
+    /// data directory and the inbox, which wait for the next start (the log names them). A
+    /// broken file changes nothing.
     func reload() {
         Systemd.notify("RELOADING=1\nSTATUS=Reloading the configuration")
         do {
@@ -380,8 +389,21 @@ public final class Daemon: @unchecked Sendable {
                 let keyed = try store?.phoneRegionChanged() ?? 0
                 log.info("phone numbers are read in \(fresh.defaultRegion ?? "no region") now (\(keyed) contacts keyed again)")
             }
-            if fresh.socketPath != old.socketPath || fresh.dataDirectory != old.dataDirectory {
-                log.warning("the socket and data directory change only when contactsd restarts")
+            if fresh.birthdayCalendar != old.birthdayCalendar {
+                keepDateCalendar(in: fresh.birthdayCalendar)
+                log.info(
+                    fresh.birthdayCalendar.map { "birthday calendar: kept in \($0) now" }
+                        ?? "birthday calendar: no longer kept (its files stay in \(old.birthdayCalendar ?? ""))")
+            }
+            // What a running daemon cannot change: said by name.
+            let waiting = [
+                ("socket", fresh.socketPath != old.socketPath), ("dataDir", fresh.dataDirectory != old.dataDirectory),
+                ("inbox", fresh.inboxPath != old.inboxPath),
+            ].filter(\.1).map(\.0)
+            if !waiting.isEmpty {
+                log.warning(
+                    "\(waiting.joined(separator: ", ")) changed: \(waiting.count == 1 ? "it takes" : "they take") effect when contactsd restarts"
+                )
             }
             log.info("configuration reloaded")
             Systemd.notify("READY=1\nSTATUS=\(statusLine())")
