@@ -19,10 +19,17 @@ public enum ContactMerge {
         precondition(contacts.indices.contains(into))
         let others = contacts.enumerated().filter { $0.offset != into }.map(\.element)
         var merged = contacts[into]
-        let phoneKey = { (v: LabeledValue) in
-            Self.phoneKey(v.value, e164: PhoneNumber.parse(v.value, region: region, withType: false)?.e164)
+        // A number written without its country code is the same as one written with it, when
+        // it is that one read in its country: both have the international one's key.
+        var keys: [String: String] = [:]
+        for v in contacts.flatMap(\.phones) where keys[v.value] == nil {
+            keys[v.value] = Self.phoneKey(v.value, e164: PhoneNumber.parse(v.value, region: region, withType: false)?.e164)
         }
-        merged.phones = unite(contacts, into: into, \.phones, key: phoneKey)
+        let international = Set(keys.values.filter { $0.hasPrefix("+") })
+        for (text, key) in keys where !key.hasPrefix("+") {
+            if let same = international.first(where: { DuplicateCandidate.samePhone($0, key) }) { keys[text] = same }
+        }
+        merged.phones = unite(contacts, into: into, \.phones) { keys[$0.value] ?? $0.value }
         merged.emails = unite(contacts, into: into, \.emails) { $0.value.lowercased() }
         merged.urls = unite(contacts, into: into, \.urls) { $0.value }
         for f in DeclaredField.all {

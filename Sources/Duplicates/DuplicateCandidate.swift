@@ -56,4 +56,17 @@ public struct DuplicateCandidate: Sendable {
         let digits = PhoneDigits.of(text)
         return digits.count >= PhoneMatch.shortDigits ? digits : nil
     }
+
+    /// Whether two phone keys are one number: the same key, or a number written without a
+    /// country code (its digits: no region to read it in) that is the other's when read in
+    /// the other's country ("(555) 564-8583" and "+1 555-564-8583").
+    public static func samePhone(_ a: String, _ b: String) -> Bool {
+        if a == b { return true }
+        guard a.hasPrefix("+") != b.hasPrefix("+"), PhoneDigits.tail(a) == PhoneDigits.tail(b) else { return false }
+        let (international, digits) = a.hasPrefix("+") ? (a, b) : (b, a)
+        guard let number = PhoneNumber.parse(international, region: nil, withType: false),
+            let region = PhoneRegion.main(ofCountryCode: number.countryCode)
+        else { return false }
+        return PhoneNumber.parse(digits, region: region, withType: false)?.e164 == international
+    }
 }

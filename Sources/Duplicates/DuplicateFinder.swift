@@ -1,4 +1,5 @@
 import ContactsSupport
+import PhoneNumbers
 
 /// Contacts that are likely one person, in groups, with how likely and why.
 public struct DuplicateGroup: Sendable, Equatable {
@@ -105,12 +106,12 @@ public enum DuplicateFinder {
             reasons.append("im \(m)")
             unlikely *= 1 - Weight.email
         }
-        let phones = a.phones.filter { b.phones.contains($0) && !common.contains(Entry.block(of: hash(Kind.phone, $0))) }.sorted()
-        for p in phones {
+        let shared = a.phones.filter { p in b.phones.contains { DuplicateCandidate.samePhone(p, $0) } }
+        for p in shared.filter({ !common.contains(Entry.block(of: phoneHash($0))) }).sorted() {
             reasons.append("phone \(p)")
             unlikely *= 1 - Weight.phone
         }
-        if !a.phones.isEmpty && !b.phones.isEmpty && !a.phones.contains(where: b.phones.contains) { against *= Weight.against }
+        if !a.phones.isEmpty && !b.phones.isEmpty && shared.isEmpty { against *= Weight.against }
         if let k = a.nameKeys.firstIndex(where: { b.nameKeys.contains($0) && !common.contains(Entry.block(of: hash(Kind.name, $0))) }) {
             reasons.append("name")
             unlikely *= 1 - nameWeight(k)
@@ -154,7 +155,7 @@ public enum DuplicateFinder {
             for i in r {
                 let c = candidates[i]
                 for e in c.emails { out.append(Entry.make(hash(Kind.email, e), i)) }
-                for p in c.phones { out.append(Entry.make(hash(Kind.phone, p), i)) }
+                for p in c.phones { out.append(Entry.make(phoneHash(p), i)) }
                 for m in c.messaging { out.append(Entry.make(hash(Kind.messaging, m), i)) }
                 for (k, key) in c.nameKeys.enumerated() where names.weight(i, key: k, full: Weight.name) >= minScore {
                     out.append(Entry.make(hash(Kind.name, key), i))
@@ -207,6 +208,10 @@ public enum DuplicateFinder {
         /// The block a key falls in, as `common` holds it.
         static func block(of hash: Int) -> Int { block(make(hash, 0)) }
     }
+
+    /// A phone's block is its last digits: a number written with its country code and the same
+    /// one without (no region to read it in) fall in one block, and `samePhone` tells.
+    static func phoneHash(_ key: String) -> Int { hash(Kind.phone, PhoneDigits.tail(key) ?? key) }
 
     static func hash(_ kind: Int, _ key: String) -> Int {
         var h = Hasher()

@@ -77,6 +77,30 @@ final class DuplicateFinderTests: XCTestCase {
         XCTAssertEqual(groups.first?.reasons, ["im xmpp:ana.lima@jabber.example"])
     }
 
+    func testAnEmailInAnotherCaseAndANumberInAnotherFormAreShared() throws {
+        // No region to read numbers in: one written with its country code, one without.
+        var kate = Contact(name: "Kate Bell")
+        kate.id = "K"
+        kate.emails = [LabeledValue(value: "kate-bell@mac.com")]
+        kate.phones = [LabeledValue(value: "(555) 564-8583", label: "mobile")]
+        var katherine = Contact(name: "Katherine Bell")
+        katherine.id = "KB"
+        katherine.emails = [LabeledValue(value: "Kate-Bell@MAC.com")]
+        katherine.phones = [LabeledValue(value: "+1 555-564-8583", label: "mobile")]
+        let groups = DuplicateFinder.groups([kate, katherine].map { DuplicateCandidate($0, region: nil) })
+        XCTAssertEqual(groups.map { Set($0.ids) }, [["K", "KB"]], "shown by default")
+        XCTAssertGreaterThan(groups.first?.score ?? 0, 0.6, "an email and a number shared; the names differ")
+        XCTAssertEqual(groups.first?.reasons.filter { $0.hasPrefix("phone") }.count, 1, "\(groups)")
+        // Merged, the number is there once.
+        let merged = ContactMerge.merge([kate, katherine], into: 0, region: nil)
+        XCTAssertEqual(merged.phones.map(\.value), ["(555) 564-8583"])
+        XCTAssertEqual(merged.emails.count, 1)
+        // A number that the other is not, read in its country, is another number.
+        XCTAssertFalse(DuplicateCandidate.samePhone("+15555648584", "5555648583"))
+        XCTAssertFalse(DuplicateCandidate.samePhone("+4915555648583", "5555648583"))
+        XCTAssertTrue(DuplicateCandidate.samePhone("+4917155501990", "017155501990"))
+    }
+
     func testAKeyTooManyShareIsNoEvidence() throws {
         // A company's switchboard and shared inbox on 60 cards: people one edit of the name
         // apart ("Staff 1 Person", "Staff 2 Person", …) are told apart by nothing else.
