@@ -9,7 +9,7 @@ swift build --product contactsd-imaging >/dev/null
 swift build --product contactsctl >/dev/null
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
-"$(swift build --show-bin-path)/contacts-bench" --contacts 1000 --json "$out"
+BENCH_IDLE_SECONDS=3 "$(swift build --show-bin-path)/contacts-bench" --contacts 1000 --json "$out"
 python3 - "$out" <<'PY'
 import json, sys
 figures = json.load(open(sys.argv[1]))
@@ -20,6 +20,8 @@ wanted = ["storeInsertSeconds", "storeSearch.word.p50", "search.word.p50", "sear
           "viewsImportBareSeconds", "viewsImportWatchedSeconds", "viewsEditAloneMs", "viewsEditWithViewsMs", "viewsHeapBytesPerView",
           "importTypedFieldsSeconds", "dropImportTypedFieldsSeconds", "dropImportTypedFieldsPlainSeconds"]
 missing = [k for k in wanted if not isinstance(figures.get(k), (int, float)) or figures[k] <= 0]
+if not isinstance(figures.get("idleWakeups"), (int, float)):
+    missing.append("idleWakeups")
 if missing:
     sys.exit("bench smoke run: no figure for " + ", ".join(missing))
 print("bench smoke run: %d figures" % len(figures))

@@ -34,7 +34,7 @@ public enum Parallel {
         init(_ value: consuming T) { self.value = value }
     }
 
-    private static let disposal = DispatchQueue(label: "disposal", qos: .utility)
+    private static let disposal = TaskQueue(label: "disposal")
 
     /// `body` applied to consecutive ranges covering `0..<count`, in order.
     public static func chunks<T>(_ count: Int, minimum: Int, _ body: @Sendable (Range<Int>) -> T) -> [T] {
@@ -42,7 +42,7 @@ public enum Parallel {
         if parts == 1 { return [body(0..<count)] }
         let step = (count + parts - 1) / parts
         let results = Slots<T>(parts)
-        DispatchQueue.concurrentPerform(iterations: parts) { part in
+        WorkerPool.shared.perform(iterations: parts) { part in
             results.store(body(min(count, part * step)..<min(count, (part + 1) * step)), at: part)
         }
         return results.values()
@@ -129,10 +129,12 @@ public final class Overlapped<T>: @unchecked Sendable {
         room.wait()
         let i = handed
         handed += 1
-        DispatchQueue.global().async(group: group) { [self] in
+        group.enter()
+        WorkerPool.shared.async { [self] in
             let result = work()
             lock.withLock { done[i] = result }
             room.signal()
+            group.leave()
         }
     }
 

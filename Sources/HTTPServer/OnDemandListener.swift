@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import Glibc
 
@@ -11,7 +10,10 @@ public final class OnDemandListener: @unchecked Sendable {
 
     private let lock = NSLock()
     private var fd: Int32
-    private var watch: DispatchSourceRead?
+    /// The write end of a pipe whose closing ends the wait for the first connection; -1
+    /// when no one waits. (A thread waits in poll, not a Dispatch source: a process that used
+    /// Dispatch's worker threads wakes every second for the rest of its life.)
+    private var wakeFD: Int32 = -1
     private var listener: HTTPListener?
     /// The port the socket is bound to.
     public let port: UInt16
@@ -61,19 +63,33 @@ public final class OnDemandListener: @unchecked Sendable {
     public func start(_ make: @escaping Make, failed: @escaping @Sendable (Error) -> Void) {
         lock.lock()
         defer { lock.unlock() }
-        guard watch == nil, listener == nil, fd >= 0 else { return }
-        let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: DispatchQueue.global())
-        source.setEventHandler { [weak self] in self?.firstConnection(make, failed) }
-        watch = source
-        source.resume()
+        guard wakeFD < 0, listener == nil, fd >= 0 else { return }
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else {
+            failed(HTTPListenerError.cannotListen(errno))
+            return
+        }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        wakeFD = ends[1]
+        let (listening, wake) = (fd, ends[0])
+        let t = Thread { [weak self] in
+            var fds = [pollfd(fd: listening, events: Int16(POLLIN), revents: 0), pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
+            while poll(&fds, 2, -1) < 0 && errno == EINTR {}
+            close(wake)
+            // Stopped: the pipe's write end was closed.
+            guard fds[1].revents == 0 else { return }
+            self?.firstConnection(make, failed)
+        }
+        t.name = "serve-wait"
+        t.start()
     }
 
     private func firstConnection(_ make: Make, _ failed: (Error) -> Void) {
         lock.lock()
         defer { lock.unlock() }
-        guard let source = watch, fd >= 0 else { return }
-        source.cancel()
-        watch = nil
+        guard wakeFD >= 0, fd >= 0 else { return }
+        close(wakeFD)
+        wakeFD = -1
         do {
             listener = try make(fd)
         } catch {
@@ -87,8 +103,10 @@ public final class OnDemandListener: @unchecked Sendable {
     public func stop() {
         lock.lock()
         defer { lock.unlock() }
-        watch?.cancel()
-        watch = nil
+        if wakeFD >= 0 {
+            close(wakeFD)
+            wakeFD = -1
+        }
         if let listener {
             // It closes the socket it was given.
             listener.stop()

@@ -132,7 +132,7 @@ public final class HelperDecoder: ImageDecoding, @unchecked Sendable {
         if due { reapScheduled = true }
         lock.unlock()
         guard due else { return }
-        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + idleSeconds + 0.5) { [weak self] in
+        TaskQueue.timers.after(seconds: idleSeconds + 0.5) { [weak self] in
             guard let self else { return }
             self.lock.lock()
             self.reapScheduled = false

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 
 /// A large file cut between cards into pieces that are parsed on all cores, their cards,
@@ -17,7 +16,7 @@ extension VCardParser {
             pieces.deinitialize()
             pieces.deallocate()
         }
-        DispatchQueue.concurrentPerform(iterations: file.count) { i in pieces[i] = file.parse(i) }
+        PartThreads.run(file.count) { i in pieces[i] = file.parse(i) }
         var joined = Result(cards: [], issues: [])
         for i in pieces.indices {
             guard var piece = pieces[i] else { continue }
@@ -61,7 +60,7 @@ extension VCardParser {
             let text = bytes
             let into = PieceCounts(ends)
             let threads = pieces < 16 ? 1 : VCardParser.cores
-            DispatchQueue.concurrentPerform(iterations: threads) { thread in
+            PartThreads.run(threads) { thread in
                 for i in stride(from: thread, to: pieces, by: threads) {
                     into.counts[i] = LogicalLines.lineEnds(text, bounds[i]..<bounds[i + 1])
                 }

@@ -43,6 +43,13 @@ enum DaemonBench {
             inner.figures["daemonRSSMiB"] = rss
             inner.figures["daemonRSSRightAfterExportMiB"] = rssBusy
             inner.figures["daemonPeakRSSMiB"] = peak
+            // At rest, with nothing to do (no watchdog asked for): how often it wakes.
+            let idle = Double(options.environment["BENCH_IDLE_SECONDS"] ?? "") ?? 30
+            let before = ServiceBench.contextSwitches(pid)
+            usleep(UInt32(idle * 1_000_000))
+            let wakeups = ServiceBench.contextSwitches(pid) - before
+            inner.row("daemon wakeups at rest, \(Int(idle)) s without a watchdog", "\(wakeups)")
+            inner.figures["idleWakeups"] = Double(wakeups)
             // Duplicates as a client asks for them, on the store the drop folder filled.
             let td = now()
             let found = try c.call("contacts.duplicates")

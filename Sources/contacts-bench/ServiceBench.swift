@@ -24,6 +24,20 @@ enum ServiceBench {
         return Double(line.split(separator: " ").dropFirst().first.flatMap { Double($0) } ?? 0) / 1024
     }
 
+    /// The context switches of every thread of `pid` so far: each is a wakeup.
+    static func contextSwitches(_ pid: Int32) -> Int {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        var total = 0
+        for t in tasks {
+            guard let text = try? String(contentsOfFile: "/proc/\(pid)/task/\(t)/status", encoding: .utf8) else { continue }
+            for line in text.split(separator: "\n")
+            where line.hasPrefix("voluntary_ctxt_switches:") || line.hasPrefix("nonvoluntary_ctxt_switches:") {
+                total += Int(line.split(separator: "\t").last.map { String($0).trimmingCharacters(in: .whitespaces) } ?? "") ?? 0
+            }
+        }
+        return total
+    }
+
     /// Sequential, pipelined and multi-connection `contacts.get` calls per second.
     static func getThroughput(socket: String, ids: [String], calls: Int) throws -> (sequential: Double, pipelined: Double, parallel: Double)
     {

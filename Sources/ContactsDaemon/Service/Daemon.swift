@@ -43,7 +43,7 @@ public final class Daemon: @unchecked Sendable {
     private var lock: LockFile?
     private var ownsSocketFile = false
     private let stopSignal = DispatchSemaphore(value: 0)
-    private let statusQueue = DispatchQueue(label: "status")
+    private let statusQueue = TaskQueue(label: "status")
     private var statusPending = false
     /// What the last drop-folder import did, carried by every later status line.
     private let lastImport = Locked<String?>(nil)
@@ -326,7 +326,7 @@ public final class Daemon: @unchecked Sendable {
         statusQueue.async { [weak self] in
             guard let self, !statusPending else { return }
             statusPending = true
-            statusQueue.asyncAfter(deadline: .now() + 1) { [weak self] in
+            statusQueue.after(seconds: 1) { [weak self] in
                 guard let self else { return }
                 statusPending = false
                 Systemd.status(statusLine())
@@ -352,7 +352,7 @@ public final class Daemon: @unchecked Sendable {
     /// Prunes the history in the background, `after` seconds from now and then every hour,
     /// as the settings in force say.
     private func pruneHistorySoon(after seconds: Double) {
-        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + seconds) { [weak self] in
+        TaskQueue.timers.after(seconds: seconds) { [weak self] in
             guard let self, let store, !stopping.load(ordering: .relaxed) else { return }
             stateLock.lock()
             let retention = HistoryRetention(days: settings.historyDays, maxBytes: settings.historyMaxBytes)

@@ -1,6 +1,6 @@
 import ContactsCore
 import ContactsStore
-import Dispatch
+import ContactsSupport
 import Foundation
 import Glibc
 
@@ -14,7 +14,7 @@ final class DateCalendarDirectory: @unchecked Sendable {
     let directory: String
     private let store: ContactStore
     private let log: Logger
-    private let queue = DispatchQueue(label: "contactsd.date-calendar")
+    private let queue = TaskQueue(label: "date-calendar")
     /// Under `queue`: the files written, by contact id; the ids changed since the last pass.
     private var files: [String: Set<String>] = [:]
     private var pending: Set<String> = []
@@ -39,7 +39,7 @@ final class DateCalendarDirectory: @unchecked Sendable {
             if let ids { self.pending.formUnion(ids) } else { self.everything = true }
             guard !self.scheduled else { return }
             self.scheduled = true
-            self.queue.asyncAfter(deadline: .now() + self.delay) { self.flush() }
+            self.queue.after(seconds: self.delay) { self.flush() }
         }
     }
 

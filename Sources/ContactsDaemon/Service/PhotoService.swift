@@ -31,7 +31,7 @@ final class PhotoService: @unchecked Sendable {
     private let lock = NSLock()
     private var _aheadSizes: [Int]
     /// Thumbnails made ahead of any request, one at a time, behind everything else.
-    private let aheadQueue = DispatchQueue(label: "thumbnails-ahead", qos: .utility)
+    private let aheadQueue = TaskQueue(label: "thumbnails-ahead", lowPriority: true)
     static let sizes = 16...1024
     static let defaultSize = 256
 

@@ -1,3 +1,4 @@
+import ContactsSupport
 import Foundation
 
 /// Runs a command that prints a password or token (`secret-tool lookup ...`, `pass show ...`)
@@ -25,7 +26,7 @@ enum SecretCommand {
         let deadline = DispatchTime.now() + timeout
         let done = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var data = Data()
-        DispatchQueue.global().async {
+        WorkerPool.shared.async {
             data = out.fileHandleForReading.readDataToEndOfFile()
             done.signal()
         }

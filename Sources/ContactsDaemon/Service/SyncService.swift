@@ -34,7 +34,7 @@ final class SyncService: @unchecked Sendable {
 
     private let lock = NSLock()
     private var accountLocks: [String: NSLock] = [:]
-    private var pending: [String: (at: Date, work: DispatchWorkItem)] = [:]
+    private var pending: [String: (at: Date, work: TaskQueue.Item)] = [:]
     private var failures: [String: Int] = [:]
     /// What a server said with `Retry-After`: no request to it before then, asked for or not
     /// (the status it answered with, for the refusal).
@@ -42,7 +42,7 @@ final class SyncService: @unchecked Sendable {
     /// The longest wait a server's `Retry-After` is taken for.
     static let longestWait = 86_400.0
     private var started = false
-    private let queue = DispatchQueue(label: "sync", qos: .utility)
+    private let queue = TaskQueue(label: "sync")
 
     /// `smallerPhoto` makes the smaller JPEG a server that refuses a card's size is sent.
     init(store: ContactStore, smallerPhoto: SyncEngine.PhotoShrinker? = nil) {
@@ -204,17 +204,15 @@ final class SyncService: @unchecked Sendable {
     /// Runs a sync of `name` in `seconds`, unless one is due sooner already; never before
     /// the time a server's `Retry-After` named.
     func schedule(_ name: String, after seconds: Double) {
-        let work = DispatchWorkItem { [weak self] in self?.runScheduled(name) }
-        let delay = lock.withLock { () -> Double? in
-            guard started else { return nil }
+        lock.withLock {
+            guard started else { return }
             var at = Date().addingTimeInterval(seconds)
             if let quiet = quietUntil[name]?.at, quiet > at { at = quiet }
-            if let p = pending[name], p.at <= at { return nil }
+            if let p = pending[name], p.at <= at { return }
             pending[name]?.work.cancel()
+            let work = queue.after(seconds: at.timeIntervalSinceNow) { [weak self] in self?.runScheduled(name) }
             pending[name] = (at, work)
-            return at.timeIntervalSinceNow
         }
-        if let delay { queue.asyncAfter(deadline: .now() + max(0, delay), execute: work) }
     }
 
     /// Moves a sync of `name` due before `date` to then.

@@ -108,7 +108,7 @@ public enum Memory {
         defer { pending.unlock() }
         guard !scheduled else { return }
         scheduled = true
-        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + 0.5) {
+        TaskQueue.timers.after(seconds: 0.5) {
             pending.lock()
             scheduled = false
             pending.unlock()

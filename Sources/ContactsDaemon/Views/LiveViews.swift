@@ -1,7 +1,7 @@
 import ContactsAPI
 import ContactsCore
 import ContactsStore
-import Dispatch
+import ContactsSupport
 import Foundation
 import JSONCore
 import JSONRPC
@@ -51,7 +51,7 @@ final class LiveViews: @unchecked Sendable {
     }
 
     let store: ContactStore
-    private let queue = DispatchQueue(label: "views")
+    private let queue = TaskQueue(label: "views")
     private var views: [Int: View] = [:]
     private var next = 1
     private var sessionsSeen = Set<Int>()

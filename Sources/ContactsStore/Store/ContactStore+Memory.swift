@@ -43,9 +43,7 @@ extension ContactStore {
     }
 
     private func restLater(_ millis: Int64) {
-        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + .milliseconds(Int(millis))) { [weak self] in
-            self?.restIfQuiet()
-        }
+        TaskQueue.timers.after(seconds: Double(millis) / 1000) { [weak self] in self?.restIfQuiet() }
     }
 
     private func restIfQuiet() {

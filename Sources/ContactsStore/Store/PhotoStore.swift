@@ -102,7 +102,7 @@ final class PhotoFlusher: @unchecked Sendable {
         busy = true
         lastStart = now
         running.enter()
-        DispatchQueue.global(qos: .utility).async { [self] in
+        WorkerPool.shared.async { [self] in
             var failed: SystemError?
             do throws(SystemError) { try photos.syncAll() } catch { failed = error }
             lock.lock()

@@ -20,7 +20,7 @@ extension SearchIndex {
         items.withUnsafeMutableBufferPointer { all in
             // Each half is sorted in place by a thread of its own.
             let shared = Unchecked(all)
-            DispatchQueue.concurrentPerform(iterations: 2) { half in
+            WorkerPool.shared.perform(iterations: 2) { half in
                 let all = shared.value
                 var part = UnsafeMutableBufferPointer(rebasing: half == 0 ? all[..<middle] : all[middle...])
                 part.sort { $0.before($1) }

@@ -1,3 +1,4 @@
+import ContactsSupport
 import Dispatch
 
 /// The search index a large write makes on another thread before its commit (see
@@ -16,7 +17,11 @@ final class PreparedIndex: @unchecked Sendable {
         }
         made = (log.indexUpserts.count, log.indexDeletes.count)
         let (upserts, deletes) = (log.indexUpserts, log.indexDeletes)
-        DispatchQueue.global(qos: .userInitiated).async(group: group) { self.contents = index.prepare(upserts: upserts, deletes: deletes) }
+        group.enter()
+        WorkerPool.shared.async {
+            self.contents = index.prepare(upserts: upserts, deletes: deletes)
+            self.group.leave()
+        }
     }
 
     /// The index made, once made, if it was made from all of `log`'s changes.

@@ -1,4 +1,4 @@
-import Dispatch
+import ContactsSupport
 import Foundation
 
 /// The store's write lock: one writer at a time, and what the writer leaves to be done after
@@ -13,7 +13,7 @@ final class WriteLock: @unchecked Sendable {
     private var held = false
     /// What the holder leaves for after it lets go (only the holder touches it).
     private var handed: [() -> Void] = []
-    private let queue = DispatchQueue(label: "store.after-commit")
+    private let queue = TaskQueue(label: "store.after-commit")
 
     func lock() {
         condition.lock()
