@@ -45,7 +45,7 @@ final class ParserTests: XCTestCase {
 
     func testMistakesSayWhatIsWrongAndSuggestTheNearestWord() {
         XCTAssertEqual(usageError(["serch", "kate"])?.message, "unknown command 'serch'; did you mean 'search'?")
-        XCTAssertEqual(usageError(["search", "--favorits"])?.message, "unknown option '--favorits'; did you mean 'favorites'?")
+        XCTAssertEqual(usageError(["search", "--favorits"])?.message, "unknown option '--favorits'; did you mean '--favorites'?")
         XCTAssertEqual(usageError(["search", "--group"])?.message, "--group needs a value (GROUP)")
         XCTAssertEqual(usageError(["show"])?.message, "missing ID")
         XCTAssertEqual(usageError(["search", "--json=yes"])?.message, "--json takes no value")

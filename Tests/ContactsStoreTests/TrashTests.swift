@@ -29,7 +29,11 @@ final class TrashTests: StoreTestCase {
         XCTAssertEqual(r.restored, [kate.id])
         XCTAssertEqual(r.notFound, ["missing"])
         var back = try store.contact(id: kate.id)
-        XCTAssertEqual(back.revision, last.revision + 1)
+        XCTAssertEqual(back.revision, last.revision + 2, "the revision after its deletion's")
+        let revisions = try store.history(id: kate.id).map(\.revision)
+        XCTAssertEqual(revisions, revisions.sorted(by: >), "\(revisions)")
+        XCTAssertEqual(Set(revisions).count, revisions.count, "no revision twice: \(revisions)")
+        XCTAssertEqual(try store.operations().first?.summary, "1 contact restored, 1 group changed", "its group made again")
         XCTAssertGreaterThanOrEqual(back.updatedAt, last.updatedAt)
         back.revision = last.revision
         back.updatedAt = last.updatedAt

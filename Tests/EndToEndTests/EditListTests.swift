@@ -115,3 +115,33 @@ final class EditListTests: DaemonTestCase {
         XCTAssertEqual(fromScript, fromCard)
     }
 }
+
+/// What the verbs say when there is nothing to do, and the words of their errors.
+final class NothingToDoTests: DaemonTestCase {
+    func testVerbsSayWhenNothingChangedAndNameWhatTheyCouldNotFind() throws {
+        XCTAssertEqual(try daemon.ctl("add", "Kate Bell", "--group", "Work").status, 0)
+        let again = try daemon.ctl("group", "assign", "kate", "work")
+        XCTAssertEqual(again.status, 0)
+        XCTAssertTrue(again.stdout.contains("is in work already; nothing changed"), again.stdout)
+        XCTAssertEqual(try daemon.ctl("group", "unassign", "kate", "Work").status, 0)
+        let twice = try daemon.ctl("group", "unassign", "kate", "Work")
+        XCTAssertTrue(twice.stdout.contains("is not in Work; nothing changed"), twice.stdout)
+        let photo = try daemon.ctl("photo", "rm", "kate")
+        XCTAssertTrue(photo.stdout.contains("has no photo; nothing changed"), photo.stdout)
+        let group = try daemon.ctl("group", "members", "Family")
+        XCTAssertTrue(group.stderr.contains("No group named 'Family'"), group.stderr)
+        let zero = try daemon.ctl("revert", "kate", "0")
+        XCTAssertEqual(zero.status, 64)
+        XCTAssertTrue(zero.stderr.contains("REVISION counts from 1"), zero.stderr)
+        let typo = try daemon.ctl("list", "--favorits")
+        XCTAssertTrue(typo.stderr.contains("did you mean '--favorites'?"), typo.stderr)
+        // The changes name the file a command-line import read, and align their columns.
+        let file = daemon.dataDir + "/people.vcf"
+        try "BEGIN:VCARD\r\nVERSION:3.0\r\nFN:Anna Haro\r\nEND:VCARD\r\n".write(toFile: file, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try daemon.ctl("import", file).status, 0)
+        let changes = try daemon.ctl("changes").stdout.split(separator: "\n")
+        XCTAssertTrue(changes.first?.hasPrefix("ID") ?? false, "\(changes)")
+        XCTAssertTrue(changes.dropFirst().first?.contains("import:people.vcf") ?? false, "\(changes)")
+        XCTAssertFalse(changes.contains { $0.contains("\t") })
+    }
+}

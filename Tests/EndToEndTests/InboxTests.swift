@@ -238,7 +238,8 @@ final class InboxTests: DaemonTestCase {
         let changes = try daemon.ctl("changes")
         XCTAssertEqual(changes.status, 0, changes.stderr)
         XCTAssertTrue(
-            changes.stdout.split(separator: "\n").first?.contains("import:people.vcf\t2 contacts created") ?? false, changes.stdout)
+            changes.stdout.split(separator: "\n").dropFirst().first?.contains("import:people.vcf  2 contacts created") ?? false,
+            changes.stdout)
         let undo = try daemon.ctl("undo")
         XCTAssertEqual(undo.status, 0, undo.stderr)
         XCTAssertTrue(undo.stdout.contains("import:people.vcf"), undo.stdout)

@@ -45,6 +45,18 @@ enum GroupCommands {
 
     static func assign(_ inv: inout Invocation, add: Bool) throws -> Int32 {
         let c = try ContactResolver.resolve(inv.arguments[0], in: inv)
+        // Said as it is when there is nothing to do (the group named as the contact lists it).
+        let wanted = inv.arguments[1].lowercased()
+        let byID = wanted.count == 36 && wanted.filter { $0 == "-" }.count == 4
+        if !inv.json, !byID, let member = c["groups"]?.arrayValue?.compactMap(\.stringValue) {
+            let isIn = member.contains { $0.lowercased() == wanted }
+            if isIn == add {
+                let name = inv.output.bold(c["name"]?.stringValue ?? "")
+                inv.output.line(
+                    "\(name) is \(add ? "in" : "not in") \(inv.output.bold(inv.arguments[1]))\(add ? " already" : ""); nothing changed")
+                return 0
+            }
+        }
         let g = try inv.call(
             add ? ContactsAPI.Method.groupsAddMembers : ContactsAPI.Method.groupsRemoveMembers,
             ["id": .string(inv.arguments[1]), "contactIds": [c["id"] ?? .null]])

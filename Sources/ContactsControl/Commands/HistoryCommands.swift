@@ -25,8 +25,13 @@ enum HistoryCommands {
 
     static func revert(_ inv: inout Invocation) throws -> Int32 {
         let contact = try ContactResolver.resolve(inv.arguments[0], in: inv)
-        guard let revision = Int(inv.arguments[1]), revision > 0 else {
+        guard let revision = Int(inv.arguments[1]) else {
             throw UsageError(message: "REVISION must be a whole number, not '\(inv.arguments[1])'", command: "contactsctl revert")
+        }
+        guard revision > 0 else {
+            throw UsageError(
+                message: "REVISION counts from 1 (the contact as it was made); 'contactsctl history' lists them",
+                command: "contactsctl revert")
         }
         let reverted = try inv.call(
             ContactsAPI.Method.contactsRevert,
@@ -47,11 +52,12 @@ enum HistoryCommands {
             inv.output.json(result)
             return 0
         }
+        var table = Table(headers: ["ID", "WHEN", "BY", "WHAT"], shrinkable: [3, 2])
         for o in result["operations"]?.arrayValue ?? [] {
             let when = o["at"]?.stringValue.map { String($0.prefix(16)).replacingOccurrences(of: "T", with: " ") } ?? ""
-            inv.output.line(
-                "\(o["id"]?.intValue ?? 0)\t\(when)\t\(o["origin"]?.stringValue ?? "")\t\(o["summary"]?.stringValue ?? "")")
+            table.add([String(o["id"]?.intValue ?? 0), when, o["origin"]?.stringValue ?? "", o["summary"]?.stringValue ?? ""])
         }
+        for line in table.render(width: inv.output.width, header: inv.output.bold) { inv.output.line(line) }
         return 0
     }
 

@@ -119,11 +119,12 @@ enum Parser {
 
     /// A close name to propose for a word that names nothing; never one that undoes what the
     /// word asks for (`undelete` for `delete`, `unassign` for `assign`), whatever its distance.
+    /// An option is proposed as it is typed, with its dashes (`--favorites`).
     static func suggestion(_ word: String, _ command: CommandSpec) -> String {
-        let candidates = command.visibleNames.map(\.name) + command.options.map { $0.name }
-        let safe = candidates.filter { !reverses($0, word) }
-        guard let best = safe.min(by: { distance($0, word) < distance($1, word) }), distance(best, word) <= 2 else { return "" }
-        return "; did you mean '\(best)'?"
+        let candidates = command.visibleNames.map { ($0.name, $0.name) } + command.options.map { ($0.name, "--" + $0.name) }
+        let safe = candidates.filter { !reverses($0.0, word) }
+        guard let best = safe.min(by: { distance($0.0, word) < distance($1.0, word) }), distance(best.0, word) <= 2 else { return "" }
+        return "; did you mean '\(best.1)'?"
     }
 
     static func reverses(_ candidate: String, _ word: String) -> Bool {

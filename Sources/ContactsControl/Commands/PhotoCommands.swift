@@ -85,6 +85,10 @@ enum PhotoCommands {
 
     static func remove(_ inv: inout Invocation) throws -> Int32 {
         let contact = try ContactResolver.resolve(inv.arguments[0], in: inv)
+        if (contact["photo"] ?? .null) == .null && !inv.json {
+            inv.output.line("\(inv.output.bold(contact["name"]?.stringValue ?? "")) has no photo; nothing changed")
+            return 0
+        }
         let updated = try inv.call(
             ContactsAPI.Method.contactsRemovePhoto, ["id": contact["id"] ?? .null, "ifRevision": contact["revision"] ?? .null])
         ContactCommands.report(updated, verb: "Removed the photo of", inv: inv)

@@ -16,8 +16,10 @@ enum ErrorMapping {
         case let e as SystemError: return RPCError(.unavailable, e.isDiskFull ? "the disk is full: \(e)" : e.description)
         case let e as StoreError:
             switch e {
-            case .notFound(let kind, let id):
-                return RPCError(.notFound, "No \(kind) with id '\(id)'", data: ["id": .string(id)])
+            case .notFound(_, let id):
+                // The store's words ("no group named 'Family'" for a name), capitalised.
+                let words = e.description
+                return RPCError(.notFound, words.prefix(1).uppercased() + words.dropFirst(), data: ["id": .string(id)])
             case .conflict(let message, let id, let revision):
                 var data = JSONObject()
                 if let id { data["id"] = .string(id) }

@@ -133,14 +133,16 @@ enum ImportExportMethods {
                     throw RPCError(code, e.description, data: ["path": .string(path)])
                 }
                 let format = ImportFormat(of: bytes, name: path)
+                // The history says which file it was, as it does for the drop folder.
+                let origin = "import:" + (path.split(separator: "/").last.map(String.init) ?? path)
                 switch format {
                 case .json:
                     guard case .array(let array)? = try? JSONParser.parse(bytes) else {
                         throw RPCError(.invalidData, "\(path) is not a JSON array of contacts", data: ["path": .string(path)])
                     }
-                    return try importer.importJSON(array).json
-                case .csv: return try importer.importCSV(bytes).json
-                case .vcard: return try importer.importVCard(bytes, progress: progress).json
+                    return try importer.importJSON(array, origin: origin).json
+                case .csv: return try importer.importCSV(bytes, origin: origin).json
+                case .vcard: return try importer.importVCard(bytes, origin: origin, progress: progress).json
                 case .empty, .unknown:
                     throw RPCError(.invalidData, "\(path): \(format.nothingToImport ?? "")", data: ["path": .string(path)])
                 }

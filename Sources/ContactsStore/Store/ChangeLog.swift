@@ -22,6 +22,8 @@ struct ChangeLog {
     var operationAt: Int64 = 0
     /// The operation this one undoes (an undo; a redo undoes an undo).
     var undoes: Int64?
+    /// Contacts back from the trash: "created" to clients, "restored" in the history's words.
+    var restored: Set<String> = []
     /// The store's commit sequence number this transaction takes (`CommitState`).
     var state: Int64 = 0
     var keepsHistory = true

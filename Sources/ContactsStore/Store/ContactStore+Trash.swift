@@ -87,7 +87,8 @@ extension ContactStore {
         }
     }
 
-    /// Brings one contact back from the trash; false when it is not there.
+    /// Brings one contact back from the trash; false when it is not there. Its revision is the
+    /// one after its deletion's (which the history numbers one past the last it had).
     static func undeleteRow(_ db: Database, id: String, log: inout ChangeLog) throws -> Bool {
         let s = try db.prepare("SELECT rowid, uid, groups, account, href FROM trash WHERE id = ?")
         try s.bind([.text(id)])
@@ -109,7 +110,7 @@ extension ContactStore {
             """
             INSERT INTO contacts (id, uid, revision, name, sort_key, favorite, created_at, updated_at, body, search, vcard, photo_hash,
                 created_operation, state, created_state)
-            SELECT id, uid, revision + 1, name, sort_key, favorite, created_at, max(updated_at, ?1), body, search, vcard, photo_hash,
+            SELECT id, uid, revision + 2, name, sort_key, favorite, created_at, max(updated_at, ?1), body, search, vcard, photo_hash,
                 created_operation, ?3, ?3
             FROM trash WHERE rowid = ?2
             """
@@ -126,6 +127,7 @@ extension ContactStore {
             log.indexUpserts.append(SearchIndex.entry(row))
             let revision = Int(try db.scalarInt("SELECT revision FROM contacts WHERE rowid = ?", [.int(rowid)]))
             log.contact(id, .created, revision)
+            log.restored.insert(id)
             try History.contactAppeared(db, id: id, revision: revision, .restored, log: &log)
         }
         row.reset()

@@ -102,11 +102,13 @@ enum History {
     /// Writes the operation's row, with what it changed in numbers and in words.
     static func finish(_ db: Database, _ log: ChangeLog) throws {
         guard let operation = log.operation else { return }
-        var counts: [ContactChange.Kind: Int] = [:]
-        for c in log.contacts { counts[c.kind, default: 0] += 1 }
+        var counts: [String: Int] = [:]
+        for c in log.contacts {
+            counts[c.kind == .created && log.restored.contains(c.id) ? "restored" : c.kind.rawValue, default: 0] += 1
+        }
         var parts: [String] = []
-        for kind in [ContactChange.Kind.created, .updated, .deleted] {
-            if let n = counts[kind] { parts.append("\(n) \(n == 1 ? "contact" : "contacts") \(kind.rawValue)") }
+        for kind in ["created", "restored", "updated", "deleted"] {
+            if let n = counts[kind] { parts.append("\(n) \(n == 1 ? "contact" : "contacts") \(kind)") }
         }
         if !log.groups.isEmpty { parts.append("\(log.groups.count) \(log.groups.count == 1 ? "group" : "groups") changed") }
         try db.prepare("INSERT INTO operations (id, at, origin, contacts, groups, summary, undoes) VALUES (?, ?, ?, ?, ?, ?, ?)").run([

@@ -26,9 +26,22 @@ public enum StoreError: Error, Sendable, CustomStringConvertible {
         return nil
     }
 
+    /// Whether `text` has the form of an id (a UUID) rather than of a name.
+    static func looksLikeID(_ text: String) -> Bool {
+        let u = Array(text.utf8)
+        return u.count == 36
+            && u.indices.allSatisfy { i in
+                [8, 13, 18, 23].contains(i)
+                    ? u[i] == UInt8(ascii: "-")
+                    : (u[i] | 0x20) >= UInt8(ascii: "a") && (u[i] | 0x20) <= UInt8(ascii: "f") || (u[i] >= 0x30 && u[i] <= 0x39)
+            }
+    }
+
     public var description: String {
         switch self {
-        case .notFound(let kind, let id): "no \(kind) with id '\(id)'"
+        case .notFound(let kind, let id):
+            // A group is asked for by id or by name: a name is called one.
+            kind == "group" && !Self.looksLikeID(id) ? "no group named '\(id)'" : "no \(kind) with id '\(id)'"
         case .conflict(let message, _, _): message
         case .invalid(let e): e.description
         case .unavailable(let m): m
