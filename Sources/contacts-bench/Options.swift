@@ -29,6 +29,9 @@ struct Options {
     var duplicatesOnly: Bool { environment["BENCH_DUPLICATES_ONLY"] != nil }
     /// The evenly drawn corpus of the first figures instead of the realistic one.
     var uniformCorpus: Bool { environment["BENCH_CORPUS"] == "uniform" }
+    /// The realistic corpus with names from small lists and a note on every card
+    /// (`BENCH_CORPUS=namesakes`).
+    var namesakeCorpus: Bool { environment["BENCH_CORPUS"] == "namesakes" }
     /// Only what the corpus is like (`BENCH_CORPUS_ONLY`).
     var corpusOnly: Bool { environment["BENCH_CORPUS_ONLY"] != nil }
     var breakdown: Bool { environment["BENCH_BREAKDOWN"] != nil }

@@ -29,6 +29,9 @@ let contacts: [Contact]
 if options.uniformCorpus {
     var corpus = Corpus()
     contacts = (0..<count).map { corpus.contact($0) }
+} else if options.namesakeCorpus {
+    var corpus = NamesakeCorpus()
+    contacts = (0..<count).map { corpus.contact($0) }
 } else {
     var corpus = RealisticCorpus()
     contacts = (0..<count).map { corpus.contact($0) }

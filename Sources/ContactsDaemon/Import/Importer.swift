@@ -255,6 +255,13 @@ struct Importer {
             case .failure(let p): report.errors.append(.init(index: row.index, line: p.line, message: p.message))
             }
         }
+        // A row that adds nothing to a contact of its name is that contact (an export read back).
+        let named = try store.contacts(named: Set(items.map(\.contact.name)))
+        items.removeAll { item in
+            guard named[item.contact.name]?.contains(where: { KnownRow.addsNothing(item.contact, to: $0) }) == true else { return false }
+            report.unchanged += 1
+            return true
+        }
         count(try store.importContacts(items, origin: origin, isCancelled: isCancelled), into: &report)
         return report
     }
