@@ -6,7 +6,7 @@ import VCard
 struct CorpusShape: CustomStringConvertible {
     let description: String
 
-    init(_ contacts: [Contact], uniform: Bool) {
+    init(_ contacts: [Contact], uniform: Bool, namesakes: Bool = false) {
         var sizes: [Int] = []
         sizes.reserveCapacity(contacts.count)
         var photos = 0
@@ -20,7 +20,7 @@ struct CorpusShape: CustomStringConvertible {
             sizes.append(text.utf8.count)
         }
         let (mean, median, p99) = Self.summary(sizes)
-        let kind = uniform ? "uniform (BENCH_CORPUS=uniform)" : "realistic"
+        let kind = uniform ? "uniform (BENCH_CORPUS=uniform)" : namesakes ? "namesakes (BENCH_CORPUS=namesakes)" : "realistic"
         description =
             "\(kind): vCard 3.0 cards without a photo \(mean) bytes mean, \(median) median, \(p99) p99; \(photos) with a photo"
     }

@@ -20,7 +20,7 @@ var report = Report()
 // the daemons the bench starts.
 PhoneRegion.current = "US"
 if options.duplicatesOnly {
-    try DuplicatesRealisticBench.measure(count: count, scratch: dir, into: &report)
+    try DuplicatesRealisticBench.measure(count: count, scratch: dir, namesakes: options.namesakeCorpus, into: &report)
     report.print(title: "contacts-bench: duplicates, \(count) contacts")
     exit(0)
 }
@@ -37,7 +37,7 @@ if options.uniformCorpus {
     contacts = (0..<count).map { corpus.contact($0) }
 }
 report.row("generate \(count) contacts", String(format: "%.2f s", now() - t0))
-report.row("corpus", CorpusShape(contacts, uniform: options.uniformCorpus).description)
+report.row("corpus", CorpusShape(contacts, uniform: options.uniformCorpus, namesakes: options.namesakeCorpus).description)
 let queries = QueryClasses(contacts, uniform: options.uniformCorpus)
 if options.corpusOnly {
     // BENCH_CORPUS_ONLY=FILE: the corpus as the vCard 3.0 file the imports read, to look at.
@@ -94,7 +94,7 @@ if options.viewsFigures {
 
 if options.storeFigures {
     DuplicatesBench.inMemory(contacts, into: &report)
-    try DuplicatesRealisticBench.measure(count: count, scratch: dir, into: &report)
+    try DuplicatesRealisticBench.measure(count: count, scratch: dir, namesakes: options.namesakeCorpus, into: &report)
 }
 
 // What keeping history costs the import and the store's size.
