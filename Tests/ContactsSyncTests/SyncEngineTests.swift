@@ -167,6 +167,22 @@ final class SyncEngineTests: XCTestCase {
         }
     }
 
+    func testAnUndoneDeletionPutsTheCardBackOnTheServer() throws {
+        try eachServer { s in
+            try s.server.put("kate.vcf", s.card("kate", "Kate Bell", "TEL:555-0101\r\n"))
+            try s.sync()
+            let kate = try s.contact("Kate Bell")
+            _ = try s.store.delete(ids: [kate.id])
+            XCTAssertEqual(try s.sync().uploaded.deleted, 1, "\(s.server.kind)")
+            XCTAssertEqual(try s.remote("kate"), "")
+            _ = try s.store.undo()
+            XCTAssertEqual(try s.store.contact(id: kate.id).account, "dav", "\(s.server.kind): back in its account")
+            XCTAssertEqual(try s.sync().uploaded.created, 1, "\(s.server.kind)")
+            XCTAssertTrue(try s.remote("kate").contains("UID:kate"), "\(s.server.kind): the same UID, at its old name")
+            XCTAssertEqual(try s.sync().uploaded, SyncReport.Counts(), "\(s.server.kind): in step")
+        }
+    }
+
     func testManyDeletionsOnTheServerWaitAndTheRestGoesOn() throws {
         try eachServer { s in
             for i in 1...20 { try s.server.put("p\(i).vcf", s.card("p\(i)", "Person \(i)")) }
