@@ -130,7 +130,7 @@ final class TrashMethodTests: MethodTestCase {
         let back = try call(ContactsAPI.Method.contactsUndelete, ["ids": [.string(id), "nobody"]])
         XCTAssertEqual(back["restored"], [.string(id)])
         XCTAssertEqual(back["notFound"], ["nobody"])
-        XCTAssertEqual(try call(ContactsAPI.Method.contactsGet, ["id": .string(id)])["revision"], 2)
+        XCTAssertEqual(try call(ContactsAPI.Method.contactsGet, ["id": .string(id)])["revision"], 3, "the revision after its deletion's")
 
         _ = try call(ContactsAPI.Method.contactsDelete, ["ids": [.string(id)]])
         XCTAssertEqual(errorCode(ContactsAPI.Method.contactsPurge), RPCError.Code.invalidParams.rawValue, "ids or all")
