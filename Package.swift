@@ -38,7 +38,7 @@ let package = Package(
         .target(name: "SQLiteMemory"),
         // An HTTP/1.1 server on a TCP socket, each request read whole and handed to one
         // function; who may connect told by the owner of the peer's socket. Knows nothing of DAV.
-        .target(name: "HTTPServer", dependencies: ["MicroHTTPDShim", "CSystem"]),
+        .target(name: "HTTPServer", dependencies: ["MicroHTTPDShim", "CSystem", "ContactsSupport"]),
         // The store served over CardDAV: discovery, PROPFIND, cards, reports, answered from a
         // narrow protocol the daemon implements over its store (this module knows no SQLite).
         .target(name: "CardDAVServer", dependencies: ["HTTPServer", "DAVXML", "VCard"]),

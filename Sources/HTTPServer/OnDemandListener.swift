@@ -1,3 +1,4 @@
+import ContactsSupport
 import Foundation
 import Glibc
 
@@ -74,7 +75,7 @@ public final class OnDemandListener: @unchecked Sendable {
         let (listening, wake) = (fd, ends[0])
         let t = Thread { [weak self] in
             var fds = [pollfd(fd: listening, events: Int16(POLLIN), revents: 0), pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
-            while poll(&fds, 2, -1) < 0 && errno == EINTR {}
+            _ = try? retryingSyscall("poll") { poll(&fds, 2, -1) }
             close(wake)
             // Stopped: the pipe's write end was closed.
             guard fds[1].revents == 0 else { return }

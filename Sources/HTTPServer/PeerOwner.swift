@@ -1,4 +1,5 @@
 import CSystem
+import ContactsSupport
 import Foundation
 import Glibc
 
@@ -63,15 +64,7 @@ public enum PeerOwner {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { break }
-            bytes += chunk[0..<n]
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        return (try? FileIO.readAll(fd, detail: path)).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The `uid` of the entry with this local and remote address in one table's text.

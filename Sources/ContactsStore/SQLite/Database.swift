@@ -52,6 +52,26 @@ final class Database {
         }
     }
 
+    /// The rowid of the row this connection inserted last.
+    var lastInsertRowid: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// Copies this whole database into `target` (SQLite's online backup), page by page in one
+    /// step: what `target` held is replaced.
+    func copy(into target: Database) throws(SQLiteError) {
+        guard let b = sqlite3_backup_init(target.handle, "main", handle, "main") else {
+            throw SQLiteError(
+                code: sqlite3_extended_errcode(target.handle), message: String(cString: sqlite3_errmsg(target.handle)), sql: nil)
+        }
+        let rc = sqlite3_backup_step(b, -1)
+        sqlite3_backup_finish(b)
+        guard rc == SQLITE_DONE else {
+            throw SQLiteError(code: rc, message: String(cString: sqlite3_errstr(rc)), sql: "backup")
+        }
+    }
+
+    /// Gives back to the allocator what SQLite's caches hold and need not (every connection).
+    static func releaseMemory() { _ = sqlite3_release_memory(Int32.max) }
+
     /// Runs one or more statements that return no rows.
     func execute(_ sql: String) throws(SQLiteError) {
         var err: UnsafeMutablePointer<CChar>?

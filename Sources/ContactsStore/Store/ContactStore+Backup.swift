@@ -1,4 +1,3 @@
-import CSQLite
 import ContactsCore
 import ContactsSupport
 import Foundation
@@ -44,7 +43,7 @@ extension ContactStore {
                 defer { try? source.execute("COMMIT") }
                 let n = Int(try source.scalarInt("SELECT count(*) FROM contacts"))
                 let target = try Database(path: tmp)
-                try Self.copy(from: source, to: target)
+                try source.copy(into: target)
                 try target.execute("PRAGMA journal_mode=DELETE")
                 try copyPhotos(referencedIn: source, into: target)
                 return n
@@ -166,17 +165,5 @@ extension ContactStore {
             try insert.run([.text(hash), .blob(bytes)])
         }
         try target.execute("COMMIT")
-    }
-
-    static func copy(from source: Database, to target: Database) throws {
-        guard let b = sqlite3_backup_init(target.handle, "main", source.handle, "main") else {
-            throw SQLiteError(
-                code: sqlite3_extended_errcode(target.handle), message: String(cString: sqlite3_errmsg(target.handle)), sql: nil)
-        }
-        let rc = sqlite3_backup_step(b, -1)
-        sqlite3_backup_finish(b)
-        guard rc == SQLITE_DONE else {
-            throw SQLiteError(code: rc, message: String(cString: sqlite3_errstr(rc)), sql: "backup")
-        }
     }
 }

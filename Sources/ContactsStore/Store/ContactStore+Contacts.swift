@@ -1,4 +1,3 @@
-import CSQLite
 import ContactsCore
 import ContactsSupport
 import Foundation
@@ -215,7 +214,7 @@ extension ContactStore {
             .text(row.body), .text(row.search), row.vcard.map { .text($0) } ?? .null, c.photo?.hash.map { .text($0) } ?? .null,
             try History.creatingOperation(db, &log).map { .int($0) } ?? .null, .int(log.state),
         ])
-        let rowid = sqlite3LastInsertRowid(db)
+        let rowid = db.lastInsertRowid
         // A large import's phones are keyed after it, rows and all (`phones_unkeyed`).
         if row.phonesKeyedLater {
             try db.prepare("INSERT INTO phones_unkeyed (contact_rowid) VALUES (?)").run([.int(rowid)])
@@ -393,5 +392,3 @@ extension ContactStore {
         }
     }
 }
-
-func sqlite3LastInsertRowid(_ db: Database) -> Int64 { sqlite3_last_insert_rowid(db.handle) }

@@ -76,7 +76,7 @@ extension ContactStore {
             .text(id), .text(name), .text(groupKey(name)), .text(SearchFolding.sortKey(name)), .int(Timestamp.now()),
         ])
         log.groups.append(GroupChange(id: id, kind: .created, name: name))
-        let rowid = sqlite3LastInsertRowid(db)
+        let rowid = db.lastInsertRowid
         try History.group(db, id: id, nameBefore: nil, .created, log: &log)
         return (id, rowid)
     }

@@ -1,4 +1,3 @@
-import CSQLite
 import ContactsSupport
 import Dispatch
 import Foundation
@@ -81,6 +80,6 @@ extension ContactStore {
             defer { writeLock.unlock() }
             if !closed { try? writer.execute("PRAGMA shrink_memory") }
         }
-        sqlite3_release_memory(Int32.max)
+        Database.releaseMemory()
     }
 }

@@ -115,7 +115,7 @@ extension ContactStore {
             FROM trash WHERE rowid = ?2
             """
         ).run([.int(Timestamp.now()), .int(trashRowid), .int(log.state)])
-        let rowid = sqlite3LastInsertRowid(db)
+        let rowid = db.lastInsertRowid
         // Its phones keyed, and its search text made again, in the region of now.
         try rekeyPhones(db, rowids: [rowid])
         if !groups.isEmpty { _ = try setMemberships(db, contactRowid: rowid, names: groups, log: &log, isNew: true) }

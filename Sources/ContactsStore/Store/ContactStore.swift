@@ -107,14 +107,11 @@ public final class ContactStore: @unchecked Sendable {
     }
 
     private func migrate(from version: Int) throws {
-        guard version < Migrations.latestVersion else { return }
-        for v in version..<Migrations.latestVersion {
+        for m in Migrations.all where m.version > version {
             try writer.transaction {
-                try writer.execute(Migrations.all[v])
-                if v + 1 == 3 { try Self.adoptInlinePhotos(writer, photos: photos) }
-                if v + 1 == 18 { try Self.adoptDeclaredFields(writer) }
-                if v + 1 == 20 { try Self.refoldIterationMarks(writer) }
-                try writer.execute("PRAGMA user_version = \(v + 1)")
+                try writer.execute(m.sql)
+                try m.rewrite?(writer, photos)
+                try writer.execute("PRAGMA user_version = \(m.version)")
             }
         }
     }
@@ -147,7 +144,7 @@ public final class ContactStore: @unchecked Sendable {
         do {
             try beforeCopy()
             let previous = try CommitState.read(writer).state
-            try Self.copy(from: source, to: writer)
+            try source.copy(into: writer)
             try writer.execute("PRAGMA foreign_keys=ON; DROP TABLE IF EXISTS backup_photos;")
             try migrate(from: version)
             try afterCopy(writer)
