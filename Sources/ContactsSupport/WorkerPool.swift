@@ -2,7 +2,9 @@ import Foundation
 
 /// Threads that run work on every core, started with the first work and parked on a
 /// condition between jobs, in place of Dispatch's global queues (see `TaskQueue` for why: a
-/// process that used them is woken every second for the rest of its life).
+/// process that used them is woken every second for the rest of its life). One thread a core
+/// and no more: a job must compute, never wait on a disk, a process or another job (such work
+/// goes on a `TaskQueue` or a thread of its own), or it holds up every other.
 public final class WorkerPool: @unchecked Sendable {
     public static let shared = WorkerPool(threads: max(1, min(8, Parallel.cores)))
 

@@ -309,7 +309,7 @@ final class LiveViewModelTests: DaemonTestCase {
         // The daemon closes the views when it sees the connection go.
         Glibc.shutdown(client.descriptor, Int32(SHUT_RDWR))
         let c = try daemon.client()
-        let deadline = Date().addingTimeInterval(5)
+        let deadline = Date().addingTimeInterval(15)
         while Date() < deadline, (try c.call("daemon.status")["views"]?.intValue ?? 0) > 0 { usleep(20_000) }
         XCTAssertEqual(try c.call("daemon.status")["views"]?.intValue, 0, "views closed with their connection")
     }

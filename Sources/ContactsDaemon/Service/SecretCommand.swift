@@ -1,4 +1,3 @@
-import ContactsSupport
 import Foundation
 
 /// Runs a command that prints a password or token (`secret-tool lookup ...`, `pass show ...`)
@@ -26,7 +25,9 @@ enum SecretCommand {
         let deadline = DispatchTime.now() + timeout
         let done = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var data = Data()
-        WorkerPool.shared.async {
+        // A thread of its own: the read may wait as long as the timeout, and a wait on the
+        // worker pool would hold up the work on every core.
+        Thread.detachNewThread {
             data = out.fileHandleForReading.readDataToEndOfFile()
             done.signal()
         }

@@ -92,6 +92,9 @@ final class PhotoFlusher: @unchecked Sendable {
 
     init(_ photos: PhotoStore) { self.photos = photos }
 
+    /// Flushes wait on the disk: on a thread of their own, not the worker pool's.
+    private let flushing = TaskQueue(label: "photo-flush")
+
     /// A photo file was written unsynced.
     func wroteFile() {
         lock.lock()
@@ -102,7 +105,7 @@ final class PhotoFlusher: @unchecked Sendable {
         busy = true
         lastStart = now
         running.enter()
-        WorkerPool.shared.async { [self] in
+        flushing.async { [self] in
             var failed: SystemError?
             do throws(SystemError) { try photos.syncAll() } catch { failed = error }
             lock.lock()
