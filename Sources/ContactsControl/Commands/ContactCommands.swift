@@ -126,19 +126,10 @@ enum ContactCommands {
         }
         if let v = inv.value("note") { o["note"] = .string(v) }
         if let path = inv.value("note-file") {
-            let text = path == "-" ? try readStandardInput() : try readFile(path)
+            let text = String(decoding: try InputFile.read(path), as: UTF8.self)
             o["note"] = .string(text.hasSuffix("\n") ? String(text.dropLast()) : text)
         }
         if let r = inv.value("reading") { o["phoneticName"] = reading(r, name: o["name"]?.stringValue) }
-    }
-
-    static func readFile(_ path: String) throws -> String {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            throw UsageError(message: "cannot read \(path): \(String(cString: strerror(errno)))", command: "contactsctl")
-        }
-        defer { close(fd) }
-        return String(decoding: try PhotoCommands.readAll(fd, path), as: UTF8.self)
     }
 
     /// The parts of a full name as most address books split it: the last word is the family

@@ -47,8 +47,7 @@ enum GroupCommands {
         let c = try ContactResolver.resolve(inv.arguments[0], in: inv)
         // Said as it is when there is nothing to do (the group named as the contact lists it).
         let wanted = inv.arguments[1].lowercased()
-        let byID = wanted.count == 36 && wanted.filter { $0 == "-" }.count == 4
-        if !inv.json, !byID, let member = c["groups"]?.arrayValue?.compactMap(\.stringValue) {
+        if !inv.json, !ContactResolver.looksLikeID(wanted), let member = c["groups"]?.arrayValue?.compactMap(\.stringValue) {
             let isIn = member.contains { $0.lowercased() == wanted }
             if isIn == add {
                 let name = inv.output.bold(c["name"]?.stringValue ?? "")

@@ -11,21 +11,7 @@ enum PhotoCommands {
         let file = inv.arguments[1]
         // The bytes travel in the request: the daemon may not see the client's files (a
         // private /tmp, another mount namespace), and this way it never opens a path for us.
-        let bytes: [UInt8]
-        if file == "-" {
-            bytes = try readAll(0, "standard input")
-        } else {
-            let fd: Int32
-            do {
-                fd = try retryingSyscall("open", detail: file) { open(file, O_RDONLY | O_CLOEXEC) }
-            } catch {
-                throw CommandFailure(error.description)
-            }
-            defer { close(fd) }
-            var st = stat()
-            guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { throw CommandFailure("\(file) is not a regular file") }
-            bytes = try readAll(fd, file)
-        }
+        let bytes = try InputFile.read(file)
         guard !bytes.isEmpty else { throw CommandFailure("\(file == "-" ? "standard input" : file) is empty") }
         let updated = try inv.call(
             ContactsAPI.Method.contactsSetPhoto,

@@ -1,5 +1,5 @@
+import ContactsSupport
 import Foundation
-import Glibc
 import JSONRPC
 
 /// Whether the client of a long request has gone (Ctrl-C on `contactsctl import`): asked as
@@ -7,7 +7,7 @@ import JSONRPC
 final class ClientWatch: @unchecked Sendable {
     private weak var session: RPCSession?
     private let lock = NSLock()
-    private var lastAsked: UInt64 = 0
+    private var lastAsked: Int64 = 0
     private var gone = false
     private let whenGone: @Sendable () -> Void
 
@@ -21,9 +21,7 @@ final class ClientWatch: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard !gone, let session else { return gone }
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        let now = UInt64(ts.tv_sec) * 1000 + UInt64(ts.tv_nsec) / 1_000_000
+        let now = Timestamp.monotonicMillis()
         guard now >= lastAsked + 50 else { return false }
         lastAsked = now
         gone = session.clientHasGone
