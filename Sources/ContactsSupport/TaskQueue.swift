@@ -113,5 +113,10 @@ public final class TaskQueue: @unchecked Sendable {
     }
 
     /// Seconds on the monotonic clock.
-    static func now() -> Double { Double(Timestamp.monotonicMillis()) / 1000 }
+    /// (Nanoseconds kept: a deadline rounded to the millisecond would run work early.)
+    static func now() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
 }
