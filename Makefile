@@ -96,3 +96,4 @@ completions:
 	$$($(SWIFT) build --show-bin-path)/contactsctl completions bash > completions/contactsctl.bash
 	$$($(SWIFT) build --show-bin-path)/contactsctl completions zsh > completions/_contactsctl
 	$$($(SWIFT) build --show-bin-path)/contactsctl completions fish > completions/contactsctl.fish
+	scripts/man-options.sh $$($(SWIFT) build --show-bin-path)/contactsctl man/contactsctl.1

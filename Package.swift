@@ -55,7 +55,7 @@ let package = Package(
         .target(name: "PhoneNumberShim", linkerSettings: [.linkedLibrary("phonenumber"), .linkedLibrary("stdc++")]),
         .target(name: "PhoneNumbers", dependencies: ["PhoneNumberShim", "ContactsSupport"]),
         // The contact model, its JSON shapes, validation, vCard mapping and search normalisation.
-        .target(name: "ContactsCore", dependencies: ["ContactsSupport", "JSONCore", "VCard", "PhoneNumbers"]),
+        .target(name: "ContactsCore", dependencies: ["ContactsAPI", "ContactsSupport", "JSONCore", "VCard", "PhoneNumbers"]),
         // Contacts as Google's and Outlook's CSV exports hold them, read and written.
         .target(name: "ContactsCSV", dependencies: ["ContactsCore", "ContactsSupport", "VCard"]),
         // Duplicates: finding contacts that are one person (blocking keys, scores, groups),

@@ -51,11 +51,11 @@ _contactsctl() {
                 ((i++))
                 continue
                 ;;
-            " add|--phone"|" add|-p"|" add|--email"|" add|-e"|" add|--address"|" add|-a"|" add|--organization"|" add|-o"|" add|--department"|" add|--title"|" add|--nickname"|" add|--birthday"|" add|--note"|" add|--note-file"|" add|--url"|" add|--im"|" add|--date"|" add|--related"|" add|--reading"|" add|--pronouns"|" add|--gender"|" add|--group"|" add|-g"|" add|--account"|" add|--socket")
+            " add|--reading"|" add|--nickname"|" add|--pronouns"|" add|--title"|" add|--department"|" add|--organization"|" add|-o"|" add|--phone"|" add|-p"|" add|--email"|" add|-e"|" add|--url"|" add|--im"|" add|--address"|" add|-a"|" add|--birthday"|" add|--date"|" add|--related"|" add|--gender"|" add|--group"|" add|-g"|" add|--note"|" add|--note-file"|" add|--account"|" add|--socket")
                 ((i++))
                 continue
                 ;;
-            " edit|--name"|" edit|--phone"|" edit|-p"|" edit|--email"|" edit|-e"|" edit|--address"|" edit|-a"|" edit|--organization"|" edit|-o"|" edit|--department"|" edit|--title"|" edit|--nickname"|" edit|--birthday"|" edit|--note"|" edit|--note-file"|" edit|--url"|" edit|--im"|" edit|--date"|" edit|--related"|" edit|--reading"|" edit|--pronouns"|" edit|--gender"|" edit|--group"|" edit|-g"|" edit|--remove-phone"|" edit|--remove-email"|" edit|--remove-address"|" edit|--remove-url"|" edit|--remove-im"|" edit|--remove-date"|" edit|--remove-related"|" edit|--leave-group"|" edit|--clear"|" edit|--socket")
+            " edit|--name"|" edit|--reading"|" edit|--nickname"|" edit|--pronouns"|" edit|--title"|" edit|--department"|" edit|--organization"|" edit|-o"|" edit|--phone"|" edit|-p"|" edit|--email"|" edit|-e"|" edit|--url"|" edit|--im"|" edit|--address"|" edit|-a"|" edit|--birthday"|" edit|--date"|" edit|--related"|" edit|--gender"|" edit|--group"|" edit|-g"|" edit|--note"|" edit|--note-file"|" edit|--remove-phone"|" edit|--remove-email"|" edit|--remove-url"|" edit|--remove-im"|" edit|--remove-address"|" edit|--remove-date"|" edit|--remove-related"|" edit|--leave-group"|" edit|--clear"|" edit|--socket")
                 ((i++))
                 continue
                 ;;
@@ -336,6 +336,30 @@ _contactsctl() {
         _contactsctl_files ''
         return
         ;;
+    " add|--reading")
+        :
+        return
+        ;;
+    " add|--nickname")
+        :
+        return
+        ;;
+    " add|--pronouns")
+        :
+        return
+        ;;
+    " add|--title")
+        :
+        return
+        ;;
+    " add|--department")
+        :
+        return
+        ;;
+    " add|--organization"|" add|-o")
+        :
+        return
+        ;;
     " add|--phone"|" add|-p")
         :
         return
@@ -344,43 +368,19 @@ _contactsctl() {
         :
         return
         ;;
-    " add|--address"|" add|-a")
-        :
-        return
-        ;;
-    " add|--organization"|" add|-o")
-        :
-        return
-        ;;
-    " add|--department")
-        :
-        return
-        ;;
-    " add|--title")
-        :
-        return
-        ;;
-    " add|--nickname")
-        :
-        return
-        ;;
-    " add|--birthday")
-        :
-        return
-        ;;
-    " add|--note")
-        :
-        return
-        ;;
-    " add|--note-file")
-        _contactsctl_files ''
-        return
-        ;;
     " add|--url")
         :
         return
         ;;
     " add|--im")
+        :
+        return
+        ;;
+    " add|--address"|" add|-a")
+        :
+        return
+        ;;
+    " add|--birthday")
         :
         return
         ;;
@@ -392,20 +392,20 @@ _contactsctl() {
         :
         return
         ;;
-    " add|--reading")
-        :
-        return
-        ;;
-    " add|--pronouns")
-        :
-        return
-        ;;
     " add|--gender")
         :
         return
         ;;
     " add|--group"|" add|-g")
         _contactsctl_live groups
+        return
+        ;;
+    " add|--note")
+        :
+        return
+        ;;
+    " add|--note-file")
+        _contactsctl_files ''
         return
         ;;
     " add|--account")
@@ -420,6 +420,30 @@ _contactsctl() {
         :
         return
         ;;
+    " edit|--reading")
+        :
+        return
+        ;;
+    " edit|--nickname")
+        :
+        return
+        ;;
+    " edit|--pronouns")
+        :
+        return
+        ;;
+    " edit|--title")
+        :
+        return
+        ;;
+    " edit|--department")
+        :
+        return
+        ;;
+    " edit|--organization"|" edit|-o")
+        :
+        return
+        ;;
     " edit|--phone"|" edit|-p")
         :
         return
@@ -428,43 +452,19 @@ _contactsctl() {
         :
         return
         ;;
-    " edit|--address"|" edit|-a")
-        :
-        return
-        ;;
-    " edit|--organization"|" edit|-o")
-        :
-        return
-        ;;
-    " edit|--department")
-        :
-        return
-        ;;
-    " edit|--title")
-        :
-        return
-        ;;
-    " edit|--nickname")
-        :
-        return
-        ;;
-    " edit|--birthday")
-        :
-        return
-        ;;
-    " edit|--note")
-        :
-        return
-        ;;
-    " edit|--note-file")
-        _contactsctl_files ''
-        return
-        ;;
     " edit|--url")
         :
         return
         ;;
     " edit|--im")
+        :
+        return
+        ;;
+    " edit|--address"|" edit|-a")
+        :
+        return
+        ;;
+    " edit|--birthday")
         :
         return
         ;;
@@ -476,20 +476,20 @@ _contactsctl() {
         :
         return
         ;;
-    " edit|--reading")
-        :
-        return
-        ;;
-    " edit|--pronouns")
-        :
-        return
-        ;;
     " edit|--gender")
         :
         return
         ;;
     " edit|--group"|" edit|-g")
         _contactsctl_live groups
+        return
+        ;;
+    " edit|--note")
+        :
+        return
+        ;;
+    " edit|--note-file")
+        _contactsctl_files ''
         return
         ;;
     " edit|--remove-phone")
@@ -500,15 +500,15 @@ _contactsctl() {
         :
         return
         ;;
-    " edit|--remove-address")
-        :
-        return
-        ;;
     " edit|--remove-url")
         :
         return
         ;;
     " edit|--remove-im")
+        :
+        return
+        ;;
+    " edit|--remove-address")
         :
         return
         ;;
@@ -525,7 +525,7 @@ _contactsctl() {
         return
         ;;
     " edit|--clear")
-        COMPREPLY=($(compgen -W 'phones emails addresses organization department title nickname birthday note urls impp dates related phoneticName pronouns gender groups' -- "$cur"))
+        COMPREPLY=($(compgen -W 'phoneticName nickname pronouns title department organization phones emails urls impp addresses birthday dates related gender groups note' -- "$cur"))
         return
         ;;
     " edit|--socket")
@@ -848,8 +848,8 @@ _contactsctl() {
     " search") COMPREPLY=($(compgen -W '--favorites -f --group -g --account --limit -n --json --socket --no-color --help -h' -- "$cur")) ;;
     " show") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " birthdays") COMPREPLY=($(compgen -W '--days -d --from --json --socket --no-color --help -h' -- "$cur")) ;;
-    " add") COMPREPLY=($(compgen -W '--phone -p --email -e --address -a --organization -o --department --title --nickname --birthday --note --note-file --url --im --date --related --reading --pronouns --gender --group -g --favorite --account --json --socket --no-color --help -h' -- "$cur")) ;;
-    " edit") COMPREPLY=($(compgen -W '--name --phone -p --email -e --address -a --organization -o --department --title --nickname --birthday --note --note-file --url --im --date --related --reading --pronouns --gender --group -g --remove-phone --remove-email --remove-address --remove-url --remove-im --remove-date --remove-related --leave-group --clear --json --socket --no-color --help -h' -- "$cur")) ;;
+    " add") COMPREPLY=($(compgen -W '--reading --nickname --pronouns --title --department --organization -o --phone -p --email -e --url --im --address -a --birthday --date --related --gender --group -g --note --note-file --favorite --account --json --socket --no-color --help -h' -- "$cur")) ;;
+    " edit") COMPREPLY=($(compgen -W '--name --reading --nickname --pronouns --title --department --organization -o --phone -p --email -e --url --im --address -a --birthday --date --related --gender --group -g --note --note-file --remove-phone --remove-email --remove-url --remove-im --remove-address --remove-date --remove-related --leave-group --clear --json --socket --no-color --help -h' -- "$cur")) ;;
     " rm") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " delete") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " remove") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
@@ -1117,7 +1117,7 @@ _contactsctl() {
         ;;
     " completions")
         case $nargs in
-        0) COMPREPLY=($(compgen -W 'bash zsh fish' -- "$cur")) ;;
+        0) COMPREPLY=($(compgen -W 'bash zsh fish man' -- "$cur")) ;;
         esac
         ;;
     " call")

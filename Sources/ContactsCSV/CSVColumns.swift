@@ -1,3 +1,4 @@
+import ContactsCore
 import Foundation
 
 /// Which program's CSV a file is, told by its header.
@@ -17,9 +18,11 @@ enum AddressPart: Sendable, Hashable {
 
 /// What one column of a contacts CSV holds.
 enum CSVField: Sendable, Hashable {
-    case fullName, given, additional, family, prefix, suffix, nickname
-    case organization, department, jobTitle, birthday, notes, groups
-    case phoneticGiven, phoneticMiddle, phoneticFamily, gender, pronouns
+    case fullName, given, additional, family, prefix, suffix
+    case birthday, notes, groups
+    case phoneticGiven, phoneticMiddle, phoneticFamily, gender
+    /// A field of one line of text, as it is (nickname, organization, title, pronouns...).
+    case text(WritableKeyPath<Contact, String?> & Sendable)
     /// Outlook's fixed columns: one value each, with the label the column's name gives.
     case email(label: String?)
     case phone(label: String)
@@ -105,15 +108,24 @@ struct CSVColumns {
         return .numbered(kind: kind, index: index, part: part)
     }
 
-    static let google: [String: CSVField] = [
-        "name": .fullName, "given name": .given, "first name": .given, "additional name": .additional, "middle name": .additional,
-        "family name": .family, "last name": .family, "name prefix": .prefix, "name suffix": .suffix, "nickname": .nickname,
-        "organization name": .organization, "organization title": .jobTitle, "birthday": .birthday, "notes": .notes,
-        "group membership": .groups, "labels": .groups, "organization department": .department,
-        "phonetic first name": .phoneticGiven, "phonetic middle name": .phoneticMiddle, "phonetic last name": .phoneticFamily,
-        "gender": .gender, "pronouns": .pronouns, "given name yomi": .phoneticGiven, "additional name yomi": .phoneticMiddle,
-        "family name yomi": .phoneticFamily,
+    /// Google's columns of one value each, as its export names them and in its order: the
+    /// export writes these, the import reads them (and the other names in `google`). A field
+    /// of one value is one line here.
+    static let googleSingles: [(header: String, field: CSVField)] = [
+        ("Name", .fullName), ("Given Name", .given), ("Additional Name", .additional), ("Family Name", .family),
+        ("Name Prefix", .prefix), ("Name Suffix", .suffix), ("Nickname", .text(\.nickname)), ("Birthday", .birthday),
+        ("Notes", .notes), ("Group Membership", .groups), ("Organization Name", .text(\.organization)),
+        ("Organization Title", .text(\.title)), ("Organization Department", .text(\.department)),
+        ("Phonetic First Name", .phoneticGiven), ("Phonetic Middle Name", .phoneticMiddle), ("Phonetic Last Name", .phoneticFamily),
+        ("Gender", .gender), ("Pronouns", .text(\.pronouns)),
     ]
+
+    static let google: [String: CSVField] = Dictionary(
+        googleSingles.map { (key($0.header), $0.field) }
+            + [
+                ("first name", .given), ("middle name", .additional), ("last name", .family), ("labels", .groups),
+                ("given name yomi", .phoneticGiven), ("additional name yomi", .phoneticMiddle), ("family name yomi", .phoneticFamily),
+            ], uniquingKeysWith: { first, _ in first })
 
     /// Outlook's columns in English, German and French exports.
     static let outlook: [String: CSVField] = {
@@ -124,10 +136,10 @@ struct CSVColumns {
         add(.additional, "middle name", "weitere vornamen", "deuxième prénom", "second prénom")
         add(.family, "last name", "nachname", "nom")
         add(.suffix, "suffix", "suffixe")
-        add(.nickname, "nickname", "spitzname", "surnom")
-        add(.organization, "company", "firma", "société")
-        add(.jobTitle, "job title", "position", "fonction")
-        add(.department, "department", "abteilung", "service")
+        add(.text(\.nickname), "nickname", "spitzname", "surnom")
+        add(.text(\.organization), "company", "firma", "société")
+        add(.text(\.title), "job title", "position", "fonction")
+        add(.text(\.department), "department", "abteilung", "service")
         add(.gender, "gender", "geschlecht", "sexe")
         add(.date(label: "anniversary"), "anniversary", "jahrestag", "anniversaire de mariage")
         add(.related(label: "spouse"), "spouse", "partner", "ehepartner", "conjoint")

@@ -40,11 +40,7 @@ public enum CSVExport {
 
     /// The header row, with its line end.
     public static func header(_ columns: Columns) -> String {
-        var header = [
-            "Name", "Given Name", "Additional Name", "Family Name", "Name Prefix", "Name Suffix", "Nickname", "Birthday", "Notes",
-            "Group Membership", "Organization 1 - Name", "Organization 1 - Title", "Organization 1 - Department",
-            "Phonetic First Name", "Phonetic Middle Name", "Phonetic Last Name", "Gender", "Pronouns",
-        ]
+        var header = CSVColumns.googleSingles.map { $0.header.replacing("Organization ", with: "Organization 1 - ") }
         for k in stride(from: 1, through: columns.emails, by: 1) { header += ["E-mail \(k) - Type", "E-mail \(k) - Value"] }
         for k in stride(from: 1, through: columns.phones, by: 1) { header += ["Phone \(k) - Type", "Phone \(k) - Value"] }
         for k in stride(from: 1, through: columns.addresses, by: 1) {
@@ -67,13 +63,7 @@ public enum CSVExport {
     public static func rows(_ contacts: [Contact], _ columns: Columns) -> String {
         var out = ""
         for c in contacts {
-            let n = c.structuredName ?? StructuredName()
-            var row = [
-                c.name, n.given, n.additional, n.family, n.prefix, n.suffix, c.nickname ?? "", c.birthday ?? "", c.note ?? "",
-                (["* myContacts"] + c.groups).joined(separator: " ::: "), c.organization ?? "", c.title ?? "", c.department ?? "",
-                c.phoneticName?.given ?? "", c.phoneticName?.middle ?? "", c.phoneticName?.family ?? "", c.gender ?? "",
-                c.pronouns ?? "",
-            ]
+            var row = CSVColumns.googleSingles.map { cell($0.field, of: c) }
             func labeled(_ values: [LabeledValue], _ count: Int) {
                 for k in 0..<count { row += k < values.count ? [label(values[k].label), values[k].value] : ["", ""] }
             }
@@ -103,6 +93,28 @@ public enum CSVExport {
             out += CSVReader.row(row)
         }
         return out
+    }
+
+    /// What a column of one value holds for `c`.
+    static func cell(_ field: CSVField, of c: Contact) -> String {
+        let n = c.structuredName ?? StructuredName()
+        switch field {
+        case .fullName: return c.name
+        case .given: return n.given
+        case .additional: return n.additional
+        case .family: return n.family
+        case .prefix: return n.prefix
+        case .suffix: return n.suffix
+        case .birthday: return c.birthday ?? ""
+        case .notes: return c.note ?? ""
+        case .groups: return (["* myContacts"] + c.groups).joined(separator: " ::: ")
+        case .phoneticGiven: return c.phoneticName?.given ?? ""
+        case .phoneticMiddle: return c.phoneticName?.middle ?? ""
+        case .phoneticFamily: return c.phoneticName?.family ?? ""
+        case .gender: return c.gender ?? ""
+        case .text(let path): return c[keyPath: path] ?? ""
+        case .email, .phone, .address, .web, .date, .related, .numbered, .ignored: return ""
+        }
     }
 
     /// A label as Google writes it: its own words capitalised ("Mobile", "Home Fax"), a

@@ -52,19 +52,15 @@ struct CSVRow {
             case .family: n.family = value
             case .prefix: n.prefix = value
             case .suffix: n.suffix = value
-            case .nickname: c.nickname = value
-            case .organization: c.organization = value
-            case .department: c.department = value
+            case .text(let path): c[keyPath: path] = value
             case .phoneticGiven: reading.given = value
             case .phoneticMiddle: reading.middle = value
             case .phoneticFamily: reading.family = value
             case .gender: if !Self.noValue.contains(value.lowercased()) { c.gender = value.lowercased() }
-            case .pronouns: c.pronouns = value
             case .date(let label):
                 guard !Self.noValue.contains(value.lowercased()) else { continue }
                 if let d = CSVBirthday.parse(value) { c.dates.append(LabeledValue(value: d, label: label)) } else { keep(i, value) }
             case .related(let label): c.related.append(LabeledValue(value: value, label: label))
-            case .jobTitle: c.title = value
             case .notes: c.note = cells[i].trimmingCharacters(in: .whitespacesAndNewlines)
             case .birthday:
                 guard !Self.noValue.contains(value.lowercased()) else { continue }

@@ -1,3 +1,4 @@
+import ContactsAPI
 import JSONCore
 
 /// How a name is read aloud, as people type it beside names in scripts whose reading is not
@@ -21,11 +22,13 @@ public struct PhoneticName: Sendable, Equatable {
     ]
 }
 
-/// The fields declared once each: a field here is in the API's shape and its schema, read from
-/// clients, kept in the stored body, in history, undo and a sync's three-way merge, in the
-/// `$EDITOR` form, `contactsctl show`, `add` and `edit`, searched when it says so, and merged
-/// by `contacts.merge` — all from this one entry. What remains for a new field is how vCard
-/// dialects and CSV columns spell it (`VCardMapping+Fields`, `CSVColumns`).
+/// The fields kept in a contact's stored body, each with its API declaration
+/// (`FieldDeclaration`: key, kind, label, option, help): a field here is in the API's shape
+/// and its schema, read from clients, kept in the stored body, in history, undo and a sync's
+/// three-way merge, searched when it says so, and merged by `contacts.merge` — all from this one
+/// entry; the client's form, `show`, `add` and `edit` come from the declaration. What remains
+/// for a new field is how each format spells it: a line in the vCard table
+/// (`VCardMapping+Fields`) and in the CSV table (`CSVColumns`).
 public struct DeclaredField: Sendable {
     /// What the field holds, and where in a contact.
     public enum Value: Sendable {
@@ -37,13 +40,15 @@ public struct DeclaredField: Sendable {
         case phonetic(WritableKeyPath<Contact, PhoneticName?> & Sendable)
     }
 
+    /// The field's key, kind, label and help, as daemon and client read them.
+    public let declaration: FieldDeclaration
     /// The key in the API's shape, the stored body and the form's fields.
-    public let key: StaticString
-    public var name: String { key.description }
-    /// The field as a person reads it: in the editor's form and `contactsctl show`.
-    public let label: String
-    /// What the field is, for the schema and the client's help.
-    public let help: String
+    public var key: StaticString { declaration.jsonKey }
+    public var name: String { declaration.key }
+    /// The field as a person reads it.
+    public var label: String { declaration.label }
+    /// What the field is, for the schema.
+    public var help: String { declaration.help }
     public let value: Value
     /// Whether substring search finds a contact by it.
     public let searched: Bool
@@ -60,38 +65,22 @@ public struct DeclaredField: Sendable {
         case phonetic(PhoneticName?)
     }
 
-    init(_ key: StaticString, label: String, _ value: Value, _ read: @escaping @Sendable (Contact) -> Reading, searched: Bool, help: String)
-    {
-        self.key = key
-        self.label = label
+    init(_ declaration: FieldDeclaration, _ value: Value, _ read: @escaping @Sendable (Contact) -> Reading, searched: Bool) {
+        self.declaration = declaration
         self.value = value
         self.read = read
         self.searched = searched
-        self.help = help
     }
 
     /// Every declared field, in the order the API writes them.
     public static let all: [DeclaredField] = [
-        DeclaredField(
-            "phoneticName", label: "reading", .phonetic(\.phoneticName), { .phonetic($0.phoneticName) }, searched: true,
-            help: "how the name is read (kana, pinyin, romaji): a name with a reading sorts by it"),
-        DeclaredField(
-            "department", label: "department", .text(\.department), { .text($0.department) }, searched: true,
-            help: "the department in the organization"),
-        DeclaredField(
-            "dates", label: "dates", .list(\.dates, .date), { .list($0.dates) }, searched: false,
-            help: "anniversaries and other dates, YYYY-MM-DD or --MM-DD without a year (the birthday is its own field)"),
-        DeclaredField(
-            "related", label: "related", .list(\.related, .related), { .list($0.related) }, searched: true,
-            help: "related people by name or URI, labelled spouse, child, assistant, manager or words of your own"),
-        DeclaredField(
-            "impp", label: "im", .list(\.impp, .impp), { .list($0.impp) }, searched: true,
-            help: "instant messaging, SIP and social profiles as URIs: xmpp:, sip:, matrix:, skype:, https:"),
-        DeclaredField(
-            "pronouns", label: "pronouns", .text(\.pronouns), { .text($0.pronouns) }, searched: false,
-            help: "the pronouns to use (RFC 9554)"),
-        DeclaredField(
-            "gender", label: "gender", .text(\.gender), { .text($0.gender) }, searched: false, help: "gender, in the person's words"),
+        DeclaredField(.phoneticName, .phonetic(\.phoneticName), { .phonetic($0.phoneticName) }, searched: true),
+        DeclaredField(.department, .text(\.department), { .text($0.department) }, searched: true),
+        DeclaredField(.dates, .list(\.dates, .date), { .list($0.dates) }, searched: false),
+        DeclaredField(.related, .list(\.related, .related), { .list($0.related) }, searched: true),
+        DeclaredField(.impp, .list(\.impp, .impp), { .list($0.impp) }, searched: true),
+        DeclaredField(.pronouns, .text(\.pronouns), { .text($0.pronouns) }, searched: false),
+        DeclaredField(.gender, .text(\.gender), { .text($0.gender) }, searched: false),
     ]
 
     public static let byName: [String: DeclaredField] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })

@@ -41,6 +41,11 @@ extension VCardMapping {
         "anniversary", "other", "spouse", "child", "mother", "father", "parent", "brother", "sister", "friend", "assistant",
         "manager", "partner",
     ]
+    /// The declared fields of one line of text that one property holds, the same in every
+    /// dialect: read from it, written back to it. A field of that kind is one line here.
+    static let textProperties: [(property: String, field: WritableKeyPath<Contact, String?> & Sendable)] = [
+        ("PRONOUNS", \.pronouns)
+    ]
     /// vCard 4.0's GENDER sex letters.
     static let genderLetters = ["M": "male", "F": "female", "O": "other", "N": "none", "U": "unknown"]
 
@@ -49,7 +54,7 @@ extension VCardMapping {
     /// What a property that spells a declared field holds.
     private enum Spelling {
         case appleDate, anniversary, related, relation(String), impp, socialProfile, messaging(scheme: String)
-        case phonetic, pronouns, gender, xGender, android
+        case phonetic, text(WritableKeyPath<Contact, String?> & Sendable), gender, xGender, android
     }
 
     /// Each property that spells a declared field, by its name: one look-up a property.
@@ -57,12 +62,13 @@ extension VCardMapping {
         var out: [String: Spelling] = [
             "X-ABDATE": .appleDate, "RELATED": .related, "X-ABRELATEDNAMES": .related, "IMPP": .impp,
             "X-SOCIALPROFILE": .socialProfile, "SOCIALPROFILE": .socialProfile, "X-PHONETIC-FIRST-NAME": .phonetic,
-            "X-PHONETIC-MIDDLE-NAME": .phonetic, "X-PHONETIC-LAST-NAME": .phonetic, "PRONOUNS": .pronouns, "GENDER": .gender,
+            "X-PHONETIC-MIDDLE-NAME": .phonetic, "X-PHONETIC-LAST-NAME": .phonetic, "GENDER": .gender,
             "X-GENDER": .xGender, "X-ANDROID-CUSTOM": .android,
         ]
         for name in anniversaryProperties { out[name] = .anniversary }
         for (name, relation) in relationProperties { out[name] = .relation(relation) }
         for (name, scheme) in messagingProperties { out[name] = .messaging(scheme: scheme) }
+        for t in textProperties { out[t.property] = .text(t.field) }
         return out
     }()
 
@@ -105,14 +111,14 @@ extension VCardMapping {
             default: if n.family.isEmpty { n.family = v }
             }
             c.phoneticName = n
-        case .pronouns where c.pronouns == nil: c.pronouns = nonEmpty(clean(p.text))
+        case .text(let field) where c[keyPath: field] == nil: c[keyPath: field] = nonEmpty(clean(p.text))
         case .gender where c.gender == nil:
             let identity = clean(p.value.component(1))
             let sex = clean(p.value.component(0)).uppercased()
             c.gender = nonEmpty(identity) ?? genderLetters[sex] ?? nonEmpty(sex.lowercased())
         case .xGender where c.gender == nil: c.gender = nonEmpty(clean(p.text).lowercased())
         case .android: readAndroid(p, into: &c)
-        case .pronouns, .gender, .xGender: break
+        case .text, .gender, .xGender: break
         }
     }
 
@@ -223,8 +229,8 @@ extension VCardMapping {
                 replace({ $0.name == "N" }, [n])
             }
         }
-        if derived.pronouns != c.pronouns {
-            replace({ $0.name == "PRONOUNS" }, c.pronouns.map { [VCardProperty(name: "PRONOUNS", text: $0)] } ?? [])
+        for t in textProperties where derived[keyPath: t.field] != c[keyPath: t.field] {
+            replace({ $0.name == t.property }, c[keyPath: t.field].map { [VCardProperty(name: t.property, text: $0)] } ?? [])
         }
         if derived.gender != c.gender {
             let x = props.contains { $0.name == "X-GENDER" }
@@ -246,8 +252,10 @@ extension VCardMapping {
     /// merge copies the field and not the property).
     public static func holdsDeclaredField(_ p: VCardProperty) -> Bool {
         switch p.name {
-        case "PRONOUNS", "GENDER", "X-GENDER", "X-PHONETIC-FIRST-NAME", "X-PHONETIC-MIDDLE-NAME", "X-PHONETIC-LAST-NAME": true
-        default: isDate(p) || isRelation(p) || isMessaging(p) || isAndroid(p, androidNickname)
+        case "GENDER", "X-GENDER", "X-PHONETIC-FIRST-NAME", "X-PHONETIC-MIDDLE-NAME", "X-PHONETIC-LAST-NAME": true
+        default:
+            isDate(p) || isRelation(p) || isMessaging(p) || isAndroid(p, androidNickname)
+                || textProperties.contains { $0.property == p.name }
         }
     }
 

@@ -21,6 +21,13 @@ final class CompletionTests: DaemonTestCase {
         }
     }
 
+    func testTheManPageListsTheOptionsTheCommandTreeDeclares() throws {
+        let page = try String(contentsOf: Products.repository.appendingPathComponent("man/contactsctl.1"), encoding: .utf8)
+        let generated = try daemon.ctl("completions", "man").stdout
+        XCTAssertTrue(generated.contains("\\fB\\-\\-remove\\-phone\\fR \\fIPHONE\\fR"), generated)
+        XCTAssertTrue(page.contains(generated), "man/contactsctl.1's options are stale: run 'make completions'")
+    }
+
     func testEveryScriptIsValidForItsShell() throws {
         let dir = Products.repository.appendingPathComponent("completions").path
         for (shell, file) in [("/bin/bash", "contactsctl.bash"), ("/usr/bin/zsh", "_contactsctl"), ("/usr/bin/fish", "contactsctl.fish")] {

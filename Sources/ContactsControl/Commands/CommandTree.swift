@@ -1,3 +1,5 @@
+import ContactsAPI
+
 /// The whole of `contactsctl`, declared once.
 public enum CommandTree {
     static let contactArg = ArgumentSpec("ID", help: "a contact's id, or a unique name or part of one", completion: .contacts)
@@ -6,50 +8,30 @@ public enum CommandTree {
     static let accountFilter = OptionSpec(
         "account", value: "NAME", help: "only the contacts of this sync account ('local': of no account)", completion: .accounts)
 
-    static let fieldOptions: [OptionSpec] = [
-        OptionSpec(
-            "phone", short: "p", value: "PHONE", repeats: true,
-            help: "a phone number, as LABEL:NUMBER (work-cell:+1 555 0100) or NUMBER; a label is letters, digits, - and _"),
-        OptionSpec("email", short: "e", value: "EMAIL", repeats: true, help: "an email address, as LABEL:ADDRESS or ADDRESS"),
-        OptionSpec(
-            "address", short: "a", value: "ADDRESS", repeats: true,
-            help: "a postal address, as [LABEL:]STREET; CITY; REGION; POSTCODE; COUNTRY (home:Hauptstr. 5; Berlin; ; 10115; Germany)"),
-        OptionSpec("organization", short: "o", value: "ORG", help: "the organization"),
-        OptionSpec("department", value: "DEPT", help: "the department in the organization"),
-        OptionSpec("title", value: "TITLE", help: "the job title"),
-        OptionSpec("nickname", value: "NICK", help: "a nickname"),
-        OptionSpec("birthday", value: "DATE", help: "YYYY-MM-DD, or --MM-DD without a year"),
-        OptionSpec("note", value: "TEXT", help: "a note"),
-        OptionSpec("note-file", value: "FILE", help: "a note read from FILE ('-': standard input)", completion: .files(extensions: [])),
-        OptionSpec("url", value: "URL", repeats: true, help: "a web address"),
-        OptionSpec(
-            "im", value: "URI", repeats: true,
-            help: "a messaging address or profile, as LABEL:URI or URI (any scheme: xmpp:, sip:, matrix:, https:)"),
-        OptionSpec("date", value: "DATE", repeats: true, help: "a date to remember, as LABEL:DATE (anniversary:2010-06-12) or DATE"),
-        OptionSpec("related", value: "NAME", repeats: true, help: "a related person, as LABEL:NAME (spouse:Tom Bell) or NAME"),
-        OptionSpec("reading", value: "READING", help: "how the name is read, as 'GIVEN FAMILY' or 'FAMILY GIVEN' as the name is written"),
-        OptionSpec("pronouns", value: "PRONOUNS", help: "the pronouns to use (she/her)"),
-        OptionSpec("gender", value: "GENDER", help: "gender, in the person's words"),
-        OptionSpec("group", short: "g", value: "GROUP", repeats: true, help: "a group to be in (created if new)", completion: .groups),
-    ]
+    /// The options that set a field (`add`, `edit`), one a declared field that has one, and
+    /// `--note-file` beside `--note`.
+    static let fieldOptions: [OptionSpec] = FieldDeclaration.all.flatMap { f -> [OptionSpec] in
+        guard let option = f.option else { return [] }
+        let set = OptionSpec(
+            option, short: f.short, value: f.placeholder, repeats: f.isList, help: f.optionHelp ?? f.help,
+            completion: f.kind == .groups ? .groups : .none)
+        guard f.kind == .longText else { return [set] }
+        return [
+            set,
+            OptionSpec(
+                "\(option)-file", value: "FILE", help: "\(f.help) read from FILE ('-': standard input)", completion: .files(extensions: [])),
+        ]
+    }
 
     /// `edit`'s options that take a value away from a list.
-    static let removeOptions: [OptionSpec] = [
-        OptionSpec("remove-phone", value: "PHONE", repeats: true, help: "take away the phone with this number (any formatting) or label"),
-        OptionSpec("remove-email", value: "EMAIL", repeats: true, help: "take away the email address with this address or label"),
-        OptionSpec("remove-address", value: "ADDRESS", repeats: true, help: "take away the address with this street or label"),
-        OptionSpec("remove-url", value: "URL", repeats: true, help: "take away this web address"),
-        OptionSpec("remove-im", value: "URI", repeats: true, help: "take away this messaging address"),
-        OptionSpec("remove-date", value: "DATE", repeats: true, help: "take away the date with this value or label"),
-        OptionSpec("remove-related", value: "NAME", repeats: true, help: "take away the related person with this name or label"),
-        OptionSpec("leave-group", value: "GROUP", repeats: true, help: "leave this group (the others stay)", completion: .groups),
-    ]
+    static let removeOptions: [OptionSpec] = FieldDeclaration.all.compactMap { f in
+        f.removal.map {
+            OptionSpec($0.option, value: f.placeholder, repeats: true, help: $0.help, completion: f.kind == .groups ? .groups : .none)
+        }
+    }
 
     /// The fields `edit --clear` empties, by their API names.
-    static let clearable = [
-        "phones", "emails", "addresses", "organization", "department", "title", "nickname", "birthday", "note", "urls", "impp", "dates",
-        "related", "phoneticName", "pronouns", "gender", "groups",
-    ]
+    static let clearable = FieldDeclaration.all.filter(\.isClearable).map(\.key)
 
     public static let root = CommandSpec(
         "contactsctl", summary: "Talk to contactsd, the personal contacts service.",
@@ -347,8 +329,10 @@ public enum CommandTree {
                 options: [OptionSpec("all", short: "a", help: "every match, also the weaker ones, each with how it matched")],
                 run: LiveCommands.who),
             CommandSpec(
-                "completions", summary: "Print the completion script for a shell.",
-                arguments: [ArgumentSpec("SHELL", help: "bash, zsh or fish", completion: .choices(["bash", "zsh", "fish"]))],
+                "completions", summary: "Print the completion script for a shell (man: the man page's options).",
+                arguments: [
+                    ArgumentSpec("SHELL", help: "bash, zsh or fish; man", completion: .choices(["bash", "zsh", "fish", "man"]))
+                ],
                 run: LiveCommands.completions),
             CommandSpec(
                 "__complete", summary: "Print live values for completion scripts.",

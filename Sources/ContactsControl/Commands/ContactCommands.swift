@@ -121,15 +121,18 @@ enum ContactCommands {
 
     /// The options of one value, shared by `add` and `edit`: each replaces the old value.
     static func fillSingle(_ o: inout JSONObject, from inv: Invocation) throws {
-        for key in ["organization", "department", "title", "nickname", "birthday", "pronouns", "gender"] {
-            if let v = inv.value(key) { o[key] = .string(v) }
+        for f in FieldDeclaration.all where !f.isList {
+            guard let option = f.option, let v = inv.value(option) else { continue }
+            switch f.kind {
+            case .text, .longText, .date: o[f.key] = .string(v)
+            case .reading: o[f.key] = reading(v, name: o["name"]?.stringValue)
+            default: break
+            }
         }
-        if let v = inv.value("note") { o["note"] = .string(v) }
         if let path = inv.value("note-file") {
             let text = String(decoding: try InputFile.read(path), as: UTF8.self)
             o["note"] = .string(text.hasSuffix("\n") ? String(text.dropLast()) : text)
         }
-        if let r = inv.value("reading") { o["phoneticName"] = reading(r, name: o["name"]?.stringValue) }
     }
 
     /// The parts of a full name as most address books split it: the last word is the family
@@ -242,39 +245,50 @@ enum ContactView {
     static func render(_ c: JSONValue, output o: Output) {
         let star = c["favorite"]?.boolValue == true ? " " + o.accent("★") : ""
         o.line(o.bold(c["name"]?.stringValue ?? "") + star)
+        let rows = rows(c, output: o)
+        let width = (rows.map { $0.0.count }.max() ?? 0) + 2
+        for (label, value) in rows {
+            let lines = value.split(separator: "\n", omittingEmptySubsequences: false)
+            o.line("  " + o.dim(label.padding(width)) + (lines.first.map(String.init) ?? ""))
+            for more in lines.dropFirst() { o.line(more.isEmpty ? "" : "  " + String(repeating: " ", count: width + 1) + more) }
+        }
+    }
+
+    /// The rows under the name: each declared field as its declaration shows it, then the
+    /// photo, the account, the id and when it changed.
+    static func rows(_ c: JSONValue, output o: Output) -> [(String, String)] {
         var rows: [(String, String)] = []
         func add(_ label: String, _ value: String?) {
             if let value, !value.isEmpty { rows.append((label, value)) }
         }
-        add("nickname", c["nickname"]?.stringValue)
-        if let r = c["phoneticName"], r != .null {
-            let parts = ["given", "middle", "family"].compactMap { r[$0]?.stringValue }.filter { !$0.isEmpty }
-            add("reading", parts.joined(separator: " "))
+        func tagged(_ e: JSONValue, _ value: String) -> String {
+            value + (e["label"]?.stringValue.map { " " + o.dim("(\($0))") } ?? "")
         }
-        add("pronouns", c["pronouns"]?.stringValue)
-        let org = [c["title"]?.stringValue, c["department"]?.stringValue, c["organization"]?.stringValue].compactMap { $0 }.joined(
-            separator: ", ")
-        add("work", org)
-        for (key, label) in [("phones", "phone"), ("emails", "email"), ("urls", "url"), ("impp", "im")] {
-            for e in c[key]?.arrayValue ?? [] {
-                let tag = e["label"]?.stringValue.map { " " + o.dim("(\($0))") } ?? ""
-                add(label, (e["value"]?.stringValue ?? "") + tag)
+        var workShown = false
+        for f in FieldDeclaration.all {
+            let v = c[f.key] ?? .null
+            switch (f.shown, f.kind) {
+            case (.apart, _): continue
+            case (.work, _):
+                // Title, department and organization on one row, as a signature has them.
+                guard !workShown else { continue }
+                workShown = true
+                let work = FieldDeclaration.all.filter { $0.shown == .work }
+                add("work", work.compactMap { c[$0.key]?.stringValue }.joined(separator: ", "))
+            case (.row, .reading):
+                add(f.label, ["given", "middle", "family"].compactMap { v[$0]?.stringValue }.filter { !$0.isEmpty }.joined(separator: " "))
+            case (.row, .list):
+                for e in v.arrayValue ?? [] { add(f.item, tagged(e, e["value"]?.stringValue ?? "")) }
+            case (.row, .addresses):
+                for a in v.arrayValue ?? [] {
+                    let parts = ["poBox", "extended", "street", "locality", "region", "postalCode", "country"]
+                    add(f.item, tagged(a, parts.compactMap { a[$0]?.stringValue }.filter { !$0.isEmpty }.joined(separator: ", ")))
+                }
+            case (.row, .groups): add(f.label, (v.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ", "))
+            case (.row, .flag): add(f.label, v.boolValue == true ? "yes" : nil)
+            case (.row, .name), (.row, .nameParts), (.row, .text), (.row, .longText), (.row, .date): add(f.label, v.stringValue)
             }
         }
-        for a in c["addresses"]?.arrayValue ?? [] {
-            let parts = ["poBox", "extended", "street", "locality", "region", "postalCode", "country"].compactMap { a[$0]?.stringValue }
-                .filter { !$0.isEmpty }
-            let tag = a["label"]?.stringValue.map { " " + o.dim("(\($0))") } ?? ""
-            add("address", parts.joined(separator: ", ") + tag)
-        }
-        add("birthday", c["birthday"]?.stringValue)
-        for (key, label) in [("dates", "date"), ("related", "related")] {
-            for e in c[key]?.arrayValue ?? [] {
-                let tag = e["label"]?.stringValue.map { " " + o.dim("(\($0))") } ?? ""
-                add(label, (e["value"]?.stringValue ?? "") + tag)
-            }
-        }
-        add("gender", c["gender"]?.stringValue)
         if let p = c["photo"], p != .null {
             if let url = p["url"]?.stringValue {
                 add("photo", url)
@@ -284,16 +298,9 @@ enum ContactView {
                 add("photo", kind + size + " " + o.dim("(contactsctl photo get)"))
             }
         }
-        add("groups", (c["groups"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ", "))
-        add("note", c["note"]?.stringValue)
         add("account", c["account"]?.stringValue ?? o.dim("this machine only"))
         add("id", c["id"]?.stringValue)
         add("updated", c["updatedAt"]?.stringValue)
-        let width = (rows.map { $0.0.count }.max() ?? 0) + 2
-        for (label, value) in rows {
-            let lines = value.split(separator: "\n", omittingEmptySubsequences: false)
-            o.line("  " + o.dim(label.padding(width)) + (lines.first.map(String.init) ?? ""))
-            for more in lines.dropFirst() { o.line(more.isEmpty ? "" : "  " + String(repeating: " ", count: width + 1) + more) }
-        }
+        return rows
     }
 }

@@ -131,8 +131,10 @@ enum LiveCommands {
         case "bash": inv.output.write(CompletionScripts.bash(CommandTree.root))
         case "zsh": inv.output.write(CompletionScripts.zsh(CommandTree.root))
         case "fish": inv.output.write(CompletionScripts.fish(CommandTree.root))
+        case "man": inv.output.write(ManualOptions.roff(CommandTree.root))
         default:
-            throw UsageError(message: "no completions for '\(inv.arguments[0])': use bash, zsh or fish", command: "contactsctl completions")
+            throw UsageError(
+                message: "no completions for '\(inv.arguments[0])': use bash, zsh or fish (or man)", command: "contactsctl completions")
         }
         return 0
     }

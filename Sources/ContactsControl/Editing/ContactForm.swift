@@ -1,3 +1,4 @@
+import ContactsAPI
 import ContactsSupport
 import JSONCore
 
@@ -20,10 +21,10 @@ enum ContactForm {
         # A value of several lines (a note, a street) follows "|" on lines indented further.
         """
 
-    static let singleFields: [(key: String, label: String)] = [
-        ("nickname", "nickname"), ("organization", "organization"), ("department", "department"), ("title", "title"),
-        ("birthday", "birthday"), ("pronouns", "pronouns"), ("gender", "gender"),
-    ]
+    /// The fields of the form, in its order.
+    static let fields = FieldDeclaration.all
+    /// The labelled lists (phones, emails, ...), each a line per value.
+    static var lists: [FieldDeclaration] { fields.filter { if case .list = $0.kind { true } else { false } } }
     /// How the name is read (`phoneticName`), part by part.
     static let readingParts: [(key: String, label: String)] = [
         ("given", "given name reading"), ("middle", "middle name reading"), ("family", "family name reading"),
@@ -31,18 +32,20 @@ enum ContactForm {
     static let nameParts: [(key: String, label: String)] = [
         ("given", "given name"), ("additional", "middle name"), ("family", "family name"), ("prefix", "prefix"), ("suffix", "suffix"),
     ]
+    /// What each line's label names: a field, or a part of the name or of its reading.
+    static let lineLabels = Dictionary(uniqueKeysWithValues: lines.map { ($0.label, (field: $0.field, part: $0.part)) })
+    /// The lines of the form, in its order.
+    static let lines: [(label: String, field: FieldDeclaration, part: String?)] = fields.flatMap {
+        f -> [(label: String, field: FieldDeclaration, part: String?)] in
+        switch f.kind {
+        case .nameParts: nameParts.map { ($0.label, f, $0.key) }
+        case .reading: readingParts.map { ($0.label, f, $0.key) }
+        default: [(f.label, f, nil)]
+        }
+    }
     static let addressParts: [(key: String, label: String)] = [
         ("street", "street"), ("extended", "extended"), ("poBox", "po box"), ("locality", "city"), ("region", "region"),
         ("postalCode", "postal code"), ("country", "country"),
-    ]
-    static let lists: [(key: String, label: String)] = [
-        ("phones", "phones"), ("emails", "emails"), ("urls", "urls"), ("impp", "im"), ("dates", "dates"), ("related", "related"),
-    ]
-    /// What the comment above a list says, where it says more than the labels.
-    static let listHelp: [String: String] = [
-        "impp": "# Messaging and social profiles as URIs: xmpp:, sip:, matrix:, skype:, https:.",
-        "dates": "# Anniversaries and other dates (YYYY-MM-DD or --MM-DD), each under its label.",
-        "related": "# Related people (spouse, child, assistant, manager, ...), by name.",
     ]
 
     // MARK: Writing
@@ -51,48 +54,47 @@ enum ContactForm {
     static func text(for contact: JSONValue?) -> String {
         let c = contact ?? .object([:])
         var out = [help, ""]
-        out.append(line("name", c["name"]?.stringValue))
-        out.append("# The name's parts, for sorting and for other programs (any may stay empty).")
-        for p in nameParts { out.append(line(p.label, c["structuredName"]?[p.key]?.stringValue)) }
-        out.append("# How the name is read (kana, pinyin): the list sorts by it.")
-        for p in readingParts { out.append(line(p.label, c["phoneticName"]?[p.key]?.stringValue)) }
-        for f in singleFields {
-            if f.key == "birthday" { out.append("# YYYY-MM-DD, or --MM-DD without a year.") }
-            out.append(line(f.label, c[f.key]?.stringValue))
+        for f in fields {
+            if let note = f.formNote { out.append("# " + note) }
+            write(f, c[f.key] ?? .null, into: &out)
         }
-        out.append("# yes or no.")
-        out.append("favorite: \(c["favorite"]?.boolValue == true ? "yes" : "no")")
-        out.append("# Labels such as mobile, home, work, home fax, or words of your own.")
-        for l in lists {
-            if let help = listHelp[l.key] { out.append(help) }
-            out.append("\(l.label):")
-            for v in c[l.key]?.arrayValue ?? [] {
-                let value = v["value"]?.stringValue ?? ""
-                if let label = v["label"]?.stringValue, !label.isEmpty {
-                    out.append(block("  - \(label):", value, indent: 6))
-                } else {
-                    out.append(value.contains(": ") || value.contains("\n") ? block("  - :", value, indent: 6) : "  - \(value)")
-                }
-            }
-        }
-        out.append("# Each address under its label (or \"-\" alone), one part a line.")
-        out.append("addresses:")
-        for a in c["addresses"]?.arrayValue ?? [] {
-            let label = a["label"]?.stringValue ?? ""
-            out.append(label.isEmpty ? "  -" : "  - \(label):")
-            for p in addressParts {
-                if let v = a[p.key]?.stringValue, !v.isEmpty { out.append(block("      \(p.label):", v, indent: 8)) }
-            }
-        }
-        out.append("# Group names, separated by commas.")
-        out.append(line("groups", (c["groups"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ", ")))
-        out.append(block("note:", c["note"]?.stringValue ?? "", indent: 2))
         if contact != nil {
             // Shown, not edited here: a contact changes account by contactsctl move.
             let account = c["account"]?.stringValue.map { "the account '\($0)'" } ?? "this machine only"
             out.append("# Kept in \(account); 'contactsctl move ID --to ACCOUNT' (or 'local') moves it.")
         }
         return out.joined(separator: "\n") + "\n"
+    }
+
+    /// The lines of one field.
+    static func write(_ f: FieldDeclaration, _ v: JSONValue, into out: inout [String]) {
+        switch f.kind {
+        case .name, .text, .date: out.append(line(f.label, v.stringValue))
+        case .longText: out.append(block("\(f.label):", v.stringValue ?? "", indent: 2))
+        case .nameParts: for p in nameParts { out.append(line(p.label, v[p.key]?.stringValue)) }
+        case .reading: for p in readingParts { out.append(line(p.label, v[p.key]?.stringValue)) }
+        case .flag: out.append("\(f.label): \(v.boolValue == true ? "yes" : "no")")
+        case .groups: out.append(line(f.label, (v.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ", ")))
+        case .list:
+            out.append("\(f.label):")
+            for e in v.arrayValue ?? [] {
+                let value = e["value"]?.stringValue ?? ""
+                if let label = e["label"]?.stringValue, !label.isEmpty {
+                    out.append(block("  - \(label):", value, indent: 6))
+                } else {
+                    out.append(value.contains(": ") || value.contains("\n") ? block("  - :", value, indent: 6) : "  - \(value)")
+                }
+            }
+        case .addresses:
+            out.append("\(f.label):")
+            for a in v.arrayValue ?? [] {
+                let label = a["label"]?.stringValue ?? ""
+                out.append(label.isEmpty ? "  -" : "  - \(label):")
+                for p in addressParts {
+                    if let v = a[p.key]?.stringValue, !v.isEmpty { out.append(block("      \(p.label):", v, indent: 8)) }
+                }
+            }
+        }
     }
 
     static func line(_ label: String, _ value: String?) -> String {
@@ -130,40 +132,32 @@ enum ContactForm {
             let rest = l.text[l.text.index(after: colon)...].trimmingWhitespace()
             guard seen.insert(key).inserted else { throw Problem(line: l.number, message: "'\(key)' is given twice") }
             let value = rest == "|" ? reader.block(below: 0) : rest
-            switch key {
-            case "name": o["name"] = .string(value)
-            case _ where nameParts.contains { $0.label == key }:
-                name.values[nameParts.first { $0.label == key }?.key ?? ""] = value
-            case _ where readingParts.contains { $0.label == key }:
-                reading.values[readingParts.first { $0.label == key }?.key ?? ""] = value
-            case _ where singleFields.contains { $0.label == key }:
-                o[singleFields.first { $0.label == key }?.key ?? key] = value.isEmpty ? .null : .string(value)
-            case "favorite":
-                switch value.lowercased() {
-                case "yes", "true", "y": o["favorite"] = true
-                case "no", "false", "n", "": o["favorite"] = false
-                default: throw Problem(line: l.number, message: "favorite is yes or no, not '\(value)'")
-                }
-            case "note": o["note"] = value.isEmpty ? .null : .string(value)
-            case "groups":
-                o["groups"] = .array(
-                    value.split(separator: ",").map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }.map { .string($0) })
-            case _ where lists.contains { $0.label == key }:
-                try expectEmpty(rest, l)
-                var list: [JSONValue] = []
-                while let item = reader.nextItem() { list.append(try labeled(item, reader: &reader)) }
-                o[lists.first { $0.label == key }?.key ?? key] = .array(list)
-            case "addresses":
-                try expectEmpty(rest, l)
-                var list: [JSONValue] = []
-                while let item = reader.nextItem() { list.append(try address(item, reader: &reader)) }
-                o["addresses"] = .array(list)
-            default:
+            guard let line = lineLabels[key] else {
                 throw Problem(
-                    line: l.number,
-                    message: "there is no field '\(key)' (the fields: name, \(nameParts.map(\.label).joined(separator: ", ")), "
-                        + "\(readingParts.map(\.label).joined(separator: ", ")), \(singleFields.map(\.label).joined(separator: ", ")), "
-                        + "favorite, \(lists.map(\.label).joined(separator: ", ")), addresses, groups, note)")
+                    line: l.number, message: "there is no field '\(key)' (the fields: \(lines.map(\.label).joined(separator: ", ")))")
+            }
+            switch (line.field.kind, line.part) {
+            case (.nameParts, let part?): name.values[part] = value
+            case (.reading, let part?): reading.values[part] = value
+            case (.name, _): o[line.field.key] = .string(value)
+            case (.text, _), (.date, _), (.longText, _): o[line.field.key] = value.isEmpty ? .null : .string(value)
+            case (.flag, _):
+                switch value.lowercased() {
+                case "yes", "true", "y": o[line.field.key] = true
+                case "no", "false", "n", "": o[line.field.key] = false
+                default: throw Problem(line: l.number, message: "\(key) is yes or no, not '\(value)'")
+                }
+            case (.groups, _):
+                o[line.field.key] = .array(
+                    value.split(separator: ",").map { $0.trimmingWhitespace() }.filter { !$0.isEmpty }.map { .string($0) })
+            case (.list, _), (.addresses, _):
+                try expectEmpty(rest, l)
+                var list: [JSONValue] = []
+                while let item = reader.nextItem() {
+                    list.append(line.field.kind == .addresses ? try address(item, reader: &reader) : try labeled(item, reader: &reader))
+                }
+                o[line.field.key] = .array(list)
+            case (.nameParts, nil), (.reading, nil): break
             }
         }
         guard case .string(let n)? = o["name"], !n.isEmpty else {

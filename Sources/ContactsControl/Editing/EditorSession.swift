@@ -101,7 +101,7 @@ enum EditorSession {
     static func normalized(_ key: String, _ v: JSONValue) -> JSONValue {
         func text(_ v: JSONValue?) -> JSONValue { (v?.stringValue).map { $0.isEmpty ? .null : .string($0) } ?? .null }
         switch key {
-        case _ where ContactForm.lists.contains { $0.key == key }:
+        case _ where ContactForm.lists.contains(where: { $0.key == key }):
             return .array(
                 (v.arrayValue ?? []).map { e in
                     ["value": text(e["value"]), "label": text(e["label"])]

@@ -1,3 +1,4 @@
+import ContactsAPI
 import JSONCore
 
 /// What `edit`'s list options do to a contact's lists: `--phone X` adds X (not twice),
@@ -8,21 +9,36 @@ struct ListEdit: Sendable {
     var field: String
     var add: String
     var remove: String
+    /// What one value is called in messages (`phone`, `messaging address`).
+    var noun: String
     /// What a value given on the command line becomes in the API's shape.
     var read: @Sendable (String) throws -> JSONValue
     /// What two values are the same by.
     var key: @Sendable (String) -> String
 
-    static let all: [ListEdit] = [
-        ListEdit(field: "phones", add: "phone", remove: "remove-phone", read: { try FieldValues.phone($0) }, key: phoneKey),
-        ListEdit(field: "emails", add: "email", remove: "remove-email", read: FieldValues.labeled, key: { $0.lowercased() }),
-        ListEdit(field: "addresses", add: "address", remove: "remove-address", read: FieldValues.address, key: { $0.lowercased() }),
-        ListEdit(field: "urls", add: "url", remove: "remove-url", read: { .string($0) }, key: { $0 }),
-        ListEdit(field: "impp", add: "im", remove: "remove-im", read: FieldValues.uri, key: { $0.lowercased() }),
-        ListEdit(field: "dates", add: "date", remove: "remove-date", read: FieldValues.labeled, key: { $0 }),
-        ListEdit(field: "related", add: "related", remove: "remove-related", read: FieldValues.labeled, key: { $0.lowercased() }),
-        ListEdit(field: "groups", add: "group", remove: "leave-group", read: { .string($0) }, key: { $0.lowercased() }),
-    ]
+    /// An edit for each list field with an option that adds to it and one that takes away.
+    static let all: [ListEdit] = FieldDeclaration.all.compactMap { f in
+        guard let add = f.option, let remove = f.removal?.option else { return nil }
+        let lowercased: @Sendable (String) -> String = { $0.lowercased() }
+        let same: @Sendable (String) -> String = { $0 }
+        let labeled: @Sendable (String) throws -> JSONValue = FieldValues.labeled
+        let plain: @Sendable (String) throws -> JSONValue = { .string($0) }
+        switch f.kind {
+        case .list(.phone):
+            return ListEdit(field: f.key, add: add, remove: remove, noun: "phone", read: { try FieldValues.phone($0) }, key: phoneKey)
+        case .list(.email): return ListEdit(field: f.key, add: add, remove: remove, noun: "email", read: labeled, key: lowercased)
+        case .list(.url): return ListEdit(field: f.key, add: add, remove: remove, noun: "url", read: plain, key: same)
+        case .list(.impp):
+            return ListEdit(field: f.key, add: add, remove: remove, noun: "messaging address", read: FieldValues.uri, key: lowercased)
+        case .list(.date): return ListEdit(field: f.key, add: add, remove: remove, noun: "date", read: labeled, key: same)
+        case .list(.related):
+            return ListEdit(field: f.key, add: add, remove: remove, noun: "related person", read: labeled, key: lowercased)
+        case .addresses:
+            return ListEdit(field: f.key, add: add, remove: remove, noun: "address", read: FieldValues.address, key: lowercased)
+        case .groups: return ListEdit(field: f.key, add: add, remove: remove, noun: "group", read: plain, key: lowercased)
+        default: return nil
+        }
+    }
 
     /// A phone number's digits: `(415) 555-0100` and `415.555.0100` are one number.
     static func phoneKey(_ value: String) -> String { String(value.filter(\.isNumber)) }
@@ -71,15 +87,5 @@ struct ListEdit: Sendable {
             list.append(entry)
         }
         return list
-    }
-
-    var noun: String {
-        switch field {
-        case "impp": "messaging address"
-        case "groups": "group"
-        case "addresses": "address"
-        case "related": "related person"
-        default: String(field.dropLast())
-        }
     }
 }

@@ -1,3 +1,4 @@
+import ContactsAPI
 import ContactsCore
 import JSONCore
 import PhoneNumbers
@@ -11,10 +12,16 @@ enum Schemas {
     static let nullableString: JSONValue = ["type": ["string", "null"]]
     static let stringArray: JSONValue = ["type": "array", "items": ["type": "string"]]
 
-    /// A contact's properties with those of the declared fields after them.
+    /// A contact's properties with those of the declared fields after them, each field
+    /// described as its declaration says.
     private static func withDeclared(input: Bool, _ properties: JSONObject) -> JSONValue {
         var all = properties
         for f in DeclaredField.all { all[f.name] = schema(of: f, input: input) }
+        for f in FieldDeclaration.all {
+            guard case .object(var o)? = all[f.key], o["description"] == nil else { continue }
+            o["description"] = .string(f.help)
+            all[f.key] = .object(o)
+        }
         return .object(all)
     }
 
