@@ -78,7 +78,7 @@ let package = Package(
         .target(name: "VipsImages", dependencies: ["VipsShim", "Thumbnails", "ContactsSupport"]),
         // WebDAV and CardDAV over HTTP (libcurl, FoundationXML): discovery, reports, writes
         // with preconditions; knows nothing about contacts or the store.
-        .target(name: "CardDAV", dependencies: ["CCurl", "ResolvShim", "DAVXML"]),
+        .target(name: "CardDAV", dependencies: ["CCurl", "ResolvShim", "DAVXML", "ContactsSupport"]),
         // The WebDAV and CardDAV vocabulary both sides share: XML read as a small tree,
         // written with the namespaces' prefixes, and the names of the namespaces.
         .target(name: "DAVXML"),

@@ -1,3 +1,4 @@
+import ContactsSupport
 import Foundation
 import Glibc
 
@@ -19,20 +20,17 @@ public final class BodyFile: @unchecked Sendable {
 
     /// Appends `chunk`; what went wrong, when something did (a full disk).
     func write(_ chunk: Data) -> String? {
-        chunk.withUnsafeBytes { raw -> String? in
-            guard let base = raw.baseAddress else { return nil }
-            var offset = 0
-            while offset < raw.count {
-                let n = Glibc.write(fd, base + offset, raw.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return String(cString: strerror(errno))
-                }
-                offset += n
+        let failure: SystemError? = chunk.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> SystemError? in
+            do throws(SystemError) {
+                try FileIO.writeAll(fd, raw)
+                return nil
+            } catch {
+                return error
             }
-            size += raw.count
-            return nil
         }
+        if let failure { return failure.reason }
+        size += chunk.count
+        return nil
     }
 
     /// The body from its start, as a stream of its own.
