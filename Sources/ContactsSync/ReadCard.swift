@@ -9,6 +9,9 @@ struct ReadCard: Sendable {
     let card: RemoteCard
     let text: String
     let vcard: VCard?
+    /// What the card is: a person or a group; nil when it is no card that reads.
+    let content: CardContent?
+    /// The person's contact, nil for a group card or one that does not read.
     let contact: Contact?
     let photo: PhotoData?
 
@@ -16,8 +19,11 @@ struct ReadCard: Sendable {
         self.card = card
         text = String(decoding: card.data, as: UTF8.self)
         vcard = VCardParser.parse([UInt8](card.data)).cards.first
-        let mapped = vcard.flatMap { try? VCardMapping.contactWithPhoto(from: $0) }
-        contact = mapped?.0
-        photo = mapped?.1
+        content = vcard.flatMap { try? CardContent($0) }
+        if case .person(let c, let p)? = content {
+            (contact, photo) = (c, p)
+        } else {
+            (contact, photo) = (nil, nil)
+        }
     }
 }

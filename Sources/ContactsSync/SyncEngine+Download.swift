@@ -159,7 +159,7 @@ extension SyncEngine {
         let text = read.text
         // A group card (KIND:group, Apple's X-ADDRESSBOOKSERVER-KIND) is not a person: the
         // book's groups stay on the server as they are, and are not made contacts here.
-        if let parsed = read.vcard, Self.isGroupCard(parsed) { return nil }
+        if case .group? = read.content { return nil }
         guard let parsed = read.vcard, let remote = read.contact else {
             report.errors.append(
                 SyncReport.CardError(href: card.href, status: nil, message: "the server's card is not a vCard this store can read"))
@@ -170,7 +170,7 @@ extension SyncEngine {
         if let item, let id = item.contactID, let mine = local[id], mine.revision != item.syncedRevision {
             // Edited here and there: merged against the card as last synced (never synced: a
             // card someone else put at this name, merged as two versions of one person).
-            let base = item.card.flatMap { Self.parse(Data($0.utf8))?.contact }
+            let base = item.card.flatMap { Self.contact(Data($0.utf8)) }
             let remoteTime = Self.revisionTime(parsed) ?? Timestamp.now()
             let m = ThreeWayMerge.merge(base: base, local: mine, remote: remote, remoteIsLater: remoteTime > mine.updatedAt)
             if m.remoteLost {

@@ -149,7 +149,7 @@ extension SyncEngine {
     /// Whether the card a contact would go up as says what the book's card says already: both
     /// read alike, field by field (groups aside for a book without groups).
     static func sameCard(_ base: String, _ outgoing: Data, _ account: SyncAccount) -> Bool {
-        guard var before = parse(Data(base.utf8))?.contact, var now = parse(outgoing)?.contact else { return false }
+        guard var before = contact(Data(base.utf8)), var now = contact(outgoing) else { return false }
         if account.groupsLocal {
             before.vcardProperties?.removeAll { $0.name.uppercased() == "CATEGORIES" }
             now.vcardProperties?.removeAll { $0.name.uppercased() == "CATEGORIES" }
@@ -197,7 +197,7 @@ extension SyncEngine {
                 if href != item.href, let there = try backend.get(href) {
                     // The server chose another name, and perhaps another UID (Google): both
                     // are followed, and the card as it keeps it is the base of later merges.
-                    let kept = Self.parse(there.data)?.contact
+                    let kept = Self.contact(there.data)
                     if let kept, !contact.groups.isEmpty, kept.groups.isEmpty, !account.groupsLocal {
                         // It dropped the groups: a book without groups keeps them here.
                         var a = try store.account(named: account.name)

@@ -125,7 +125,7 @@ public final class SyncEngine: Sendable {
             let sent = revision == current.revision ? current : try? store.contact(id: current.id, revision: revision)
         else { return false }
         let again = card(sent, account)
-        guard SHA256.hex(again) == digest, var mine = Self.parse(again)?.contact, var theirs = Self.parse(data)?.contact else {
+        guard SHA256.hex(again) == digest, var mine = Self.contact(again), var theirs = Self.contact(data) else {
             return false
         }
         // The order of a card's lines says nothing.
@@ -149,16 +149,9 @@ public final class SyncEngine: Sendable {
 
     // MARK: Cards
 
-    /// A card's contact and photo, nil when it holds no vCard.
-    static func parse(_ data: Data) -> (contact: Contact, photo: PhotoData?)? {
-        let parsed = VCardParser.parse([UInt8](data))
-        guard let card = parsed.cards.first, let (c, photo) = try? VCardMapping.contactWithPhoto(from: card) else { return nil }
-        return (c, photo)
-    }
-
-    /// A group card (`KIND:group`, Apple's `X-ADDRESSBOOKSERVER-KIND:group`), as the importer tells them.
-    static func isGroupCard(_ card: VCard) -> Bool {
-        (card.first("KIND") ?? card.first("X-ADDRESSBOOKSERVER-KIND"))?.text.lowercased() == "group"
+    /// A card's contact, nil when it holds no vCard of a person.
+    static func contact(_ data: Data) -> Contact? {
+        VCardParser.parse([UInt8](data)).cards.first.flatMap { try? CardContent($0) }?.contact
     }
 
     /// The card's `REV`, in milliseconds, when it has one.

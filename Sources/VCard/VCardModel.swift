@@ -61,6 +61,12 @@ public enum VCardValue: Sendable, Equatable {
 
 /// One content line: `group.NAME;PARAMS:value`, in the order the card had it.
 public struct VCardProperty: Sendable, Equatable {
+    /// Whether `other` is this property wherever it was read from (its line aside).
+    public func sameValue(as other: VCardProperty) -> Bool {
+        name == other.name && value == other.value && group == other.group && spelling == other.spelling
+            && parameters == other.parameters
+    }
+
     public var group: String?
     /// Upper-cased: what every comparison uses.
     public var name: String

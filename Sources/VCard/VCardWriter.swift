@@ -21,6 +21,22 @@ public enum VCardWriter {
         appendFolded("END:VCARD", to: &out)
     }
 
+    /// Whether two lists of properties say the same once written in `version` (spellings of
+    /// parameters and encodings that version writes alike are alike), property by property,
+    /// stopping at the first that differs; no card is assembled.
+    public static func sameLines(_ a: [VCardProperty], _ b: [VCardProperty], version: Version) -> Bool {
+        let skipped: Set<String> = ["VERSION", "BEGIN", "END"]
+        var i = a.startIndex, j = b.startIndex
+        while true {
+            while i < a.endIndex, skipped.contains(a[i].name) { i += 1 }
+            while j < b.endIndex, skipped.contains(b[j].name) { j += 1 }
+            guard i < a.endIndex, j < b.endIndex else { return i == a.endIndex && j == b.endIndex }
+            if !a[i].sameValue(as: b[j]) && line(for: a[i], version: version) != line(for: b[j], version: version) { return false }
+            i += 1
+            j += 1
+        }
+    }
+
     static func line(for original: VCardProperty, version: Version) -> String {
         var p = original
         var params: [VCardParameter] = []

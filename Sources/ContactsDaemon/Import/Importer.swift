@@ -97,19 +97,10 @@ struct Importer {
 
     static let pieceBytes = 256 << 10
 
-    /// One piece of a file, read: its contacts and groups ready to store, and what else it held.
-    struct Piece: Sendable {
-        var batch: ImportBatch
-        /// How many cards the piece held (contacts, groups and failures).
-        var cards: Int
-        var errors: [ImportReport.Failure]
-        var issues: [VCardIssue]
-    }
-
     /// The pieces of one file, parsed on worker threads a few ahead of the store, handed to it
     /// in order; what each held besides its batch goes into the report as it is handed out.
     struct FileBatches: ImportBatchSource {
-        let pipeline: OrderedPipeline<Piece>
+        let pipeline: OrderedPipeline<CardPiece>
         let count: Int
         let expectedCount: Int
         let progress: ((Int, Int) -> Void)?
@@ -125,7 +116,7 @@ struct Importer {
             let workers = file.count == 1 ? 0 : max(1, min(4, Parallel.cores))
             let later = ImportBatch.keysPhonesLater(importing: file.estimatedCards)
             pipeline = OrderedPipeline(count: file.count, window: 2 * max(1, workers), workers: workers, name: "import") { i in
-                Importer.readPiece(file.parse(i), keyPhonesLater: later)
+                CardPiece(file.parse(i), keyPhonesLater: later)
             }
             count = file.count
             expectedCount = file.estimatedCards
@@ -156,62 +147,6 @@ struct Importer {
 
         func isCancelled() -> Bool { cancelled?() ?? false }
         func stored(_ count: Int) { progress?(count, max(expectedCount, count)) }
-    }
-
-    static func readPiece(_ parsed: VCardParser.Result, keyPhonesLater: Bool = false) -> Piece {
-        var items: [ImportItem] = []
-        items.reserveCapacity(parsed.cards.count)
-        var errors: [ImportReport.Failure] = []
-        var groups: [ImportGroup] = []
-        for (i, card) in parsed.cards.enumerated() {
-            if (card.first("KIND") ?? card.first("X-ADDRESSBOOKSERVER-KIND"))?.text.lowercased() == "group" {
-                guard let name = card.first("FN")?.text, !name.trimmingWhitespace().isEmpty else {
-                    errors.append(.init(index: i, line: card.line, message: "a group card without a name (FN)"))
-                    continue
-                }
-                let members = (card.all("MEMBER") + card.all("X-ADDRESSBOOKSERVER-MEMBER")).map { $0.text.trimmingWhitespace() }
-                do {
-                    groups.append(try ImportGroup(name: name, memberUIDs: members))
-                } catch {
-                    errors.append(.init(index: i, line: card.line, message: "group '\(name)': \(error)"))
-                }
-                continue
-            }
-            do {
-                let m = try map(card)
-                items.append(
-                    ImportItem(
-                        contact: m.contact, carriesGroups: card.has("CATEGORIES"),
-                        carriesFavorite: card.has("X-CONTACTSD-FAVORITE"), photo: m.photo))
-            } catch {
-                errors.append(.init(index: i, line: error.line, message: error.message))
-            }
-        }
-        return Piece(
-            batch: ImportBatch(items: items, groups: groups, keyPhonesLater: keyPhonesLater), cards: parsed.cards.count, errors: errors,
-            issues: parsed.issues)
-    }
-
-    /// A card as a contact, with its photo's bytes taken out to be stored by content.
-    struct MappedCard {
-        var contact: Contact
-        var photo: PhotoData?
-    }
-
-    static func map(_ card: VCard) throws(VCardMapping.CardError) -> MappedCard {
-        var (c, detached) = try VCardMapping.contactWithPhoto(from: card)
-        // The contact's photo reference was made from these very bytes, hashed once.
-        guard var photo = detached else { return MappedCard(contact: c, photo: nil) }
-        // Kept whatever it is (nothing imported is lost); its size is known when its header reads.
-        if let info = ImageHeader.read(photo.bytes)
-            ?? (try? PhotoDecoder.shared.inspect(photo.bytes, limits: ImageLimits(maxBytes: .max, maxPixels: .max)))
-        {
-            photo.mimeType = info.format.mimeType
-            photo.width = info.displayWidth
-            photo.height = info.displayHeight
-        }
-        c.photo = photo.reference
-        return MappedCard(contact: c, photo: photo)
     }
 
     /// Imports a JSON array of contacts in the API's shape.

@@ -1,4 +1,5 @@
 import CardDAVServer
+import ContactsCore
 import ContactsStore
 import Foundation
 import VCard
@@ -21,24 +22,12 @@ extension StoreBooks {
     }
 
     static func text(_ g: ServedGroup, _ version: ServedVersion) -> String {
-        let members = g.memberUIDs.map { $0.lowercased().hasPrefix("urn:uuid:") ? $0 : "urn:uuid:" + $0 }
-        var props = [VCardProperty(name: "UID", value: .raw(g.uid)), VCardProperty(name: "FN", value: .raw(g.groupName))]
-        if version == .v4 {
-            props.append(VCardProperty(name: "KIND", value: .raw("group")))
-            props += members.map { VCardProperty(name: "MEMBER", value: .raw($0)) }
-        } else {
-            props.append(VCardProperty(name: "N", value: .raw(g.groupName)))
-            props.append(VCardProperty(name: "X-ADDRESSBOOKSERVER-KIND", value: .raw("group")))
-            props += members.map { VCardProperty(name: "X-ADDRESSBOOKSERVER-MEMBER", value: .raw($0)) }
-        }
-        var text = ""
-        VCardWriter.write(VCard(properties: props), version: version == .v4 ? .v4 : .v3, into: &text)
-        return text
+        GroupCard(uid: g.uid, name: g.groupName, members: g.memberUIDs).text(version == .v4 ? .vcard4 : .apple)
     }
 
     /// A group card PUT at `name`: only in the book of this machine (an account's groups are
     /// its server's), with the conditions of any PUT.
-    func putGroup(_ card: GroupCardBody, at name: String, in book: String, condition: WriteCondition, client: String) throws
+    func putGroup(_ card: GroupCard, at name: String, in book: String, condition: WriteCondition, client: String) throws
         -> PutOutcome
     {
         guard book == Self.local else {
@@ -72,21 +61,5 @@ extension StoreBooks {
     func groupChanges(in book: String, after state: Int64?) throws -> [ServedGroup] {
         guard book == Self.local else { return [] }
         return try store.servedGroups().filter { state == nil || $0.state > state ?? 0 }
-    }
-}
-
-/// What a PUT of a group card says: its UID, its name and the UIDs of its members.
-struct GroupCardBody {
-    var uid: String
-    var name: String
-    var members: [String]
-
-    /// The group card a parsed vCard is, or nil for a card of a person.
-    init?(_ card: VCard) {
-        let kind = (card.first("KIND") ?? card.first("X-ADDRESSBOOKSERVER-KIND"))?.text.lowercased()
-        guard kind == "group" else { return nil }
-        uid = card.first("UID")?.text.trimmingCharacters(in: .whitespaces) ?? ""
-        name = card.first("FN")?.text.trimmingCharacters(in: .whitespaces) ?? ""
-        members = (card.all("MEMBER") + card.all("X-ADDRESSBOOKSERVER-MEMBER")).map { $0.text.trimmingCharacters(in: .whitespaces) }
     }
 }

@@ -93,15 +93,21 @@ struct StoreBooks: WritableBooks {
     }
 
     /// The contact a book serves under this name: by the name its client gave it, else as
-    /// `ID.vcf` when it has no such name.
-    func resolve(_ name: String, in book: String) throws -> (contact: Contact, name: String?)? {
+    /// `ID.vcf` when it has no such name. `withCard`: read with the card's other properties
+    /// (which a contact read for its fields leaves out), for serving it whole.
+    func resolve(_ name: String, in book: String, withCard: Bool = false) throws -> (contact: Contact, name: String?)? {
         func inBook(_ id: String) throws -> Contact? {
-            do {
-                let c = try store.contact(id: id)
-                return (c.account ?? Self.local) == book ? c : nil
-            } catch StoreError.notFound {
-                return nil
+            let found: Contact?
+            if withCard {
+                found = try store.contacts(ids: [id])[id]
+            } else {
+                do {
+                    found = try store.contact(id: id)
+                } catch StoreError.notFound {
+                    found = nil
+                }
             }
+            return found.flatMap { ($0.account ?? Self.local) == book ? $0 : nil }
         }
         for id in try store.contacts(servedAs: name) {
             if let c = try inBook(id) { return (c, name) }
@@ -147,11 +153,9 @@ struct StoreBooks: WritableBooks {
 
     func card(_ name: String, in book: String, version: ServedVersion) throws -> ServedCard? {
         guard try scope(book) != nil else { return nil }
-        guard let (found, served) = try resolve(name, in: book) else {
+        guard let (contact, served) = try resolve(name, in: book, withCard: true) else {
             return try servedGroup(name, in: book).map { ServedCard(info: Self.info($0), text: Self.text($0, version)) }
         }
-        // With the card's other properties, which a contact read for its fields leaves out.
-        let contact = try store.contacts(ids: [found.id])[found.id] ?? found
         return ServedCard(info: Self.info(contact, name: served), text: text(contact, version))
     }
 
@@ -218,9 +222,9 @@ struct StoreBooks: WritableBooks {
     }
 
     /// The group card a PUT's body is, if it is one (with a UID and a name, or why not).
-    static func groupCard(_ body: [UInt8]) throws -> GroupCardBody? {
+    static func groupCard(_ body: [UInt8]) throws -> GroupCard? {
         let parsed = VCardParser.parse(body)
-        guard parsed.cards.count == 1, let group = GroupCardBody(parsed.cards[0]) else { return nil }
+        guard parsed.cards.count == 1, let group = GroupCard(parsed.cards[0]) else { return nil }
         guard !group.uid.isEmpty else { throw ServedWriteError.invalid("the group card has no UID; CardDAV cards need one") }
         guard !group.name.isEmpty else { throw ServedWriteError.invalid("the group card has no FN: a group needs a name") }
         return group
@@ -235,7 +239,7 @@ struct StoreBooks: WritableBooks {
             let why = parsed.issues.first.map { " (line \($0.line): \($0.message))" } ?? ""
             throw ServedWriteError.invalid("a card is one vCard; this body holds \(found)\(why)")
         }
-        let piece = Importer.readPiece(parsed)
+        let piece = CardPiece(parsed)
         if let e = piece.errors.first { throw ServedWriteError.invalid((e.line.map { "line \($0): " } ?? "") + e.message) }
         guard let item = piece.batch.items.first else {
             throw ServedWriteError.invalid("the card holds no contact")

@@ -135,9 +135,10 @@ extension ContactStore {
         return .updated(id: existing.id)
     }
 
-    /// Whether two contacts say the same thing: equal typed fields, and the same vCard once
-    /// both are written out (so a re-import of an export, which spells parameters the 3.0
-    /// way, is not a change).
+    /// Whether two contacts say the same thing, compared as values: equal typed fields, then
+    /// the properties each card is written with, alike property by property once the 4.0
+    /// writer's spelling is the same (so that a re-import of an export, which spells
+    /// parameters the 3.0 way, is not a change).
     static func sameContent(_ a: Contact, _ b: Contact) -> Bool {
         var x = a, y = b
         x.vcardProperties = nil
@@ -151,9 +152,6 @@ extension ContactStore {
         // them) write the same categories.
         var a = a
         a.groups = b.groups
-        var left = "", right = ""
-        VCardWriter.write(VCard(properties: VCardMapping.properties(for: a)), version: .v4, into: &left)
-        VCardWriter.write(VCard(properties: VCardMapping.properties(for: b)), version: .v4, into: &right)
-        return left == right
+        return VCardWriter.sameLines(VCardMapping.properties(for: a), VCardMapping.properties(for: b), version: .v4)
     }
 }

@@ -111,7 +111,7 @@ extension ContactStore {
             // The members exactly as the card names them.
             var wanted = Set<Int64>()
             for member in memberUIDs {
-                let bare = Self.bareUID(member)
+                let bare = GroupCard.bareUID(member)
                 let rowid = try db.scalarInt(
                     "SELECT rowid FROM contacts WHERE uid IN (?, ?, ?) LIMIT 1", [.text(member), .text(bare), .text("urn:uuid:" + bare)])
                 if rowid != 0 { wanted.insert(rowid) }

@@ -77,10 +77,12 @@ extension ContactStore {
                     try Self.touch(db, contactRowids: try Self.memberRowids(db, groupRowid: groupRowid), log: &log)
                     log.groups.append(GroupChange(id: groupID, kind: .updated, name: name))
                 }
-                let wanted = Set(card.memberUIDs.map(Self.bareUID))
+                let wanted = Set(card.memberUIDs.map(GroupCard.bareUID))
                 var changed: [Int64] = []
                 for (rowid, uid) in inAccount
-                where try Self.setMember(db, groupRowid: groupRowid, contactRowid: rowid, wanted.contains(Self.bareUID(uid)), log: &log) {
+                where try Self.setMember(
+                    db, groupRowid: groupRowid, contactRowid: rowid, wanted.contains(GroupCard.bareUID(uid)), log: &log)
+                {
                     changed.append(rowid)
                 }
                 try Self.touch(db, contactRowids: changed, recorded: true, log: &log)
@@ -160,11 +162,5 @@ extension ContactStore {
         var out: [(Int64, String)] = []
         while try s.step() { out.append((s.int64(0), s.text(1))) }
         return out
-    }
-
-    /// A UID as group cards compare it: without `urn:uuid:`, in lower case.
-    public static func bareUID(_ uid: String) -> String {
-        let u = uid.trimmingWhitespace().lowercased()
-        return u.hasPrefix("urn:uuid:") ? String(u.dropFirst(9)) : u
     }
 }
