@@ -112,6 +112,9 @@ let package = Package(
 
         .testTarget(name: "JSONCoreTests", dependencies: ["JSONCore"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
+        // The CardDAV face against books in memory: every request through the listener's handler.
+        .testTarget(name: "CardDAVServerTests", dependencies: ["CardDAVServer", "HTTPServer", "DAVXML"]),
+        .testTarget(name: "DAVXMLTests", dependencies: ["DAVXML"]),
         .testTarget(name: "VCardTests", dependencies: ["VCard", "TestSupport"]),
         .testTarget(name: "PhoneNumbersTests", dependencies: ["PhoneNumbers"]),
         .testTarget(name: "ContactsCSVTests", dependencies: ["ContactsCSV", "ContactsCore", "VCard"]),
