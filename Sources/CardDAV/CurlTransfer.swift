@@ -1,4 +1,5 @@
 import CCurl
+import ContactsSupport
 import Foundation
 
 /// One request over one libcurl easy handle, on the caller's thread: the status, the headers
@@ -150,8 +151,7 @@ private let curlHeader: ccurl_data_fn = { data, size, count, context in
 
 /// Easy handles kept between requests, so that a connection to the server is used again.
 final class CurlHandles: @unchecked Sendable {
-    private let lock = NSLock()
-    private var idle: [UnsafeMutableRawPointer] = []
+    private let idle = Locked<[UnsafeMutableRawPointer]>([])
 
     /// libcurl, loaded and set up once before the first handle: nil, or why it cannot be.
     private static let unavailable: String? = {
@@ -164,16 +164,16 @@ final class CurlHandles: @unchecked Sendable {
     /// request for `shown` is not sent).
     func take(for shown: String) throws(DAVError) -> UnsafeMutableRawPointer {
         if let why = Self.unavailable { throw .unreachable(url: shown, message: why) }
-        if let h = lock.withLock({ idle.popLast() }) { return h }
+        if let h = idle.withLock({ $0.popLast() }) { return h }
         guard let h = ccurl_easy_init() else { throw .unreachable(url: shown, message: "libcurl could not make a handle") }
         return h
     }
 
     func giveBack(_ h: UnsafeMutableRawPointer) {
-        lock.withLock { idle.append(h) }
+        idle.withLock { $0.append(h) }
     }
 
     deinit {
-        for h in idle { ccurl_easy_cleanup(h) }
+        for h in idle.withLock({ $0 }) { ccurl_easy_cleanup(h) }
     }
 }

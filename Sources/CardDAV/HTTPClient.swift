@@ -1,3 +1,4 @@
+import ContactsSupport
 import Foundation
 
 /// One HTTP request.
@@ -69,13 +70,8 @@ public final class HTTPClient: Sendable {
     }
 
     /// How many requests this client has sent.
-    public var requests: Int {
-        counter.lock()
-        defer { counter.unlock() }
-        return sent
-    }
-    private let counter = NSLock()
-    nonisolated(unsafe) private var sent = 0
+    public var requests: Int { sent.withLock { $0 } }
+    private let sent = Locked(0)
 
     /// Sends `request`, following redirects. With `bodyToFile`, a successful answer's body goes
     /// to a private temporary file as it arrives (`bodyFile`) instead of memory: for answers as
@@ -101,9 +97,7 @@ public final class HTTPClient: Sendable {
         var headers = request.headers
         headers["User-Agent"] = "contactsd"
         if Self.origin(of: request.url) == origin, let auth = credentials.header { headers["Authorization"] = auth }
-        counter.lock()
-        sent += 1
-        counter.unlock()
+        sent.withLock { $0 += 1 }
         let shown = URLPolicy.redacted(request.url)
         let file: BodyFile?
         do {

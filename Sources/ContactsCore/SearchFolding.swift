@@ -219,28 +219,19 @@ public enum SearchFolding {
 }
 
 /// A bounded, thread-safe memo of folded strings. Names repeat a lot across an address book.
-final class FoldCache: @unchecked Sendable {
-    private let lock = NSLock()
-    private var table: [String: String] = [:]
+final class FoldCache: Sendable {
+    private let table = Locked<[String: String]>([:])
     private let capacity = 50_000
 
-    func get(_ key: String) -> String? {
-        lock.lock()
-        defer { lock.unlock() }
-        return table[key]
-    }
+    func get(_ key: String) -> String? { table.withLock { $0[key] } }
 
-    var count: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return table.count
-    }
+    var count: Int { table.withLock { $0.count } }
 
     func put(_ key: String, _ value: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        if table.count >= capacity { table.removeAll(keepingCapacity: true) }
-        table[key] = value
+        table.withLock { t in
+            if t.count >= capacity { t.removeAll(keepingCapacity: true) }
+            t[key] = value
+        }
     }
 }
 

@@ -12,9 +12,8 @@ import VCard
 /// reported (`problems`): they are never read into the store, and so never written back.
 public final class VdirBackend: SyncBackend, @unchecked Sendable {
     public let directory: String
-    private let lock = NSLock()
-    private var operations = 0
-    private var found: [String: String] = [:]
+    /// How many operations it did, and the files it found no card in, with why.
+    private let state = Locked((operations: 0, found: [String: String]()))
 
     public init(directory: String) {
         self.directory = directory.hasSuffix("/") && directory.count > 1 ? String(directory.dropLast()) : directory
@@ -22,12 +21,12 @@ public final class VdirBackend: SyncBackend, @unchecked Sendable {
 
     /// The files of the last reads that could not be taken as a contact, and why.
     public var problems: [(href: String, message: String)] {
-        lock.withLock { found.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } }
+        state.withLock { $0.found.sorted { $0.key < $1.key }.map { ($0.key, $0.value) } }
     }
 
-    public var requests: Int { lock.withLock { operations } }
+    public var requests: Int { state.withLock { $0.operations } }
 
-    private func count() { lock.withLock { operations += 1 } }
+    private func count() { state.withLock { $0.operations += 1 } }
 
     // MARK: Reading
 
@@ -99,11 +98,11 @@ public final class VdirBackend: SyncBackend, @unchecked Sendable {
             note(href, cards == 0 ? "is not a vCard: left as it is" : "holds \(cards) vCards, not one: left as it is")
             return nil
         }
-        lock.withLock { found[href] = nil }
+        state.withLock { $0.found[href] = nil }
         return RemoteCard(href: href, etag: tag, data: Data(bytes))
     }
 
-    private func note(_ href: String, _ message: String) { lock.withLock { found[href] = message } }
+    private func note(_ href: String, _ message: String) { state.withLock { $0.found[href] = message } }
 
     /// Modification time (nanoseconds), size and inode: what changes when any program writes.
     func etag(_ href: String) -> String? {

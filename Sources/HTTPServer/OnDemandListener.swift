@@ -6,16 +6,19 @@ import Glibc
 /// until a client comes, libmicrohttpd (and the TLS libraries it brings) is not loaded and
 /// its threads are not started, so that serving costs a daemon nothing while no one uses it.
 /// A connection that arrives first waits in the socket's backlog and is served at once.
-public final class OnDemandListener: @unchecked Sendable {
+public final class OnDemandListener: Sendable {
     public typealias Make = @Sendable (Int32) throws -> HTTPListener
 
-    private let lock = NSLock()
-    private var fd: Int32
-    /// The write end of a pipe whose closing ends the wait for the first connection; -1
-    /// when no one waits. (A thread waits in poll, not a Dispatch source: a process that used
-    /// Dispatch's worker threads wakes every second for the rest of its life.)
-    private var wakeFD: Int32 = -1
-    private var listener: HTTPListener?
+    private struct State {
+        /// The listening socket; -1 once stopped.
+        var fd: Int32
+        /// The write end of a pipe whose closing ends the wait for the first connection; -1
+        /// when no one waits. (A thread waits in poll, not a Dispatch source: a process that
+        /// used Dispatch's worker threads wakes every second for the rest of its life.)
+        var wakeFD: Int32 = -1
+        var listener: HTTPListener?
+    }
+    private let state: Locked<State>
     /// The port the socket is bound to.
     public let port: UInt16
 
@@ -41,7 +44,7 @@ public final class OnDemandListener: @unchecked Sendable {
 
     /// Watches a socket already listening (passed by systemd, or bound above).
     public init(socket fd: Int32) {
-        self.fd = fd
+        state = Locked(State(fd: fd))
         var bound = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
         let named = withUnsafeMutablePointer(to: &bound) { p in
@@ -57,22 +60,23 @@ public final class OnDemandListener: @unchecked Sendable {
     deinit { stop() }
 
     /// Whether a connection has come and the listener serves it.
-    public var isServing: Bool { lock.withLock { listener != nil } }
+    public var isServing: Bool { state.withLock { $0.listener != nil } }
 
     /// Waits for the first connection, then serves the socket with the listener `make`
     /// makes; `failed` hears why it could not be made (the socket is closed then).
     public func start(_ make: @escaping Make, failed: @escaping @Sendable (Error) -> Void) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard wakeFD < 0, listener == nil, fd >= 0 else { return }
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else {
-            failed(HTTPListenerError.cannotListen(errno))
-            return
+        let ends: (listening: Int32, wake: Int32)? = state.withLock { s in
+            guard s.wakeFD < 0, s.listener == nil, s.fd >= 0 else { return nil }
+            var ends: [Int32] = [-1, -1]
+            guard pipe(&ends) == 0 else {
+                failed(HTTPListenerError.cannotListen(errno))
+                return nil
+            }
+            for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+            s.wakeFD = ends[1]
+            return (s.fd, ends[0])
         }
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        wakeFD = ends[1]
-        let (listening, wake) = (fd, ends[0])
+        guard let (listening, wake) = ends else { return }
         let t = Thread { [weak self] in
             var fds = [pollfd(fd: listening, events: Int16(POLLIN), revents: 0), pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
             _ = try? retryingSyscall("poll") { poll(&fds, 2, -1) }
@@ -86,35 +90,35 @@ public final class OnDemandListener: @unchecked Sendable {
     }
 
     private func firstConnection(_ make: Make, _ failed: (Error) -> Void) {
-        lock.lock()
-        defer { lock.unlock() }
-        guard wakeFD >= 0, fd >= 0 else { return }
-        close(wakeFD)
-        wakeFD = -1
-        do {
-            listener = try make(fd)
-        } catch {
-            close(fd)
-            fd = -1
-            failed(error)
+        state.withLock { s in
+            guard s.wakeFD >= 0, s.fd >= 0 else { return }
+            close(s.wakeFD)
+            s.wakeFD = -1
+            do {
+                s.listener = try make(s.fd)
+            } catch {
+                close(s.fd)
+                s.fd = -1
+                failed(error)
+            }
         }
     }
 
     /// Stops listening: the socket is closed, and the listener, if one was made, stops.
     public func stop() {
-        lock.lock()
-        defer { lock.unlock() }
-        if wakeFD >= 0 {
-            close(wakeFD)
-            wakeFD = -1
+        state.withLock { s in
+            if s.wakeFD >= 0 {
+                close(s.wakeFD)
+                s.wakeFD = -1
+            }
+            if let listener = s.listener {
+                // It closes the socket it was given.
+                listener.stop()
+                s.listener = nil
+            } else if s.fd >= 0 {
+                close(s.fd)
+            }
+            s.fd = -1
         }
-        if let listener {
-            // It closes the socket it was given.
-            listener.stop()
-            self.listener = nil
-        } else if fd >= 0 {
-            close(fd)
-        }
-        fd = -1
     }
 }

@@ -22,11 +22,14 @@ public final class HelperDecoder: ImageDecoding, @unchecked Sendable {
         var idleSince: Double
     }
 
-    private let lock = NSLock()
-    private var idle: [Helper] = []
-    private var closed = false
-    /// Whether a look for helpers idle too long is due: one at a time, however many requests.
-    private var reapScheduled = false
+    /// The helpers waiting for work, whether the decoder is shut down, and whether a look for
+    /// helpers idle too long is due (one at a time, however many requests).
+    private struct Pool {
+        var idle: [Helper] = []
+        var closed = false
+        var reapScheduled = false
+    }
+    private let pool = Locked(Pool())
 
     public init(executable: String, timeoutSeconds: Int = 60, idleSeconds: Double = 10) {
         self.executable = executable
@@ -71,18 +74,16 @@ public final class HelperDecoder: ImageDecoding, @unchecked Sendable {
 
     /// How many helpers are waiting for work.
     var idleCount: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return idle.count
+        pool.withLock { $0.idle.count }
     }
 
     /// Stops every idle helper.
     public func shutdown() {
-        lock.lock()
-        closed = true
-        let helpers = idle
-        idle = []
-        lock.unlock()
+        let helpers = pool.withLock { p in
+            p.closed = true
+            defer { p.idle = [] }
+            return p.idle
+        }
         for h in helpers { stop(h, kill: false) }
     }
 
@@ -106,52 +107,49 @@ public final class HelperDecoder: ImageDecoding, @unchecked Sendable {
     private func take() throws(ImageError) -> Helper {
         // Helpers idle for too long go first.
         reapIdle()
-        lock.lock()
-        let reused = idle.popLast()
-        lock.unlock()
+        let reused = pool.withLock { $0.idle.popLast() }
         if let reused { return reused }
         return try spawn()
     }
 
     private func give(back helper: Helper) {
-        lock.lock()
-        if closed {
-            lock.unlock()
+        let kept = pool.withLock { p in
+            if !p.closed { p.idle.append(helper) }
+            return !p.closed
+        }
+        guard kept else {
             stop(helper, kill: false)
             return
         }
-        idle.append(helper)
-        lock.unlock()
         scheduleReap()
     }
 
     /// Idle helpers are stopped once idle for long enough, even if no request comes to notice.
     private func scheduleReap() {
-        lock.lock()
-        let due = !reapScheduled && !idle.isEmpty
-        if due { reapScheduled = true }
-        lock.unlock()
+        let due = pool.withLock { p in
+            let due = !p.reapScheduled && !p.idle.isEmpty
+            if due { p.reapScheduled = true }
+            return due
+        }
         guard due else { return }
         TaskQueue.timers.after(seconds: idleSeconds + 0.5) { [weak self] in
             guard let self else { return }
-            self.lock.lock()
-            self.reapScheduled = false
-            self.lock.unlock()
+            self.pool.withLock { $0.reapScheduled = false }
             self.reapIdle()
             self.scheduleReap()  // for helpers that became idle meanwhile
         }
     }
 
     private func reapIdle() {
-        lock.lock()
         let now = Self.now()
         var expired: [Helper] = []
-        idle.removeAll { h in
-            guard now - h.idleSince > idleSeconds else { return false }
-            expired.append(h)
-            return true
+        pool.withLock { p in
+            p.idle.removeAll { h in
+                guard now - h.idleSince > idleSeconds else { return false }
+                expired.append(h)
+                return true
+            }
         }
-        lock.unlock()
         for h in expired { stop(h, kill: false) }
     }
 

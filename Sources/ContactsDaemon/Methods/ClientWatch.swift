@@ -6,9 +6,8 @@ import JSONRPC
 /// often as an import asks whether it is cancelled, it asks the kernel at most every 50 ms.
 final class ClientWatch: @unchecked Sendable {
     private weak var session: RPCSession?
-    private let lock = NSLock()
-    private var lastAsked: Int64 = 0
-    private var gone = false
+    /// When the kernel was last asked, and whether the client had gone.
+    private let state = Locked((lastAsked: Int64(0), gone: false))
     private let whenGone: @Sendable () -> Void
 
     /// `whenGone` is called once, the first time the client is found gone.
@@ -18,14 +17,14 @@ final class ClientWatch: @unchecked Sendable {
     }
 
     var hasGone: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !gone, let session else { return gone }
-        let now = Timestamp.monotonicMillis()
-        guard now >= lastAsked + 50 else { return false }
-        lastAsked = now
-        gone = session.clientHasGone
-        if gone { whenGone() }
-        return gone
+        state.withLock { state in
+            guard !state.gone, let session else { return state.gone }
+            let now = Timestamp.monotonicMillis()
+            guard now >= state.lastAsked + 50 else { return false }
+            state.lastAsked = now
+            state.gone = session.clientHasGone
+            if state.gone { whenGone() }
+            return state.gone
+        }
     }
 }

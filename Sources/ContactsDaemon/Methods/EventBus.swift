@@ -1,5 +1,6 @@
 import ContactsAPI
 import ContactsStore
+import ContactsSupport
 import Foundation
 import JSONCore
 import JSONRPC
@@ -7,14 +8,13 @@ import JSONRPC
 /// Delivers committed changes to every subscribed connection. Delivery only queues the
 /// message on the connection; a subscriber that stops reading is dropped by the transport.
 final class EventBus: @unchecked Sendable {
-    private let lock = NSLock()
-    private var subscribers: [Int: RPCSession] = [:]
+    private let subscribers = Locked<[Int: RPCSession]>([:])
 
     func subscribe(_ session: RPCSession) {
-        lock.lock()
-        let isNew = subscribers[session.sessionID] == nil
-        subscribers[session.sessionID] = session
-        lock.unlock()
+        let isNew = subscribers.withLock { s in
+            defer { s[session.sessionID] = session }
+            return s[session.sessionID] == nil
+        }
         if isNew {
             let id = session.sessionID
             session.onClose { [weak self] in self?.unsubscribe(id) }
@@ -22,21 +22,13 @@ final class EventBus: @unchecked Sendable {
     }
 
     func unsubscribe(_ id: Int) {
-        lock.lock()
-        subscribers[id] = nil
-        lock.unlock()
+        subscribers.withLock { $0[id] = nil }
     }
 
-    var subscriberCount: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return subscribers.count
-    }
+    var subscriberCount: Int { subscribers.withLock { $0.count } }
 
     func publish(method: String, params: JSONValue) {
-        lock.lock()
-        let targets = Array(subscribers.values)
-        lock.unlock()
+        let targets = subscribers.withLock { Array($0.values) }
         for s in targets where !s.sendNotification(method: method, params: params) {
             unsubscribe(s.sessionID)
         }

@@ -1,5 +1,6 @@
 import CardDAVServer
 import ContactsStore
+import ContactsSupport
 import Foundation
 import Glibc
 import HTTPServer
@@ -10,9 +11,14 @@ final class CardDAVFace: @unchecked Sendable {
     private let store: ContactStore
     private let sync: SyncService?
     private let log: Logger
-    private let lock = NSLock()
-    private var listener: OnDemandListener?
-    private var address: LoopbackAddress?
+    /// What listens, where, and whether the service manager passed the socket (then settings
+    /// do not move it).
+    private struct State {
+        var listener: OnDemandListener?
+        var address: LoopbackAddress?
+        var passed = false
+    }
+    private let state = Locked(State())
 
     static let maxCardBytes = 16 << 20
 
@@ -22,46 +28,44 @@ final class CardDAVFace: @unchecked Sendable {
         self.log = log
     }
 
-    /// Serving a socket the service manager passed: settings do not move it.
-    private var passed = false
-
     /// Listens where `address` says, or stops when it is nil. A listener that cannot start
     /// (the port is taken) is logged and leaves the rest of the daemon running.
     func apply(_ wanted: LoopbackAddress?) {
-        lock.lock()
-        defer { lock.unlock() }
-        if passed {
-            if wanted != nil && wanted != address {
-                log.notice("carddav.listen is not used: CardDAV is served on the socket the service manager passed")
+        state.withLock { s in
+            if s.passed {
+                if wanted != nil && wanted != s.address {
+                    log.notice("carddav.listen is not used: CardDAV is served on the socket the service manager passed")
+                }
+                return
             }
-            return
+            guard wanted != s.address || (wanted != nil && s.listener == nil) else { return }
+            s.listener?.stop()
+            s.listener = nil
+            s.address = wanted
+            guard let wanted else { return }
+            s.listener = start(at: wanted) { try OnDemandListener(host: wanted.host, port: wanted.port) }
         }
-        guard wanted != address || (wanted != nil && listener == nil) else { return }
-        listener?.stop()
-        listener = nil
-        address = wanted
-        guard let wanted else { return }
-        start(at: wanted) { try OnDemandListener(host: wanted.host, port: wanted.port) }
     }
 
     /// Serves the socket systemd passed (contactsd-carddav.socket), if it is bound to loopback.
     func serve(passedSocket fd: Int32) {
-        lock.lock()
-        defer { lock.unlock() }
-        passed = true
-        guard let bound = LoopbackAddress.bound(fd) else {
-            log.error(
-                "the CardDAV socket the service manager passed is not bound to loopback: it is not served (contactsd serves this machine only)"
-            )
-            return
+        state.withLock { s in
+            s.passed = true
+            guard let bound = LoopbackAddress.bound(fd) else {
+                log.error(
+                    "the CardDAV socket the service manager passed is not bound to loopback: it is not served (contactsd serves this machine only)"
+                )
+                return
+            }
+            s.address = bound
+            s.listener = start(at: bound) { OnDemandListener(socket: fd) }
         }
-        address = bound
-        start(at: bound) { OnDemandListener(socket: fd) }
     }
 
     /// Listens with the socket `listen` gives, served once the first client connects (so
-    /// that libmicrohttpd and its threads cost nothing until then); the caller holds the lock.
-    private func start(at wanted: LoopbackAddress, _ listen: () throws -> OnDemandListener) {
+    /// that libmicrohttpd and its threads cost nothing until then); nil when it cannot. The
+    /// caller holds the state's lock.
+    private func start(at wanted: LoopbackAddress, _ listen: () throws -> OnDemandListener) -> OnDemandListener? {
         let service = DAVService(books: StoreBooks(store: store, sync: sync), maxResourceSize: Self.maxCardBytes)
         var limits = HTTPListener.Limits()
         limits.bodyBytes = Self.maxCardBytes
@@ -75,21 +79,22 @@ final class CardDAVFace: @unchecked Sendable {
             socket.start(
                 { [limits] fd in try HTTPListener(socket: fd, limits: limits, owner: getuid(), refused: refused, handler: service.handle) },
                 failed: { [log] error in log.error("cannot serve CardDAV at \(wanted): \(error)") })
-            listener = socket
             log.info("serving CardDAV at \(wanted.url)")
+            return socket
         } catch {
             log.error("cannot serve CardDAV at \(wanted): \(error)")
+            return nil
         }
     }
 
     /// The URL clients are given, while it listens.
-    var url: String? { lock.withLock { listener == nil ? nil : address?.url } }
+    var url: String? { state.withLock { $0.listener == nil ? nil : $0.address?.url } }
 
     /// Stops listening, whatever the settings or the service manager said (the daemon stops).
     func stop() {
-        lock.lock()
-        defer { lock.unlock() }
-        listener?.stop()
-        listener = nil
+        state.withLock { s in
+            s.listener?.stop()
+            s.listener = nil
+        }
     }
 }

@@ -19,8 +19,8 @@ public final class Daemon: @unchecked Sendable {
     let log: Logger
     let paths: XDGPaths
     let startedAt = Date()
-    private let stateLock = NSLock()
-    private var settings: Settings
+    /// The settings in force and the birthday calendar kept: a reload changes both.
+    private let state: Locked<(settings: Settings, dateCalendar: DateCalendarDirectory?)>
     private(set) var socketPath: String
     let dataDirectory: String
     let databasePath: String
@@ -33,7 +33,6 @@ public final class Daemon: @unchecked Sendable {
     private var photos: PhotoService?
     private var sync: SyncService?
     private var vdirs: VdirWatcher?
-    private(set) var dateCalendar: DateCalendarDirectory?
     private(set) var cardDAV: CardDAVFace?
     /// The CardDAV socket the service manager passed, if it did.
     private var passedCardDAVSocket: Int32?
@@ -59,7 +58,7 @@ public final class Daemon: @unchecked Sendable {
         self.options = options
         self.paths = XDGPaths(environment: environment)
         let settings = try Settings.resolve(options, paths: paths)
-        self.settings = settings
+        self.state = Locked((settings, nil))
         self.log = Logger(level: settings.logLevel, environment: environment)
         self.dataDirectory = settings.dataDirectory
         self.socketPath = settings.socketPath
@@ -95,6 +94,7 @@ public final class Daemon: @unchecked Sendable {
     }
 
     func start() throws {
+        let settings = currentSettings
         try FileIO.makeDirectories(dataDirectory)
         do {
             lock = try LockFile(path: dataDirectory + "/contactsd.lock")
@@ -335,28 +335,26 @@ public final class Daemon: @unchecked Sendable {
     }
 
     /// The birthday calendar kept now (a reload may start, move or end it).
-    private var currentDateCalendar: DateCalendarDirectory? { stateLock.withLock { dateCalendar } }
+    private var currentDateCalendar: DateCalendarDirectory? { state.withLock { $0.dateCalendar } }
 
     /// Keeps the birthday calendar in `directory` from now on (nil: none); the files of a
     /// directory given up stay as they are.
     private func keepDateCalendar(in directory: String?) {
         guard let store else { return }
         let calendar = directory.map { DateCalendarDirectory(directory: $0, store: store, log: log) }
-        stateLock.withLock { dateCalendar = calendar }
+        state.withLock { $0.dateCalendar = calendar }
         calendar?.start()
     }
 
     /// The settings in force now (a reload may have changed them).
-    var currentSettings: Settings { stateLock.withLock { settings } }
+    var currentSettings: Settings { state.withLock { $0.settings } }
 
     /// Prunes the history in the background, `after` seconds from now and then every hour,
     /// as the settings in force say.
     private func pruneHistorySoon(after seconds: Double) {
         TaskQueue.timers.after(seconds: seconds) { [weak self] in
             guard let self, let store, !stopping.load(ordering: .relaxed) else { return }
-            stateLock.lock()
-            let retention = HistoryRetention(days: settings.historyDays, maxBytes: settings.historyMaxBytes)
-            stateLock.unlock()
+            let retention = state.withLock { HistoryRetention(days: $0.settings.historyDays, maxBytes: $0.settings.historyMaxBytes) }
             do {
                 let gone = try store.pruneHistory(retention)
                 if gone > 0 { log.info("history: \(gone) changes older than \(retention.days) days or over the size limit went") }
@@ -374,10 +372,10 @@ public final class Daemon: @unchecked Sendable {
         Systemd.notify("RELOADING=1\nSTATUS=Reloading the configuration")
         do {
             let fresh = try Settings.resolve(options, paths: paths)
-            stateLock.lock()
-            let old = settings
-            settings = fresh
-            stateLock.unlock()
+            let old = state.withLock { s in
+                defer { s.settings = fresh }
+                return s.settings
+            }
             log.level = fresh.logLevel
             server?.config = serverConfiguration(fresh)
             photos?.apply(fresh)

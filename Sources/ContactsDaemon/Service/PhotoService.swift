@@ -28,8 +28,8 @@ enum PhotoDecoder {
 final class PhotoService: @unchecked Sendable {
     let store: ContactStore
     let thumbnails: ThumbnailCache
-    private let lock = NSLock()
-    private var _aheadSizes: [Int]
+    /// The sizes made ahead (`thumbnailSizes`), changed on reload.
+    private let aheadSizes: Locked<[Int]>
     /// Thumbnails made ahead of any request, one at a time, behind everything else.
     private let aheadQueue = TaskQueue(label: "thumbnails-ahead", lowPriority: true)
     static let sizes = 16...1024
@@ -39,7 +39,7 @@ final class PhotoService: @unchecked Sendable {
         self.store = store
         self.thumbnails = ThumbnailCache(
             directory: cacheDirectory + "/thumbnails", decoder: PhotoDecoder.shared, limits: Self.limits(settings))
-        self._aheadSizes = settings.thumbnailSizes
+        self.aheadSizes = Locked(settings.thumbnailSizes)
         // A photo no contact refers to any more takes its thumbnails with it.
         store.setPhotoRemovalHandler { [thumbnails] hash in thumbnails.purge(hash: hash) }
     }
@@ -54,9 +54,7 @@ final class PhotoService: @unchecked Sendable {
 
     func apply(_ settings: Settings) {
         thumbnails.limits = Self.limits(settings)
-        lock.lock()
-        _aheadSizes = settings.thumbnailSizes
-        lock.unlock()
+        aheadSizes.withLock { $0 = settings.thumbnailSizes }
     }
 
     /// Checks a photo and stores it for a contact: the header first (format, pixels), then a
@@ -72,9 +70,7 @@ final class PhotoService: @unchecked Sendable {
     }
 
     private func makeAhead(hash: String, bytes: [UInt8]) {
-        lock.lock()
-        let sizes = _aheadSizes.filter { $0 != Self.defaultSize }
-        lock.unlock()
+        let sizes = aheadSizes.withLock { $0.filter { $0 != Self.defaultSize } }
         guard !sizes.isEmpty else { return }
         aheadQueue.async { [thumbnails] in
             for size in sizes { _ = try? thumbnails.thumbnail(hash: hash, size: size, crop: false) { bytes } }

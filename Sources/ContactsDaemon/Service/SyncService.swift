@@ -27,21 +27,25 @@ final class SyncService: @unchecked Sendable {
     var vdirChangeDelay = 0.2
     /// The account new contacts go to (`defaultAccount` in config.json), when there is one.
     var defaultAccount: String? {
-        get { lock.withLock { configuredDefault } }
-        set { lock.withLock { configuredDefault = newValue } }
+        get { state.withLock { s in s.configuredDefault } }
+        set { state.withLock { s in s.configuredDefault = newValue } }
     }
-    private var configuredDefault: String?
 
-    private let lock = NSLock()
-    private var accountLocks: [String: NSLock] = [:]
-    private var pending: [String: (at: Date, work: TaskQueue.Item)] = [:]
-    private var failures: [String: Int] = [:]
-    /// What a server said with `Retry-After`: no request to it before then, asked for or not
-    /// (the status it answered with, for the refusal).
-    private var quietUntil: [String: (at: Date, status: Int)] = [:]
+    /// The schedule and what it goes by, under one lock.
+    private struct Schedule {
+        var configuredDefault: String?
+        /// One sync of an account at a time: a second waits for the first.
+        var accountLocks: [String: Locked<Void>] = [:]
+        var pending: [String: (at: Date, work: TaskQueue.Item)] = [:]
+        var failures: [String: Int] = [:]
+        /// What a server said with `Retry-After`: no request to it before then, asked for or
+        /// not (the status it answered with, for the refusal).
+        var quietUntil: [String: (at: Date, status: Int)] = [:]
+        var started = false
+    }
+    private let state = Locked(Schedule())
     /// The longest wait a server's `Retry-After` is taken for.
     static let longestWait = 86_400.0
-    private var started = false
     private let queue = TaskQueue(label: "sync")
 
     /// `smallerPhoto` makes the smaller JPEG a server that refuses a card's size is sent.
@@ -80,16 +84,21 @@ final class SyncService: @unchecked Sendable {
     func sync(_ name: String, held: SyncEngine.HeldDeletions = .hold, progress: @escaping (SyncProgress) -> Void = { _ in }) throws
         -> SyncReport
     {
-        let accountLock = lock.withLock {
-            if let l = accountLocks[name] { return l }
-            let l = NSLock()
-            accountLocks[name] = l
+        let accountLock = state.withLock { s in
+            if let l = s.accountLocks[name] { return l }
+            let l = Locked(())
+            s.accountLocks[name] = l
             return l
         }
-        accountLock.lock()
-        defer { accountLock.unlock() }
+        return try accountLock.withLock { _ in try syncAlone(name, held: held, progress: progress) }
+    }
+
+    /// A sync of `name`, with no other sync of it under way.
+    private func syncAlone(_ name: String, held: SyncEngine.HeldDeletions, progress: @escaping (SyncProgress) -> Void) throws
+        -> SyncReport
+    {
         let account = try store.account(named: name)
-        if let quiet = lock.withLock({ quietUntil[name] }), quiet.at > Date() {
+        if let quiet = state.withLock({ s in s.quietUntil[name] }), quiet.at > Date() {
             // The server asked for time: it is not asked again before then, whoever asks.
             let wait = quiet.at.timeIntervalSinceNow
             throw DAVError.status(
@@ -119,15 +128,15 @@ final class SyncService: @unchecked Sendable {
             let book = AddressBookClient(url: url, http: HTTPClient(credentials: credentials, for: url, caFile: account.caFile))
             result = Result { try engine.sync(account, with: book, held: held, cancelled: isStopping, progress: report) }
         }
-        lock.withLock {
-            if case .success = result { failures[name] = nil } else { failures[name, default: 0] += 1 }
+        state.withLock { s in
+            if case .success = result { s.failures[name] = nil } else { s.failures[name, default: 0] += 1 }
             if case .failure(DAVError.status(let code, _, _, let retryAfter?)) = result {
-                quietUntil[name] = (Date().addingTimeInterval(min(max(retryAfter, 1), Self.longestWait)), code)
+                s.quietUntil[name] = (Date().addingTimeInterval(min(max(retryAfter, 1), Self.longestWait)), code)
             } else if case .success = result {
-                quietUntil[name] = nil
+                s.quietUntil[name] = nil
             }
         }
-        if let quiet = lock.withLock({ quietUntil[name] }), case .failure = result {
+        if let quiet = state.withLock({ s in s.quietUntil[name] }), case .failure = result {
             // A sync due sooner (a local change, the interval) waits as the server said.
             postpone(name, until: quiet.at)
         }
@@ -140,29 +149,29 @@ final class SyncService: @unchecked Sendable {
 
     /// Starts the schedule: each account's first sync `after` seconds from now.
     func start(after seconds: Double = 2) {
-        lock.withLock { started = true }
+        state.withLock { s in s.started = true }
         for a in (try? store.accounts()) ?? [] { schedule(a.name, after: seconds) }
     }
 
     /// A contact changed here: each account syncs within a few seconds (once, however many
     /// changes come meanwhile). A change a sync made is not one to send.
     func localChange(origin: String) {
-        guard !origin.hasPrefix("sync:"), lock.withLock({ started }) else { return }
+        guard !origin.hasPrefix("sync:"), state.withLock({ s in s.started }) else { return }
         for a in (try? store.accounts()) ?? [] { schedule(a.name, after: a.vdirPath == nil ? changeDelay : vdirChangeDelay) }
     }
 
     /// The account was added or removed: its schedule starts or ends.
     func accountsChanged() {
         onAccountsChanged?()
-        guard lock.withLock({ started }) else { return }
+        guard state.withLock({ s in s.started }) else { return }
         let names = Set(((try? store.accounts()) ?? []).map(\.name))
-        lock.withLock {
-            for (name, p) in pending where !names.contains(name) {
+        state.withLock { s in
+            for (name, p) in s.pending where !names.contains(name) {
                 p.work.cancel()
-                pending[name] = nil
+                s.pending[name] = nil
             }
         }
-        for name in names where lock.withLock({ pending[name] == nil }) { schedule(name, after: 1) }
+        for name in names where state.withLock({ s in s.pending[name] == nil }) { schedule(name, after: 1) }
     }
 
     /// Moves contacts to `account` (nil: this machine alone), each at the href a new card of
@@ -191,43 +200,43 @@ final class SyncService: @unchecked Sendable {
     }
 
     /// When the next unattended sync of `name` is due.
-    func nextAttempt(_ name: String) -> Date? { lock.withLock { pending[name]?.at } }
+    func nextAttempt(_ name: String) -> Date? { state.withLock { s in s.pending[name]?.at } }
 
     func stop() {
-        lock.withLock {
-            started = false
-            for p in pending.values { p.work.cancel() }
-            pending.removeAll()
+        state.withLock { s in
+            s.started = false
+            for p in s.pending.values { p.work.cancel() }
+            s.pending.removeAll()
         }
     }
 
     /// Runs a sync of `name` in `seconds`, unless one is due sooner already; never before
     /// the time a server's `Retry-After` named.
     func schedule(_ name: String, after seconds: Double) {
-        lock.withLock {
-            guard started else { return }
+        state.withLock { s in
+            guard s.started else { return }
             var at = Date().addingTimeInterval(seconds)
-            if let quiet = quietUntil[name]?.at, quiet > at { at = quiet }
-            if let p = pending[name], p.at <= at { return }
-            pending[name]?.work.cancel()
+            if let quiet = s.quietUntil[name]?.at, quiet > at { at = quiet }
+            if let p = s.pending[name], p.at <= at { return }
+            s.pending[name]?.work.cancel()
             let work = queue.after(seconds: at.timeIntervalSinceNow) { [weak self] in self?.runScheduled(name) }
-            pending[name] = (at, work)
+            s.pending[name] = (at, work)
         }
     }
 
     /// Moves a sync of `name` due before `date` to then.
     private func postpone(_ name: String, until date: Date) {
-        let due = lock.withLock { () -> Bool in
-            guard let p = pending[name], p.at < date else { return false }
+        let due = state.withLock { s -> Bool in
+            guard let p = s.pending[name], p.at < date else { return false }
             p.work.cancel()
-            pending[name] = nil
+            s.pending[name] = nil
             return true
         }
         if due { schedule(name, after: date.timeIntervalSinceNow) }
     }
 
     private func runScheduled(_ name: String) {
-        lock.withLock { pending[name] = nil }
+        state.withLock { s in s.pending[name] = nil }
         guard !isStopping(), let account = try? store.account(named: name) else { return }
         let next: Double
         do {
@@ -235,10 +244,10 @@ final class SyncService: @unchecked Sendable {
             next = Double(account.interval)
         } catch let e as DAVError {
             // After a Retry-After, `schedule` waits what the server said.
-            let n = lock.withLock { failures[name] ?? 1 }
+            let n = state.withLock { s in s.failures[name] ?? 1 }
             if case .status(_, _, _, .some) = e { next = 1 } else { next = Self.backoff(failures: n, interval: Double(account.interval)) }
         } catch {
-            next = Self.backoff(failures: lock.withLock { failures[name] ?? 1 }, interval: Double(account.interval))
+            next = Self.backoff(failures: state.withLock { s in s.failures[name] ?? 1 }, interval: Double(account.interval))
         }
         schedule(name, after: next)
     }

@@ -13,10 +13,8 @@ final class VdirWatcher: @unchecked Sendable {
     private let store: ContactStore
     private let sync: SyncService
     private let log: Logger
-    private let lock = NSLock()
-    private var inotify: Inotify?
-    /// Watch descriptor → account name.
-    private var watched: [Int32: String] = [:]
+    /// The inotify instance, and the account each watch descriptor is of.
+    private let state = Locked((inotify: Inotify?.none, watched: [Int32: String]()))
     /// Seconds from an event to the sync it starts.
     var delay = 0.2
 
@@ -33,7 +31,7 @@ final class VdirWatcher: @unchecked Sendable {
 
     func start() throws(SystemError) {
         let events = try Inotify()
-        lock.withLock { inotify = events }
+        state.withLock { $0.inotify = events }
         events.start(name: "vdir-events") { [weak self] batch in
             self?.handle(batch)
         } failed: { [log] error in
@@ -45,13 +43,13 @@ final class VdirWatcher: @unchecked Sendable {
     /// Watches the directory of every vdir account, and no other (after accounts changed).
     func refresh() {
         let vdirs = ((try? store.accounts()) ?? []).compactMap { a in a.vdirPath.map { (a.name, $0) } }
-        lock.withLock {
-            guard let inotify else { return }
-            for wd in watched.keys { inotify.unwatch(wd) }
-            watched.removeAll()
+        state.withLock { s in
+            guard let inotify = s.inotify else { return }
+            for wd in s.watched.keys { inotify.unwatch(wd) }
+            s.watched.removeAll()
             for (name, path) in vdirs {
                 do {
-                    watched[try inotify.watch(path, Self.mask)] = name
+                    s.watched[try inotify.watch(path, Self.mask)] = name
                 } catch {
                     log.warning("vdir account '\(name)': cannot watch \(path): \(error); it syncs every interval only")
                 }
@@ -62,21 +60,18 @@ final class VdirWatcher: @unchecked Sendable {
     private func handle(_ batch: [Inotify.Event]) {
         var names: Set<String> = []
         let overflow = batch.contains { $0.mask & Inotify.overflow != 0 }
-        lock.withLock {
+        state.withLock { s in
             if overflow {
-                names = Set(watched.values)
+                names = Set(s.watched.values)
             } else {
-                for e in batch where VdirBackend.isCard(e.name) { if let name = watched[e.watch] { names.insert(name) } }
+                for e in batch where VdirBackend.isCard(e.name) { if let name = s.watched[e.watch] { names.insert(name) } }
             }
         }
         for name in names { sync.schedule(name, after: delay) }
     }
 
     func stop() {
-        lock.withLock { inotify }?.stop()
-        lock.withLock {
-            inotify = nil
-            watched.removeAll()
-        }
+        state.withLock { $0.inotify }?.stop()
+        state.withLock { $0 = (nil, [:]) }
     }
 }

@@ -10,25 +10,18 @@ public final class Logger: @unchecked Sendable {
     /// The transport's levels are the daemon's: one set of severities end to end.
     public typealias Level = LogLevel
 
-    private let lock = NSLock()
-    private var currentLevel: Level
+    private let currentLevel: Locked<Level>
+    /// Lines are written whole, one at a time.
+    private let writing = Locked(())
     /// The lowest level written; may change while running (SIGHUP).
     public var level: Level {
-        get {
-            lock.lock()
-            defer { lock.unlock() }
-            return currentLevel
-        }
-        set {
-            lock.lock()
-            currentLevel = newValue
-            lock.unlock()
-        }
+        get { currentLevel.withLock { $0 } }
+        set { currentLevel.withLock { $0 = newValue } }
     }
     private let toJournal: Bool
 
     public init(level: Level = .info, environment: [String: String] = ProcessInfo.processInfo.environment) {
-        self.currentLevel = level
+        self.currentLevel = Locked(level)
         self.toJournal = Self.stderrIsJournal(environment["JOURNAL_STREAM"])
     }
 
@@ -47,10 +40,8 @@ public final class Logger: @unchecked Sendable {
         guard level >= self.level else { return }
         let line = message.replacingOccurrences(of: "\n", with: " ")
         let text = toJournal ? "<\(level.syslogPriority)>\(line)\n" : "contactsd: \(level.word): \(line)\n"
-        lock.lock()
         // Nowhere to tell of a log that cannot be written.
-        try? FileIO.writeAll(2, Array(text.utf8))
-        lock.unlock()
+        writing.withLock { _ in try? FileIO.writeAll(2, Array(text.utf8)) }
     }
 
     /// The message is made only when debug lines are written (some take work to make).

@@ -97,21 +97,20 @@ public enum Memory {
         if mallctl("arena.4096.purge", nil, nil, nil, 0) != 0 { malloc_trim(0) }
     }
 
-    private static let pending = NSLock()
-    nonisolated(unsafe) private static var scheduled = false
+    /// Whether a release is due already.
+    private static let scheduled = Locked(false)
 
     /// Gives what is free back a moment after a large import or export, once its buffers and
     /// its reply are gone (while the work runs they are still in use). Calls close together
     /// give one release.
     static func releaseSoon() {
-        pending.lock()
-        defer { pending.unlock() }
-        guard !scheduled else { return }
-        scheduled = true
+        let due = scheduled.withLock { s in
+            defer { s = true }
+            return !s
+        }
+        guard due else { return }
         TaskQueue.timers.after(seconds: 0.5) {
-            pending.lock()
-            scheduled = false
-            pending.unlock()
+            scheduled.withLock { $0 = false }
             release()
         }
     }

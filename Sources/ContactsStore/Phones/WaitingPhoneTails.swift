@@ -1,4 +1,4 @@
-import Foundation
+import ContactsSupport
 import PhoneNumbers
 
 /// The tails of the phones a large import left unkeyed (`phones_unkeyed`), held in memory
@@ -6,12 +6,11 @@ import PhoneNumbers
 /// those contacts through it instead of scanning their search text. Each commit adds a
 /// sorted run; everything goes once nothing waits. An entry of a contact keyed, changed or
 /// deleted meanwhile only makes it a candidate that its phones then rule out.
-final class WaitingPhoneTails: @unchecked Sendable {
-    private let lock = NSLock()
-    private var runs: [[UInt64]] = []
-    /// False while contacts wait whose tails are not here: left by a daemon that stopped
-    /// before it had keyed them, or by a restored backup.
-    private var complete = true
+final class WaitingPhoneTails: Sendable {
+    /// The sorted runs, and whether they are all there is: false while contacts wait whose
+    /// tails are not here (left by a daemon that stopped before it had keyed them, or by a
+    /// restored backup).
+    private let state = Locked((runs: [[UInt64]](), complete: true))
 
     /// A tail (`PhoneMatch.shortDigits` digits) and a rowid in one word, ordered by tail.
     static func entry(tail: String, rowid: Int64) -> UInt64? {
@@ -25,18 +24,15 @@ final class WaitingPhoneTails: @unchecked Sendable {
     func add(_ entries: [UInt64], allKept: Bool) {
         guard !entries.isEmpty || !allKept else { return }
         let run = entries.sorted()
-        lock.lock()
-        if !run.isEmpty { runs.append(run) }
-        if !allKept { complete = false }
-        lock.unlock()
+        state.withLock { s in
+            if !run.isEmpty { s.runs.append(run) }
+            if !allKept { s.complete = false }
+        }
     }
 
     /// Forgets every entry; `complete` says whether nothing waits now that is not here.
     func reset(complete: Bool) {
-        lock.lock()
-        runs = []
-        self.complete = complete
-        lock.unlock()
+        state.withLock { $0 = (runs: [], complete: complete) }
     }
 
     /// The rowids of the waiting contacts with a phone of this tail, or nil when some
@@ -44,9 +40,7 @@ final class WaitingPhoneTails: @unchecked Sendable {
     func rowids(tail: String) -> [Int64]? {
         guard let low = Self.entry(tail: tail, rowid: 0) else { return [] }
         let high = low | (1 << Self.rowidBits - 1)
-        lock.lock()
-        defer { lock.unlock() }
-        guard complete else { return nil }
+        guard let runs = state.withLock({ $0.complete ? $0.runs : nil }) else { return nil }
         var out: [Int64] = []
         for run in runs {
             var lo = 0

@@ -81,12 +81,16 @@ struct PhotoStore {
 /// imported, just copied into the inbox: the one before it already did.)
 final class PhotoFlusher: @unchecked Sendable {
     private let photos: PhotoStore
-    private let lock = NSLock()
     private let running = DispatchGroup()
-    private var busy = false
-    private var lastStart: Int64 = 0
-    private var wrote = false
-    private var failure: SystemError?
+    /// Whether a flush runs, when the last began, whether any file was written, and the first
+    /// failure to flush.
+    private struct State {
+        var busy = false
+        var lastStart: Int64 = 0
+        var wrote = false
+        var failure: SystemError?
+    }
+    private let state = Locked(State())
     /// Flushes start at most this often.
     static let intervalMillis: Int64 = 250
 
@@ -97,21 +101,23 @@ final class PhotoFlusher: @unchecked Sendable {
 
     /// A photo file was written unsynced.
     func wroteFile() {
-        lock.lock()
-        defer { lock.unlock() }
-        wrote = true
-        let now = Timestamp.monotonicMillis()
-        guard !busy, now - lastStart >= Self.intervalMillis else { return }
-        busy = true
-        lastStart = now
+        let start = state.withLock { s in
+            s.wrote = true
+            let now = Timestamp.monotonicMillis()
+            guard !s.busy, now - s.lastStart >= Self.intervalMillis else { return false }
+            s.busy = true
+            s.lastStart = now
+            return true
+        }
+        guard start else { return }
         running.enter()
         flushing.async { [self] in
             var failed: SystemError?
             do throws(SystemError) { try photos.syncAll() } catch { failed = error }
-            lock.lock()
-            if failure == nil { failure = failed }
-            busy = false
-            lock.unlock()
+            state.withLock { s in
+                if s.failure == nil { s.failure = failed }
+                s.busy = false
+            }
             running.leave()
         }
     }
@@ -120,9 +126,7 @@ final class PhotoFlusher: @unchecked Sendable {
     /// one is thrown.
     func finish() throws(SystemError) {
         running.wait()
-        lock.lock()
-        let (wrote, failure) = (self.wrote, self.failure)
-        lock.unlock()
+        let (wrote, failure) = state.withLock { ($0.wrote, $0.failure) }
         guard wrote else { return }
         if let failure { throw failure }
         try photos.syncAll()

@@ -26,21 +26,12 @@ public final class RPCServer: @unchecked Sendable {
     let engine: RPCEngine
     let listenFD: Int32
     let log: Logger
-    private let configLock = NSLock()
-    private var currentConfig: RPCServerConfiguration
+    private let currentConfig: Locked<RPCServerConfiguration>
 
     /// The limits in force; a change applies to connections accepted from then on.
     public var config: RPCServerConfiguration {
-        get {
-            configLock.lock()
-            defer { configLock.unlock() }
-            return currentConfig
-        }
-        set {
-            configLock.lock()
-            currentConfig = newValue
-            configLock.unlock()
-        }
+        get { currentConfig.withLock { $0 } }
+        set { currentConfig.withLock { $0 = newValue } }
     }
 
     private let lock = NSCondition()
@@ -62,7 +53,7 @@ public final class RPCServer: @unchecked Sendable {
     ) {
         self.engine = engine
         self.listenFD = listenFD
-        self.currentConfig = configuration
+        self.currentConfig = Locked(configuration)
         self.log = log
         self.afterLargeMessage = afterLargeMessage
     }
