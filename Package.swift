@@ -115,6 +115,7 @@ let package = Package(
         // The CardDAV face against books in memory: every request through the listener's handler.
         .testTarget(name: "CardDAVServerTests", dependencies: ["CardDAVServer", "HTTPServer", "DAVXML"]),
         .testTarget(name: "DAVXMLTests", dependencies: ["DAVXML"]),
+        .testTarget(name: "ContactsAPITests", dependencies: ["ContactsAPI", "JSONRPC", "JSONCore"]),
         .testTarget(name: "VCardTests", dependencies: ["VCard", "TestSupport"]),
         .testTarget(name: "PhoneNumbersTests", dependencies: ["PhoneNumbers"]),
         .testTarget(name: "ContactsCSVTests", dependencies: ["ContactsCSV", "ContactsCore", "VCard"]),

@@ -56,9 +56,9 @@ public enum ContactsAPI {
         public static let groupsList = "groups.list"
         public static let groupsRemoveMembers = "groups.removeMembers"
         public static let groupsRename = "groups.rename"
-        public static let viewsOpen = "views.open"
-        public static let viewsRead = "views.read"
-        public static let viewsClose = "views.close"
+        public static let viewsOpen = ViewsOpen.method
+        public static let viewsRead = ViewsRead.method
+        public static let viewsClose = ViewsClose.method
     }
 
     /// The notifications the daemon sends.

@@ -105,6 +105,10 @@ public struct FieldDeclaration: Sendable {
         }
     }
 
+    /// Every member of a contact in the API's shape a client may ask for (`fields`): the
+    /// declared fields and those contactsd sets.
+    public static let shapeKeys = ["id", "uid", "revision"] + all.map(\.key) + ["photo", "createdAt", "updatedAt", "account"]
+
     /// The declaration of `key`.
     public static func named(_ key: String) -> FieldDeclaration? { byKey[key] }
     private static let byKey = Dictionary(uniqueKeysWithValues: all.map { ($0.key, $0) })

@@ -14,6 +14,7 @@ final class FieldDeclarationTests: XCTestCase {
         XCTAssertEqual(editable.subtracting(declared), [], "fields a client sets without a declaration")
         XCTAssertEqual(declared.subtracting(editable), [], "declared fields no client can set")
         for f in DeclaredField.all { XCTAssertEqual(FieldDeclaration.named(f.name)?.label, f.label) }
+        XCTAssertEqual(Set(FieldDeclaration.shapeKeys), Set(Contact.Fields.names), "what a client may ask for is the shape")
     }
 
     func testEachDeclaredOptionIsAnOptionOfAddAndEdit() throws {

@@ -8,26 +8,28 @@ import JSONRPC
 /// for scripts. `--events` prints every notification of the store instead.
 enum WatchCommand {
     /// What the table shows.
-    static let shownFields: JSONValue = ["name", "emails", "phones", "favorite"]
+    static let shownFields = ["name", "emails", "phones", "favorite"]
 
     static func run(_ inv: inout Invocation) throws -> Int32 {
         if inv.flag("events") { return try LiveCommands.events(&inv) }
-        var query: JSONObject = [:]
-        if let text = inv.arguments.first { query["text"] = .string(text) }
-        if inv.flag("favorites") { query["favoritesOnly"] = true }
-        if let g = inv.value("group") { query["group"] = .string(g) }
-        if let a = inv.value("account") { query["account"] = SyncCommands.accountParam(a) }
-        var params: JSONObject = ["query": .object(query)]
+        var request = ViewsOpen()
+        request.query.text = inv.arguments.first
+        request.query.favoritesOnly = inv.flag("favorites")
+        request.query.group = inv.value("group")
+        if let a = inv.value("account") { request.query.account = a == "local" ? .local : .named(a) }
         if let n = inv.value("limit") {
-            guard let limit = Int(n), (1...100_000).contains(limit) else {
-                throw UsageError(message: "--limit must be a number from 1 to 100000, not '\(n)'", command: "contactsctl watch")
+            guard let limit = Int(n), ViewsOpen.Window.limits.contains(limit) else {
+                let limits = ViewsOpen.Window.limits
+                throw UsageError(
+                    message: "--limit must be a number from \(limits.lowerBound) to \(limits.upperBound), not '\(n)'",
+                    command: "contactsctl watch")
             }
-            params["window"] = ["offset": 0, "limit": .int(limit)]
+            request.window = ViewsOpen.Window(limit: limit)
         }
-        if !inv.json { params["fields"] = shownFields }
+        if !inv.json { request.fields = shownFields }
         let client = try inv.client()
         var list = WatchedList(offset: 0)
-        let opened = try client.call(ContactsAPI.Method.viewsOpen, params)
+        let opened = try client.call(request)
         let view = opened["view"] ?? .null
         list.take(opened)
         show(list, answer: opened, inv: inv)
@@ -48,7 +50,7 @@ enum WatchCommand {
                 }
             case ContactsAPI.Notification.viewReset:
                 // More changed than the window holds: read it whole again.
-                let answer = try client.call(ContactsAPI.Method.viewsRead, ["view": view])
+                let answer = try client.call(ViewsRead(view: view.intValue ?? -1))
                 pending += client.takeNotifications().map(JSONValue.object)
                 list.take(answer)
                 if !inv.json { inv.output.line("\(Timestamp.format(Timestamp.now())) the list changed as a whole:") }

@@ -185,7 +185,13 @@ enum ContactMethods {
     /// The fields a query asks for (`fields`); nil for all of them.
     static func projection(_ p: RPCParams) throws -> Contact.Fields? {
         guard p.has("fields") else { return nil }
-        let (fields, unknown) = Contact.Fields.named(try p.stringArray("fields"))
+        return try projection(try p.stringArray("fields"))
+    }
+
+    /// The fields a client named (nil: all), or which names are no field.
+    static func projection(_ names: [String]?) throws -> Contact.Fields? {
+        guard let names else { return nil }
+        let (fields, unknown) = Contact.Fields.named(names)
         guard unknown.isEmpty else {
             throw RPCError.invalidParams(
                 "'fields' names no field \(unknown.map { "'\($0)'" }.joined(separator: ", ")); the fields are \(Contact.Fields.names.joined(separator: ", "))",
@@ -195,42 +201,25 @@ enum ContactMethods {
     }
 
     static func parseQuery(_ p: RPCParams) throws -> ContactQuery {
-        var q = ContactQuery()
-        q.text = try p.optionalString("text")
-        q.favoritesOnly = try p.optionalBool("favoritesOnly") ?? false
-        q.group = try p.optionalString("group")
-        if let a = p.object["account"] {
-            guard a.isNull || a.stringValue != nil else {
-                throw RPCError.invalidParams("'account' must be an account's name or null, not \(a.typeName)", field: "account")
-            }
-            q.account = a.stringValue.map(AccountScope.account) ?? .local
-        }
+        var q = query(try ContactFilter(p), sort: try p["sort"].map(SortKey.list))
         q.limit = try p.optionalInt("limit", in: 0...Int(Int32.max))
         q.offset = try p.optionalInt("offset", in: 0...Int(Int32.max)) ?? 0
-        if let sort = p["sort"] {
-            guard let list = sort.arrayValue else { throw RPCError.invalidParams("'sort' must be an array", field: "sort") }
-            var keys: [ContactQuery.Sort] = []
-            for (i, e) in list.enumerated() {
-                let fieldPath = "sort[\(i)]"
-                let o: JSONObject
-                if let s = e.stringValue {
-                    o = ["field": .string(s)]
-                } else if let obj = e.objectValue {
-                    o = obj
-                } else {
-                    throw RPCError.invalidParams("'\(fieldPath)' must be an object {field, order}", field: fieldPath)
-                }
-                guard let name = o["field"]?.stringValue, let field = ContactQuery.SortField(rawValue: name) else {
-                    throw RPCError.invalidParams(
-                        "'\(fieldPath).field' must be one of name, createdAt, updatedAt", field: "\(fieldPath).field")
-                }
-                let order = o["order"]?.stringValue ?? "asc"
-                guard order == "asc" || order == "desc" else {
-                    throw RPCError.invalidParams("'\(fieldPath).order' must be asc or desc", field: "\(fieldPath).order")
-                }
-                keys.append(ContactQuery.Sort(field, ascending: order == "asc"))
-            }
-            if !keys.isEmpty { q.sort = keys }
+        return q
+    }
+
+    /// The store's query for the API's filters and sort keys (none: by name).
+    static func query(_ filter: ContactFilter, sort: [SortKey]?) -> ContactQuery {
+        var q = ContactQuery()
+        q.text = filter.text
+        q.favoritesOnly = filter.favoritesOnly
+        q.group = filter.group
+        switch filter.account {
+        case .local: q.account = .local
+        case .named(let name): q.account = .account(name)
+        case nil: break
+        }
+        if let sort, !sort.isEmpty {
+            q.sort = sort.map { ContactQuery.Sort(ContactQuery.SortField(rawValue: $0.field.rawValue) ?? .name, ascending: $0.ascending) }
         }
         return q
     }

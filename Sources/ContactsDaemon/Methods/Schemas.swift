@@ -139,12 +139,6 @@ enum Schemas {
             "type": "object", "required": ["id", "name", "memberCount"],
             "properties": ["id": string, "name": string, "memberCount": integer],
         ],
-        "SortKey": [
-            "type": "object", "required": ["field"],
-            "properties": [
-                "field": ["enum": ["name", "createdAt", "updatedAt"]],
-                "order": ["enum": ["asc", "desc"]],
-            ],
-        ],
+        "SortKey": SortKey.schema,
     ]
 }

@@ -1,0 +1,104 @@
+import JSONCore
+import JSONRPC
+
+/// Which contacts a query or a view holds: `contacts.query`'s filters, `views.open`'s `query`.
+public struct ContactFilter: Sendable, Equatable {
+    /// The contacts of one sync account, or those of none.
+    public enum Account: Sendable, Equatable {
+        case local
+        case named(String)
+    }
+
+    public var text: String?
+    public var favoritesOnly = false
+    public var group: String?
+    public var account: Account?
+
+    public init(text: String? = nil, favoritesOnly: Bool = false, group: String? = nil, account: Account? = nil) {
+        self.text = text
+        self.favoritesOnly = favoritesOnly
+        self.group = group
+        self.account = account
+    }
+
+    /// The filters' properties, as a schema describes them.
+    public static let properties: JSONObject = [
+        "text": APISchema.string, "favoritesOnly": APISchema.boolean, "group": APISchema.string,
+        "account": APISchema.nullableString,
+    ]
+
+    /// The filters `p` gives (other members are not looked at).
+    public init(_ p: RPCParams) throws(RPCError) {
+        text = try p.optionalString("text")
+        favoritesOnly = try p.optionalBool("favoritesOnly") ?? false
+        group = try p.optionalString("group")
+        if let a = p.object["account"] {
+            guard a.isNull || a.stringValue != nil else {
+                throw .invalidParams("'account' must be an account's name or null, not \(a.typeName)", field: "account")
+            }
+            account = a.stringValue.map(Account.named) ?? .local
+        }
+    }
+
+    public var json: JSONObject {
+        var o: JSONObject = [:]
+        if let text { o["text"] = .string(text) }
+        if favoritesOnly { o["favoritesOnly"] = true }
+        if let group { o["group"] = .string(group) }
+        switch account {
+        case .local: o["account"] = .null
+        case .named(let name): o["account"] = .string(name)
+        case nil: break
+        }
+        return o
+    }
+}
+
+/// One key a list is sorted by.
+public struct SortKey: Sendable, Equatable {
+    public enum Field: String, Sendable, CaseIterable {
+        case name, createdAt, updatedAt
+    }
+
+    public var field: Field
+    public var ascending: Bool
+
+    public init(_ field: Field, ascending: Bool = true) {
+        self.field = field
+        self.ascending = ascending
+    }
+
+    public static let schema: JSONValue = [
+        "type": "object", "required": ["field"],
+        "properties": ["field": ["enum": .array(Field.allCases.map { .string($0.rawValue) })], "order": ["enum": ["asc", "desc"]]],
+    ]
+
+    /// The keys of `sort` (`{field, order}` objects, or a field's name alone), first wins.
+    public static func list(_ sort: JSONValue) throws(RPCError) -> [SortKey] {
+        guard let list = sort.arrayValue else { throw .invalidParams("'sort' must be an array", field: "sort") }
+        var keys: [SortKey] = []
+        for (i, e) in list.enumerated() {
+            let path = "sort[\(i)]"
+            let o: JSONObject
+            if let s = e.stringValue {
+                o = ["field": .string(s)]
+            } else if let obj = e.objectValue {
+                o = obj
+            } else {
+                throw .invalidParams("'\(path)' must be an object {field, order}", field: path)
+            }
+            guard let name = o["field"]?.stringValue, let field = Field(rawValue: name) else {
+                throw .invalidParams(
+                    "'\(path).field' must be one of \(Field.allCases.map(\.rawValue).joined(separator: ", "))", field: "\(path).field")
+            }
+            let order = o["order"]?.stringValue ?? "asc"
+            guard order == "asc" || order == "desc" else {
+                throw .invalidParams("'\(path).order' must be asc or desc", field: "\(path).order")
+            }
+            keys.append(SortKey(field, ascending: order == "asc"))
+        }
+        return keys
+    }
+
+    public var json: JSONValue { ["field": .string(field.rawValue), "order": ascending ? "asc" : "desc"] }
+}

@@ -1,0 +1,25 @@
+import JSONCore
+import JSONRPC
+
+/// `views.close`: nothing more is sent for the view.
+public struct ViewsClose: APIRequest {
+    public static let method = "views.close"
+    public static let summary = "Closes a view: nothing more is sent for it."
+    public static let parameters = [viewParameter]
+    public static let resultName = "closed"
+    public static let resultSchema: JSONValue = ["type": "object", "required": ["closed"], "properties": ["closed": APISchema.boolean]]
+    public static let errors = [unknownView]
+
+    /// The views a connection numbers.
+    static let views = 0...Int(Int32.max)
+    static let viewParameter = RPCParam("view", "A view this connection opened.", schema: APISchema.integer(views), required: true)
+    static let unknownView = RPCError(.notFound, "No open view of that number on this connection")
+
+    public var view: Int
+
+    public init(view: Int) { self.view = view }
+
+    public init(_ p: RPCParams) throws(RPCError) { view = try p.int("view", in: Self.views) }
+
+    public var params: JSONObject { ["view": .int(view)] }
+}
