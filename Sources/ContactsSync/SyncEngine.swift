@@ -11,7 +11,8 @@ import VCard
 /// then local edits, new contacts and deletions are sent with their preconditions. Nothing
 /// either side wrote is dropped: a value that loses a conflict stays in the contact's history.
 public final class SyncEngine: Sendable {
-    let store: ContactStore
+    /// The store, as a sync sees it.
+    let store: any SyncStore
     /// Cards per multiget.
     let batch: Int
     /// Cards stored per transaction, when they come with the changes.
@@ -37,7 +38,7 @@ public final class SyncEngine: Sendable {
     public typealias PhotoShrinker = @Sendable (_ contact: Contact, _ side: Int) -> [UInt8]?
     let smallerPhoto: PhotoShrinker?
 
-    public init(store: ContactStore, batch: Int = 100, storeBatch: Int = 500, smallerPhoto: PhotoShrinker? = nil) {
+    public init(store: any SyncStore, batch: Int = 100, storeBatch: Int = 500, smallerPhoto: PhotoShrinker? = nil) {
         self.store = store
         self.batch = batch
         self.storeBatch = storeBatch
