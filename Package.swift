@@ -67,9 +67,12 @@ let package = Package(
         .target(
             name: "ContactsStore",
             dependencies: [
-                "ContactsCore", "ContactsSupport", "JSONCore", "VCard", "PhoneNumbers", "Duplicates", "CSQLite", "SQLiteMemory",
-                "ScanKernel",
+                "ContactsCore", "ContactsSupport", "JSONCore", "VCard", "PhoneNumbers", "CSQLite", "SQLiteMemory", "ScanKernel",
             ]),
+        // Duplicates among the stored contacts and their merge: the Duplicates module's finder
+        // and merge run against what the store gives them (the store knows neither).
+        .target(
+            name: "StoredDuplicates", dependencies: ["ContactsStore", "Duplicates", "ContactsCore", "ContactsSupport", "PhoneNumbers"]),
         // The search scan's inner loop: finding a pair of bytes sixteen positions at a time.
         .target(name: "ScanKernel"),
         // Photos to checked headers and cached thumbnails, decoded by a helper process.
@@ -92,7 +95,8 @@ let package = Package(
             name: "ContactsDaemon",
             dependencies: [
                 "ContactsAPI", "ContactsStore", "Thumbnails", "ContactsCore", "ContactsSupport", "VCard", "JSONRPC", "JSONCore", "CSystemd",
-                "CSystem", "CardDAV", "ContactsSync", "PhoneNumbers", "Duplicates", "ContactsCSV", "HTTPServer", "CardDAVServer",
+                "CSystem", "CardDAV", "ContactsSync", "PhoneNumbers", "Duplicates", "StoredDuplicates", "ContactsCSV", "HTTPServer",
+                "CardDAVServer",
             ]),
         // The command-line client's logic; links neither SQLite nor image libraries.
         .target(name: "ContactsControl", dependencies: ["ContactsAPI", "JSONRPC", "JSONCore", "ContactsSupport"]),
@@ -107,7 +111,7 @@ let package = Package(
             name: "contacts-bench",
             dependencies: [
                 "ContactsStore", "ContactsCore", "ContactsSupport", "VCard", "JSONRPC", "JSONCore", "Thumbnails", "VipsImages", "CardDAV",
-                "ContactsSync", "PhoneNumbers", "Duplicates",
+                "ContactsSync", "PhoneNumbers", "Duplicates", "StoredDuplicates",
             ]),
 
         .testTarget(name: "JSONCoreTests", dependencies: ["JSONCore"]),
@@ -126,13 +130,16 @@ let package = Package(
         // The sync engine between a real store and real Radicale and Xandikos servers.
         .testTarget(
             name: "ContactsSyncTests",
-            dependencies: ["ContactsSync", "CardDAV", "ContactsStore", "ContactsCore", "VCard", "ContactsSupport", "TestSupport"]),
+            dependencies: [
+                "ContactsSync", "CardDAV", "ContactsStore", "StoredDuplicates", "ContactsCore", "VCard", "ContactsSupport", "TestSupport",
+            ]),
         .testTarget(name: "ContactsSupportTests", dependencies: ["ContactsSupport", "SHA256Kernel"]),
         .testTarget(name: "ContactsCoreTests", dependencies: ["ContactsCore", "ContactsSupport", "JSONCore", "VCard", "TestSupport"]),
         .testTarget(
             name: "ContactsStoreTests",
             dependencies: [
                 "ContactsStore", "ContactsCore", "ContactsSupport", "JSONCore", "VCard", "ScanKernel", "PhoneNumbers", "Duplicates",
+                "StoredDuplicates",
                 "TestSupport",
             ]),
         // The daemon's methods driven in process over a temporary store, its options and settings.

@@ -3,6 +3,7 @@ import ContactsStore
 import ContactsSupport
 import Duplicates
 import Foundation
+import StoredDuplicates
 
 /// Duplicates among the corpus and 5 % more: a copy of every twentieth contact as another
 /// export has it (the name's words the other way round, emails in capitals).

@@ -3,6 +3,7 @@ import ContactsStore
 import ContactsSupport
 import Duplicates
 import Foundation
+import StoredDuplicates
 
 /// Duplicates on an address book with real name frequencies: many different people share
 /// a common name, and copies are planted as other sources make them. Every planted copy

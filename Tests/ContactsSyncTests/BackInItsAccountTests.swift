@@ -1,6 +1,7 @@
 import ContactsCore
 import ContactsStore
 import Foundation
+import StoredDuplicates
 import XCTest
 
 @testable import ContactsSync

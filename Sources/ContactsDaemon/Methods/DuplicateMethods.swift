@@ -3,6 +3,7 @@ import ContactsStore
 import Duplicates
 import JSONCore
 import JSONRPC
+import StoredDuplicates
 
 /// Duplicates: finding them, merging them, and remembering who is not one.
 enum DuplicateMethods {

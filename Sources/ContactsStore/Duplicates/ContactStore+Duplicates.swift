@@ -1,78 +1,67 @@
 import ContactsCore
 import ContactsSupport
-import Duplicates
 import PhoneNumbers
 
-/// A group of likely duplicates as the store reports it: the finder's group, and whether its
-/// contacts are the same once normalised (a merge would add nothing to any of them).
-public struct StoredDuplicateGroup: Sendable, Equatable {
-    public var group: DuplicateGroup
-    /// The contacts' names, in the order of `group.ids`.
-    public var names: [String]
-    public var identical: Bool
-}
-
-/// Duplicates among the stored contacts, their merge, and pairs said to be different people.
+/// What a search for duplicates and a merge read and write (the Duplicates module decides
+/// what is a duplicate and how contacts merge; the store knows neither): the contacts with
+/// the fields compared, in name order; the pairs said to be different people; a merge as one
+/// operation.
 extension ContactStore {
-    /// The groups of likely duplicates, best first. Phones are compared by their stored keys;
-    /// the few a large import left unkeyed are read here.
-    public func duplicates(minScore: Double = DuplicateFinder.defaultMinScore, limit: Int? = nil) throws -> [StoredDuplicateGroup] {
+    /// Every contact with the fields duplicates compare (its name and the name's parts,
+    /// emails, phones and messaging addresses; nothing else is decoded) and each phone's E.164
+    /// form (its stored key; the few a large import left unkeyed are parsed here), made into
+    /// `T` by `make` on every core, in name order, with their rowids.
+    public func comparedContacts<T: Sendable>(region: String?, _ make: @escaping @Sendable (Contact, [String?]) -> T) throws -> (
+        values: [T], rowids: [Int64]
+    ) {
         noteRead()
-        let region = PhoneRegion.current
-        let (found, dismissed) = try read { db in
-            (try DuplicateCandidateReader.candidates(db, region: region, nameOrder: try nameOrder(db)), try Self.dismissedPairs(db))
+        return try read { db in
+            try searchIndex.loadIfNeeded(db)
+            return try DuplicateCandidateReader.compared(db, region: region, nameOrder: searchIndex.rowidsInNameOrder(), make)
         }
-
-        let groups = DuplicateFinder.groups(found.candidates, minScore: minScore, dismissed: dismissed, limit: limit)
-        // What a merge compares, read again for the grouped contacts alone.
-        let contents = try read { db in
-            try DuplicateCandidateReader.contentKeys(db, rowids: groups.flatMap { $0.members.map { found.rowids[$0] } }, region: region)
-        }
-        let result = groups.map { g in
-            let keys = g.members.map { contents[found.rowids[$0]] }
-            return StoredDuplicateGroup(
-                group: g, names: g.members.map { found.candidates[$0].name }, identical: !keys.contains(nil) && Set(keys).count == 1)
-        }
-        // A hundred thousand candidates take a tenth of a second to free: not the caller's wait.
-        Parallel.free(found)
-        return result
     }
 
-    /// The rowids of every contact in name order, as lists show them.
-    private func nameOrder(_ db: Database) throws -> [Int64] {
-        try searchIndex.loadIfNeeded(db)
-        return searchIndex.rowidsInNameOrder()
+    /// The contacts with these rowids, whole, with each phone's E.164 form, made into `T`.
+    public func wholeContacts<T: Sendable>(rowids: [Int64], region: String?, _ make: @escaping @Sendable (Contact, [String?]) -> T) throws
+        -> [Int64: T]
+    {
+        try read { db in try DuplicateCandidateReader.whole(db, rowids: rowids, region: region, make) }
     }
 
-    static func dismissedPairs(_ db: Database) throws -> Set<IDPair> {
-        var dismissed: Set<IDPair> = []
-        let d = try db.prepare("SELECT first, second FROM not_duplicates")
-        while try d.step() { dismissed.insert(IDPair(d.text(0), d.text(1))) }
-        return dismissed
+    /// The pairs of contacts said to be different people (each once, the smaller id first).
+    public func notDuplicatePairs() throws -> [(String, String)] {
+        try read { db in
+            var pairs: [(String, String)] = []
+            let d = try db.prepare("SELECT first, second FROM not_duplicates")
+            while try d.step() { pairs.append((d.text(0), d.text(1))) }
+            return pairs
+        }
     }
 
-    /// Merges contacts into one (`into`, else the most complete) without losing a value
-    /// (`ContactMerge`); the others go to the trash with origin `merge`, all in one operation
-    /// that `undo` takes back. `dryRun`: the merged contact, and nothing written.
-    public func merge(ids: [String], into: String? = nil, dryRun: Bool = false) throws -> Contact {
+    /// Merges contacts into one: `plan` is given them (the one `into` names first, the others
+    /// in the order given) and says which stays and what it becomes; the others go to the
+    /// trash with origin `merge`, all in one operation that `undo` takes back. `dryRun`: the
+    /// merged contact, and nothing written.
+    public func merge(
+        ids: [String], into: String? = nil, dryRun: Bool = false, plan: @escaping ([Contact], _ into: Int?) -> (keep: Int, merged: Contact)
+    ) throws -> Contact {
         var unique: [String] = []
         for id in ids where !unique.contains(id) { unique.append(id) }
         if let into, !unique.contains(into) { unique.insert(into, at: 0) }
         guard unique.count >= 2 else {
             throw StoreError.invalid(ContactError(.invalidParams, field: "ids", "a merge needs two contacts or more"))
         }
-        let region = PhoneRegion.current
-        func plan(_ db: Database) throws -> (contacts: [Contact], keep: Int, merged: Contact) {
+        func planned(_ db: Database) throws -> (contacts: [Contact], keep: Int, merged: Contact) {
             let contacts = try unique.map { id in
                 guard let c = try Self.fetch(db, id: id, withCard: true) else { throw StoreError.notFound(kind: "contact", id: id) }
                 return c
             }
-            let keep = into.flatMap { i in contacts.firstIndex { $0.id == i } } ?? ContactMerge.mostComplete(contacts)
-            return (contacts, keep, ContactMerge.merge(contacts, into: keep, region: region))
+            let (keep, merged) = plan(contacts, into.flatMap { i in contacts.firstIndex { $0.id == i } })
+            return (contacts, keep, merged)
         }
-        if dryRun { return try read { try plan($0).merged } }
+        if dryRun { return try read { try planned($0).merged } }
         return try write(origin: "merge") { db, log in
-            let (contacts, keep, planned) = try plan(db)
+            let (contacts, keep, planned) = try planned(db)
             var merged = planned
             try Self.validate(merged)
             try Self.rewrite(db, &merged, previous: contacts[keep], log: &log)
@@ -91,10 +80,7 @@ extension ContactStore {
             for id in unique where try Self.fetch(db, id: id) == nil { throw StoreError.notFound(kind: "contact", id: id) }
             let insert = try db.prepare("INSERT OR IGNORE INTO not_duplicates (first, second) VALUES (?, ?)")
             for (i, a) in unique.enumerated() {
-                for b in unique[(i + 1)...] {
-                    let pair = IDPair(a, b)
-                    try insert.run([.text(pair.first), .text(pair.second)])
-                }
+                for b in unique[(i + 1)...] { try insert.run([.text(min(a, b)), .text(max(a, b))]) }
             }
         }
     }

@@ -1,13 +1,13 @@
 import ContactsCore
 import ContactsSupport
-import Duplicates
 import JSONCore
 import PhoneNumbers
 
-/// Stored contacts as duplicates see them. Every contact as a candidate: one pass over the
-/// contacts and one over their phone keys, both in rowid order and merged as they go, the
-/// bodies decoded on every core a batch at a time while the next is read (no more than a few
-/// batches of rows are held at once). And, for the few that are grouped, the key of what a merge compares.
+/// Stored contacts as a search for duplicates reads them: every contact with the fields it
+/// compares, in one pass over the contacts and one over their phone keys, both in rowid
+/// order and merged as they go, the bodies decoded on every core a batch at a time while the
+/// next is read (no more than a few batches of rows are held at once); and, for the few that
+/// are grouped, each whole. What is made of them is the caller's (the Duplicates module's).
 enum DuplicateCandidateReader {
     static let batchSize = 4096
 
@@ -35,15 +35,21 @@ enum DuplicateCandidateReader {
         }
     }
 
-    /// Every candidate in `nameOrder` (rowids; those missing from it come last), with its rowid.
-    static func candidates(_ db: Database, region: String?, nameOrder: [Int64]) throws -> (
-        candidates: [DuplicateCandidate], rowids: [Int64]
-    ) {
+    /// Every contact in `nameOrder` (rowids; those missing from it come last) with the fields
+    /// duplicates compare, made into `T` by `make`, with its rowid.
+    static func compared<T: Sendable>(
+        _ db: Database, region: String?, nameOrder: [Int64], _ make: @escaping @Sendable (Contact, [String?]) -> T
+    ) throws -> (values: [T], rowids: [Int64]) {
         // Each batch is decoded while the next is read.
-        let decoding = Overlapped<[DuplicateCandidate]>(ahead: 2 * Parallel.cores)
+        let decoding = Overlapped<[T]>(ahead: 2 * Parallel.cores)
         var rowids: [Int64] = []
         try rows(db, where: nil) { batch in
-            decoding.run { batch.map { candidate($0, region: region) } }
+            decoding.run {
+                batch.map { row in
+                    let (c, numbers) = comparedFields(row, region: region)
+                    return make(c, numbers)
+                }
+            }
             rowids += batch.map(\.rowid)
         }
         let made = Array(decoding.results().joined())
@@ -72,43 +78,44 @@ enum DuplicateCandidateReader {
         return placed.filter { $0 >= 0 } + unranked
     }
 
-    /// `ContactMerge.contentKey` of the contacts with these rowids.
-    static func contentKeys(_ db: Database, rowids: [Int64], region: String?) throws -> [Int64: Int] {
-        let keying = Overlapped<[(Int64, Int)]>(ahead: 2 * Parallel.cores)
+    /// The contacts with these rowids, whole, with each phone's E.164 form, made into `T`.
+    static func whole<T: Sendable>(
+        _ db: Database, rowids: [Int64], region: String?, _ make: @escaping @Sendable (Contact, [String?]) -> T
+    ) throws -> [Int64: T] {
+        let making = Overlapped<[(Int64, T)]>(ahead: 2 * Parallel.cores)
         try rows(db, where: rowids) { batch in
-            keying.run {
+            making.run {
                 batch.map { row in
                     let (c, numbers) = row.decoded(region: region)
-                    let phoneKeys = zip(c.phones, numbers).map { ContactMerge.phoneKey($0.value, e164: $1) }
-                    return (row.rowid, ContactMerge.contentKey(c, phoneKeys: phoneKeys))
+                    return (row.rowid, make(c, numbers))
                 }
             }
         }
-        return Dictionary(keying.results().joined(), uniquingKeysWith: { first, _ in first })
+        return Dictionary(making.results().joined(), uniquingKeysWith: { first, _ in first })
     }
 
-    /// A row as a candidate: its name's parts, its emails, its phones as numbers and its
-    /// messaging addresses. Only
-    /// those members of the body are read (notes and addresses are stepped over).
-    static func candidate(_ row: Row, region: String?) -> DuplicateCandidate {
+    /// A row with the fields duplicates compare: its name and the name's parts, its emails, its
+    /// phones (with each one's E.164 form) and its messaging addresses. Only those members of
+    /// the body are read (notes and addresses are stepped over).
+    static func comparedFields(_ row: Row, region: String?) -> (Contact, [String?]) {
         let members = row.body.withUnsafeBytes { try? JSONParser.members($0, ["structuredName", "emails", "phones", "impp"]) }
-        var name: StructuredName? = nil
+        var c = Contact(name: row.name)
+        c.id = row.id
         if let n = members?[0]?.objectValue {
             let given = n["given"]?.stringValue ?? "", family = n["family"]?.stringValue ?? ""
             if !given.isEmpty || !family.isEmpty {
-                name = StructuredName(family: family, given: given, additional: n["additional"]?.stringValue ?? "")
+                c.structuredName = StructuredName(family: family, given: given, additional: n["additional"]?.stringValue ?? "")
             }
         }
-        let emails = (members?[1]?.arrayValue ?? []).compactMap { $0["value"]?.stringValue }
-        var phones: [String] = []
+        c.emails = (members?[1]?.arrayValue ?? []).compactMap { $0["value"]?.stringValue }.map { LabeledValue(value: $0) }
+        var numbers: [String?] = []
         for (position, phone) in (members?[2]?.arrayValue ?? []).enumerated() {
             guard let text = phone["value"]?.stringValue else { continue }
-            if let key = DuplicateCandidate.phoneKey(e164: row.e164(at: position, text: text, region: region), text: text) {
-                phones.append(key)
-            }
+            c.phones.append(LabeledValue(value: text))
+            numbers.append(row.e164(at: position, text: text, region: region))
         }
-        let messaging = (members?[3]?.arrayValue ?? []).compactMap { $0["value"]?.stringValue }
-        return DuplicateCandidate(id: row.id, name: row.name, structuredName: name, emails: emails, phones: phones, messaging: messaging)
+        c.impp = (members?[3]?.arrayValue ?? []).compactMap { $0["value"]?.stringValue }.map { LabeledValue(value: $0) }
+        return (c, numbers)
     }
 
     /// The rows of every contact (`rowids` nil) or of those with these rowids, in rowid order,

@@ -1,5 +1,6 @@
 import ContactsCore
 import Duplicates
+import StoredDuplicates
 import TestSupport
 import VCard
 import XCTest

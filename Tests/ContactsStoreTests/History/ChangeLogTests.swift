@@ -2,6 +2,7 @@ import ContactsCore
 import ContactsStore
 import ContactsSupport
 import Foundation
+import StoredDuplicates
 import XCTest
 
 /// The store's commit sequence: what changed in a book after a state, as CardDAV sync
