@@ -8,7 +8,8 @@ public enum Identifier {
     /// at random places, which keeps large imports fast. Ids made in the same millisecond are
     /// ordered by a counter that starts at a random point; the last 62 bits are random.
     public static func make() -> String {
-        let (millis, sequence, a, b) = clock.next()
+        let now = nowMillis()
+        let (millis, sequence, a, b) = clock.withLock { $0.next(now: now) }
         var bytes = [UInt8](repeating: 0, count: 16)
         for i in 0..<8 {
             bytes[i] = UInt8(truncatingIfNeeded: a >> (8 * i))
@@ -29,19 +30,18 @@ public enum Identifier {
         return String(decoding: out, as: UTF8.self)
     }
 
-    private static let clock = Clock()
+    private static let clock = Locked(Clock())
 
     /// The time and 12-bit sequence of the last id made in this process, and the random bits
     /// the next ids take: read from the kernel 4 KiB at a time (one read per 256 ids, not two
     /// system calls per id; an import makes a million).
-    private final class Clock: @unchecked Sendable {
-        private let lock = NSLock()
+    private struct Clock {
         private var lastMillis: UInt64 = 0
         private var sequence: UInt16 = 0
         private var pool = [UInt64](repeating: 0, count: 512)
         private var used = 512
 
-        private func random() -> UInt64 {
+        private mutating func random() -> UInt64 {
             if used == pool.count {
                 // The kernel's generator (what getrandom reads), through its device.
                 let fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC)
@@ -57,16 +57,11 @@ public enum Identifier {
             return pool[used]
         }
 
-        /// The next (time, sequence, random, random): a later millisecond restarts the
-        /// sequence at a random point below 2048 (so that it has room to count up); within the
-        /// same millisecond, or if the clock went back, the sequence counts on, and when it
-        /// runs out the time moves one millisecond ahead.
-        func next() -> (UInt64, UInt16, UInt64, UInt64) {
-            var ts = timespec()
-            clock_gettime(CLOCK_REALTIME, &ts)
-            let now = UInt64(max(0, ts.tv_sec)) * 1000 + UInt64(max(0, ts.tv_nsec)) / 1_000_000
-            lock.lock()
-            defer { lock.unlock() }
+        /// The next (time, sequence, random, random) after `now` (milliseconds): a later
+        /// millisecond restarts the sequence at a random point below 2048 (so that it has room
+        /// to count up); within the same millisecond, or if the clock went back, the sequence
+        /// counts on, and when it runs out the time moves one millisecond ahead.
+        mutating func next(now: UInt64) -> (UInt64, UInt16, UInt64, UInt64) {
             let a = random(), b = random()
             let randomStart = UInt16(truncatingIfNeeded: b >> 53) & 0x7FF
             if now > lastMillis {
@@ -80,5 +75,12 @@ public enum Identifier {
             }
             return (lastMillis, sequence, a, b)
         }
+    }
+
+    /// Milliseconds since 1970, from the real-time clock.
+    private static func nowMillis() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return UInt64(max(0, ts.tv_sec)) * 1000 + UInt64(max(0, ts.tv_nsec)) / 1_000_000
     }
 }

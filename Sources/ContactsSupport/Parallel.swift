@@ -114,8 +114,9 @@ public enum Parallel {
 /// the work was handed over.
 public final class Overlapped<T>: @unchecked Sendable {
     private let group = DispatchGroup()
-    private let lock = NSLock()
-    private var done: [Int: T] = [:]
+    /// Results finished and not taken yet, by the place their work was handed over in.
+    private let done = Locked<[Int: T]>([:])
+    /// How much work was handed over, and how many results were taken (by the one caller).
     private var handed = 0
     private var taken = 0
     private let room: DispatchSemaphore
@@ -132,7 +133,7 @@ public final class Overlapped<T>: @unchecked Sendable {
         group.enter()
         WorkerPool.shared.async { [self] in
             let result = work()
-            lock.withLock { done[i] = result }
+            done.withLock { $0[i] = result }
             room.signal()
             group.leave()
         }
@@ -141,7 +142,7 @@ public final class Overlapped<T>: @unchecked Sendable {
     /// The results finished so far that follow those already taken, in order, without
     /// waiting: for a caller that hands results on while more work runs.
     public func finished() -> [T] {
-        lock.withLock {
+        done.withLock { done in
             var ready: [T] = []
             while let next = done.removeValue(forKey: taken) {
                 ready.append(next)
@@ -154,11 +155,9 @@ public final class Overlapped<T>: @unchecked Sendable {
     /// Every result not yet taken, in order, once all the work has finished.
     public func results() -> [T] {
         group.wait()
-        return lock.withLock {
-            let rest = (taken..<handed).compactMap { done.removeValue(forKey: $0) }
-            taken = handed
-            return rest
-        }
+        let rest = done.withLock { done in (taken..<handed).compactMap { done.removeValue(forKey: $0) } }
+        taken = handed
+        return rest
     }
 }
 

@@ -7,11 +7,11 @@ import Foundation
 /// condition, until the next work is due or forever: no wakeup while there is nothing to do.
 public final class TaskQueue: @unchecked Sendable {
     /// Work handed to a queue, which `cancel` stops from running if it has not started.
-    public final class Item: @unchecked Sendable {
+    public final class Item: Sendable {
         fileprivate let work: @Sendable () -> Void
         fileprivate let due: Double
         fileprivate let order: Int
-        fileprivate var cancelled = false
+        private let cancelled = Locked(false)
 
         fileprivate init(work: @escaping @Sendable () -> Void, due: Double, order: Int) {
             self.work = work
@@ -20,14 +20,10 @@ public final class TaskQueue: @unchecked Sendable {
         }
 
         /// Stops the work from running, unless it runs already.
-        public func cancel() {
-            TaskQueue.cancelLock.withLock { cancelled = true }
-        }
+        public func cancel() { cancelled.withLock { $0 = true } }
 
-        fileprivate var isCancelled: Bool { TaskQueue.cancelLock.withLock { cancelled } }
+        fileprivate var isCancelled: Bool { cancelled.withLock { $0 } }
     }
-
-    fileprivate static let cancelLock = NSLock()
 
     private let label: String
     private let lowPriority: Bool

@@ -1,4 +1,5 @@
 import ContactsCore
+import ContactsSupport
 import Foundation
 import Glibc
 import JSONCore
@@ -20,10 +21,9 @@ enum ViewsBench {
             var method: String
         }
 
-        private let lock = NSLock()
-        private var heard: [Heard] = []
+        /// What was heard, and the connections read.
+        private let state = Locked((heard: [Heard](), descriptors: [Int32]()))
         private var threads: [Thread] = []
-        private var descriptors: [Int32] = []
 
         /// Starts reading `client` (whose views are open) on a thread of its own.
         func listen(_ client: RPCClient) {
@@ -39,23 +39,23 @@ enum ViewsBench {
                     let h = Heard(
                         view: p["view"]?.intValue ?? -1, to: p["to"]?.stringValue ?? p["state"]?.stringValue ?? "", at: now(),
                         method: m["method"]?.stringValue ?? "")
-                    lock.withLock { heard.append(h) }
+                    state.withLock { $0.heard.append(h) }
                 }
             }
             t.start()
             threads.append(t)
-            lock.withLock { descriptors.append(client.descriptor) }
+            state.withLock { $0.descriptors.append(client.descriptor) }
         }
 
         /// Closes the connections it reads (their views close with them).
         func stop() {
-            lock.withLock { for fd in descriptors { Glibc.shutdown(fd, Int32(SHUT_RDWR)) } }
+            state.withLock { for fd in $0.descriptors { Glibc.shutdown(fd, Int32(SHUT_RDWR)) } }
         }
 
         func take() -> [Heard] {
-            lock.withLock {
-                defer { heard.removeAll() }
-                return heard
+            state.withLock { s in
+                defer { s.heard.removeAll() }
+                return s.heard
             }
         }
     }

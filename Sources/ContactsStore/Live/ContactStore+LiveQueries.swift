@@ -1,4 +1,5 @@
 import ContactsCore
+import ContactsSupport
 import Foundation
 
 /// Live queries: a query kept open whose window the store brings up to date at each commit,
@@ -218,50 +219,32 @@ public struct LiveQueryResume: Sendable, Equatable {
 }
 
 /// The open live queries.
-final class LiveQueryRegistry: @unchecked Sendable {
-    private let lock = NSLock()
-    private var queries: [ObjectIdentifier: LiveQuery] = [:]
-
-    func add(_ q: LiveQuery) {
-        lock.lock()
-        queries[ObjectIdentifier(q)] = q
-        lock.unlock()
+final class LiveQueryRegistry: Sendable {
+    /// The queries, and the time commits spent on them (wall and CPU, in nanoseconds).
+    private struct State {
+        var queries: [ObjectIdentifier: LiveQuery] = [:]
+        var spent = (wall: 0, cpu: 0)
     }
+    private let state = Locked(State())
 
-    func remove(_ q: LiveQuery) {
-        lock.lock()
-        queries[ObjectIdentifier(q)] = nil
-        lock.unlock()
-    }
+    func add(_ q: LiveQuery) { state.withLock { $0.queries[ObjectIdentifier(q)] = q } }
 
-    var all: [LiveQuery] {
-        lock.lock()
-        defer { lock.unlock() }
-        return Array(queries.values)
-    }
+    func remove(_ q: LiveQuery) { state.withLock { $0.queries[ObjectIdentifier(q)] = nil } }
 
-    var count: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return queries.count
-    }
+    var all: [LiveQuery] { state.withLock { Array($0.queries.values) } }
+
+    var count: Int { state.withLock { $0.queries.count } }
 
     var isEmpty: Bool { count == 0 }
-
-    private var spent = (wall: 0, cpu: 0)
 
     /// The time a commit spent on the queries (reading its entries, following each query),
     /// and the CPU time of it.
     func spent(nanoseconds: UInt64, cpu: UInt64) {
-        lock.lock()
-        spent.wall += Int(nanoseconds)
-        spent.cpu += Int(cpu)
-        lock.unlock()
+        state.withLock { s in
+            s.spent.wall += Int(nanoseconds)
+            s.spent.cpu += Int(cpu)
+        }
     }
 
-    var spentNanoseconds: (wall: Int, cpu: Int) {
-        lock.lock()
-        defer { lock.unlock() }
-        return spent
-    }
+    var spentNanoseconds: (wall: Int, cpu: Int) { state.withLock { $0.spent } }
 }

@@ -174,37 +174,37 @@ extension ContactStore {
 
 /// A job run in the background on request, one run at a time: a request while it runs makes
 /// it run once more after, so that what the request was for is never missed.
-final class BackgroundJob: @unchecked Sendable {
-    private let lock = NSLock()
+final class BackgroundJob: Sendable {
+    /// Whether a run is under way, and whether a request came while it ran.
+    private let state = Locked((running: false, again: false))
     private let group = DispatchGroup()
-    private var running = false
-    private var again = false
     private let name: String
 
     init(name: String) { self.name = name }
 
     func request(_ job: @escaping @Sendable () -> Void) {
-        lock.lock()
-        if running {
-            again = true
-            lock.unlock()
-            return
+        let start = state.withLock { s in
+            guard !s.running else {
+                s.again = true
+                return false
+            }
+            // Entered under the lock: a wait that comes after this request waits for its run.
+            s.running = true
+            group.enter()
+            return true
         }
-        running = true
-        group.enter()
-        lock.unlock()
+        guard start else { return }
         let thread = Thread { [self] in
             while true {
                 job()
-                lock.lock()
-                if !again {
-                    running = false
-                    lock.unlock()
+                let done = state.withLock { s in
+                    defer { (s.running, s.again) = (s.again, false) }
+                    return !s.again
+                }
+                if done {
                     group.leave()
                     return
                 }
-                again = false
-                lock.unlock()
             }
         }
         thread.name = name

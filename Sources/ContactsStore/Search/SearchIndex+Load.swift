@@ -11,22 +11,22 @@ extension SearchIndex {
     /// come here, to an index not loaded yet, and are dropped) makes the load read it again:
     /// otherwise its contacts would be missing from searches until the next start.
     func loadIfNeeded(_ db: Database) throws {
-        loading.lock()
-        defer { loading.unlock() }
-        while true {
-            pthread_rwlock_rdlock(&lock)
-            let (loaded, seen) = (isLoaded, changesWhileUnloaded)
-            pthread_rwlock_unlock(&lock)
-            if loaded { return }
-            let c = try Self.load(db)
-            afterReadForTesting?()
-            pthread_rwlock_wrlock(&lock)
-            defer { pthread_rwlock_unlock(&lock) }
-            if isLoaded { return }
-            if changesWhileUnloaded == seen {
-                install(c)
-                isLoaded = true
-                return
+        try loading.withLock { _ in
+            while true {
+                pthread_rwlock_rdlock(&lock)
+                let (loaded, seen) = (isLoaded, changesWhileUnloaded)
+                pthread_rwlock_unlock(&lock)
+                if loaded { return }
+                let c = try Self.load(db)
+                afterReadForTesting?()
+                pthread_rwlock_wrlock(&lock)
+                defer { pthread_rwlock_unlock(&lock) }
+                if isLoaded { return }
+                if changesWhileUnloaded == seen {
+                    install(c)
+                    isLoaded = true
+                    return
+                }
             }
         }
     }

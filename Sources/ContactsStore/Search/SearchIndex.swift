@@ -69,7 +69,8 @@ final class SearchIndex: @unchecked Sendable {
     /// hold is looked for over a whole stretch in one pass.
     var stretches: [Int] = [0]
     var isLoaded = false
-    let loading = NSLock()
+    /// Held through a load: loads never overlap.
+    let loading = Locked(())
 
     init() { pthread_rwlock_init(&lock, nil) }
 
