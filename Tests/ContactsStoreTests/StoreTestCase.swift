@@ -47,6 +47,21 @@ class StoreTestCase: XCTestCase {
 
     /// Runs a Python script on the closed store's file (its path is `sys.argv[1]`): to take
     /// the store back to an earlier schema.
+    /// Python lines taking the store back to schema `version` (20 or lower): the columns and
+    /// index migrations 21 and 22 added are dropped. A migration that adds a column adds its
+    /// drop here, and every downgrade in the tests follows.
+    static func downgradeTo(_ version: Int) -> String {
+        """
+        db.execute("ALTER TABLE trash DROP COLUMN account")
+        db.execute("ALTER TABLE trash DROP COLUMN href")
+        db.execute("DROP INDEX operations_undone")
+        db.execute("ALTER TABLE operations DROP COLUMN undoes")
+        db.execute("ALTER TABLE operations DROP COLUMN kept")
+        db.execute("PRAGMA user_version = \(version)")
+        db.commit()
+        """
+    }
+
     func runPython(_ script: String) throws {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")

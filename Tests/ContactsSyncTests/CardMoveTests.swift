@@ -9,15 +9,8 @@ import XCTest
 /// A card the server moves to another name with the same UID (deleted at one, put at the
 /// other: a webmail, or vdirsyncer restoring a card under a name of its own) stays the same
 /// contact here, with its id, its history and its local edits, and syncs on.
-final class CardMoveTests: XCTestCase {
-    var dir = ""
-
-    override func setUpWithError() throws {
-        dir = NSTemporaryDirectory() + "card-move-" + UUID().uuidString.prefix(8)
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
+final class CardMoveTests: ScratchDirectoryTestCase {
+    override var scratchPrefix: String { "card-move" }
 
     func card(_ extra: String = "") -> String {
         "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:urn:uuid:4fbe8971-0bc3-424c-9c26-36c3e1eff6b1\r\nFN:Kate Bell\r\nN:Bell;Kate;;;\r\nTEL:555-1\r\n\(extra)END:VCARD\r\n"

@@ -12,15 +12,8 @@ import XCTest
 /// the collection in its own delta, a size limit), and a book without sync-collection; and
 /// what real books send that a sync must take in its stride: an answer in pages (507 on the
 /// collection, RFC 6578 §3.6) and two cards with one UID (Xandikos takes them).
-final class HostedServiceTests: XCTestCase {
-    var dir = ""
-
-    override func setUpWithError() throws {
-        dir = NSTemporaryDirectory() + "hosted-test-" + UUID().uuidString.prefix(8)
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
+final class HostedServiceTests: ScratchDirectoryTestCase {
+    override var scratchPrefix: String { "hosted-test" }
 
     func card(_ uid: String, _ name: String, _ extra: String = "") -> String {
         "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:\(uid)\r\nFN:\(name)\r\nN:\(name);;;;\r\n\(extra)END:VCARD\r\n"

@@ -13,15 +13,8 @@ import XCTest
 /// contact (or the contact is in the trash), and every note or title written is in a contact
 /// or in a contact's history (the value that lost a conflict). A failure names the seed that replays it
 /// (`CONTACTSD_SOAK_SEED`).
-final class MultiDeviceSoakTests: XCTestCase {
-    var dir = ""
-
-    override func setUpWithError() throws {
-        dir = NSTemporaryDirectory() + "soak-" + UUID().uuidString.prefix(8)
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
+final class MultiDeviceSoakTests: ScratchDirectoryTestCase {
+    override var scratchPrefix: String { "soak" }
 
     /// A device with a store of its own, syncing through a proxy of its own.
     struct Device {

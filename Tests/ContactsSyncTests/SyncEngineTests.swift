@@ -10,15 +10,8 @@ import XCTest
 
 /// Two-way sync between a real store and real servers: every test runs against Radicale and
 /// Xandikos, with another client's edits made over plain HTTP as another device would.
-final class SyncEngineTests: XCTestCase {
-    var dir = ""
-
-    override func setUpWithError() throws {
-        dir = NSTemporaryDirectory() + "sync-test-" + UUID().uuidString.prefix(8)
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    }
-
-    override func tearDown() { try? FileManager.default.removeItem(atPath: dir) }
+final class SyncEngineTests: ScratchDirectoryTestCase {
+    override var scratchPrefix: String { "sync-test" }
 
     struct Setup {
         var server: DAVServer

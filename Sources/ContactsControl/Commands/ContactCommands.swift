@@ -27,11 +27,7 @@ enum ContactCommands {
         }
         // The table shows a name, a first email and phone, and a star: only those are asked for.
         if !inv.json { params["fields"] = ["name", "emails", "phones", "favorite"] }
-        let result = try inv.call(ContactsAPI.Method.contactsQuery, params)
-        if inv.json {
-            inv.output.json(result)
-            return 0
-        }
+        guard let result = try inv.callForPeople(ContactsAPI.Method.contactsQuery, params) else { return 0 }
         let contacts = result["contacts"]?.arrayValue ?? []
         printContactTable(contacts, output: inv.output)
         let total = result["total"]?.intValue ?? contacts.count
@@ -187,11 +183,7 @@ enum ContactCommands {
     }
 
     static func status(_ inv: inout Invocation) throws -> Int32 {
-        let s = try inv.call(ContactsAPI.Method.daemonStatus)
-        if inv.json {
-            inv.output.json(s)
-            return 0
-        }
+        guard let s = try inv.callForPeople(ContactsAPI.Method.daemonStatus) else { return 0 }
         let o = inv.output
         func row(_ label: String, _ value: String?) { o.line(o.dim(label.padding(11)) + (value ?? "-")) }
         row("version", s["version"]?.stringValue)

@@ -13,11 +13,7 @@ enum DateCommands {
             params["days"] = .int(days)
         }
         if let from = inv.value("from") { params["from"] = .string(from) }
-        let result = try inv.call(ContactsAPI.Method.contactsUpcoming, params)
-        if inv.json {
-            inv.output.json(result)
-            return 0
-        }
+        guard let result = try inv.callForPeople(ContactsAPI.Method.contactsUpcoming, params) else { return 0 }
         let dates = result["dates"]?.arrayValue ?? []
         guard !dates.isEmpty else {
             inv.output.line(inv.output.dim("No birthdays or dates in the next \(result["days"]?.intValue ?? 30) days."))

@@ -5,19 +5,15 @@ import JSONCore
 /// Duplicates: `duplicates`, `merge`, `not-duplicates`.
 enum DuplicateCommands {
     static func list(_ inv: inout Invocation) throws -> Int32 {
-        var params: JSONObject = [:]
-        if let limit = inv.value("limit") { params["limit"] = .int(try positive(limit, option: "--limit", command: "duplicates")) }
+        var request = ContactsDuplicates()
+        if let limit = inv.value("limit") { request.limit = try positive(limit, option: "--limit", command: "duplicates") }
         if let raw = inv.value("min-score") {
-            guard let score = Double(raw), (0...1).contains(score) else {
+            guard let score = Double(raw), ContactsDuplicates.scores.contains(score) else {
                 throw UsageError(message: "--min-score takes a number from 0 to 1, not '\(raw)'", command: "contactsctl duplicates")
             }
-            params["minScore"] = .double(score)
+            request.minScore = score
         }
-        let result = try inv.call(ContactsAPI.Method.contactsDuplicates, params)
-        if inv.json {
-            inv.output.json(result)
-            return 0
-        }
+        guard let result = try inv.callForPeople(request) else { return 0 }
         let groups = result["groups"]?.arrayValue ?? []
         guard !groups.isEmpty else {
             inv.output.line("No duplicates found.")
@@ -69,11 +65,10 @@ enum DuplicateCommands {
             throw UsageError(message: "give two contacts or more to merge, or --auto", command: "contactsctl merge")
         }
         let ids = try ContactResolver.resolveAll(inv.arguments, in: inv).ids
-        var params: JSONObject = ["ids": .array(ids)]
-        if let into = inv.value("into") { params["into"] = try ContactResolver.resolve(into, in: inv)["id"] ?? .null }
         let dryRun = inv.flag("dry-run")
-        if dryRun { params["dryRun"] = true }
-        let merged = try inv.call(ContactsAPI.Method.contactsMerge, params)
+        var request = ContactsMerge(ids: ids.compactMap(\.stringValue), dryRun: dryRun)
+        if let into = inv.value("into") { request.into = try ContactResolver.resolve(into, in: inv)["id"]?.stringValue }
+        let merged = try inv.call(request)
         if inv.json {
             inv.output.json(merged)
         } else if dryRun {
@@ -90,14 +85,12 @@ enum DuplicateCommands {
     /// `merge --auto`: every group whose contacts are the same once normalised.
     private static func mergeIdentical(_ inv: inout Invocation) throws -> Int32 {
         let dryRun = inv.flag("dry-run")
-        let groups = (try inv.call(ContactsAPI.Method.contactsDuplicates)["groups"]?.arrayValue ?? []).filter {
+        let groups = (try inv.call(ContactsDuplicates())["groups"]?.arrayValue ?? []).filter {
             $0["identical"]?.boolValue == true
         }
         var merged: [JSONValue] = []
         for g in groups {
-            var params: JSONObject = ["ids": g["ids"] ?? .array([])]
-            if dryRun { params["dryRun"] = true }
-            let contact = try inv.call(ContactsAPI.Method.contactsMerge, params)
+            let contact = try inv.call(ContactsMerge(ids: (g["ids"]?.arrayValue ?? []).compactMap(\.stringValue), dryRun: dryRun))
             merged.append(contact)
             if !inv.json {
                 let count = g["ids"]?.arrayValue?.count ?? 0
@@ -122,7 +115,7 @@ enum DuplicateCommands {
             throw UsageError(message: "give two contacts or more that are different people", command: "contactsctl not-duplicates")
         }
         let (ids, names) = try ContactResolver.resolveAll(inv.arguments, in: inv)
-        let result = try inv.call(ContactsAPI.Method.contactsNotDuplicates, ["ids": .array(ids)])
+        let result = try inv.call(ContactsNotDuplicates(ids: ids.compactMap(\.stringValue)))
         if inv.json {
             inv.output.json(result)
         } else {

@@ -4,11 +4,7 @@ import JSONCore
 /// The `group` verbs.
 enum GroupCommands {
     static func list(_ inv: inout Invocation) throws -> Int32 {
-        let result = try inv.call(ContactsAPI.Method.groupsList)
-        if inv.json {
-            inv.output.json(result)
-            return 0
-        }
+        guard let result = try inv.callForPeople(GroupsList()) else { return 0 }
         let groups = result["groups"]?.arrayValue ?? []
         if groups.isEmpty {
             if inv.output.isTerminal { inv.output.line(inv.output.dim("No groups.")) }
@@ -21,19 +17,19 @@ enum GroupCommands {
     }
 
     static func add(_ inv: inout Invocation) throws -> Int32 {
-        let g = try inv.call(ContactsAPI.Method.groupsCreate, ["name": .string(inv.arguments[0])])
+        let g = try inv.call(GroupsCreate(name: inv.arguments[0]))
         done(g, "Created group", inv)
         return 0
     }
 
     static func remove(_ inv: inout Invocation) throws -> Int32 {
-        let r = try inv.call(ContactsAPI.Method.groupsDelete, ["id": .string(inv.arguments[0])])
+        let r = try inv.call(GroupsDelete(id: inv.arguments[0]))
         if inv.json { inv.output.json(r) } else { inv.output.line("Deleted group \(inv.output.bold(inv.arguments[0]))") }
         return 0
     }
 
     static func rename(_ inv: inout Invocation) throws -> Int32 {
-        let g = try inv.call(ContactsAPI.Method.groupsRename, ["id": .string(inv.arguments[0]), "name": .string(inv.arguments[1])])
+        let g = try inv.call(GroupsRename(id: inv.arguments[0], name: inv.arguments[1]))
         done(g, "Renamed group to", inv)
         return 0
     }
@@ -56,9 +52,9 @@ enum GroupCommands {
                 return 0
             }
         }
-        let g = try inv.call(
-            add ? ContactsAPI.Method.groupsAddMembers : ContactsAPI.Method.groupsRemoveMembers,
-            ["id": .string(inv.arguments[1]), "contactIds": [c["id"] ?? .null]])
+        let (group, ids) = (inv.arguments[1], [c["id"]?.stringValue ?? ""])
+        let g =
+            add ? try inv.call(GroupsAddMembers(id: group, contactIDs: ids)) : try inv.call(GroupsRemoveMembers(id: group, contactIDs: ids))
         if inv.json {
             inv.output.json(g)
         } else {

@@ -5,11 +5,7 @@ import JSONCore
 enum HistoryCommands {
     static func history(_ inv: inout Invocation) throws -> Int32 {
         let id = try contactID(inv.arguments[0], inv: inv)
-        let result = try inv.call(ContactsAPI.Method.contactsHistory, ["id": .string(id)])
-        if inv.json {
-            inv.output.json(result)
-            return 0
-        }
+        guard let result = try inv.callForPeople(ContactsAPI.Method.contactsHistory, ["id": .string(id)]) else { return 0 }
         var table = Table(headers: ["REV", "WHEN", "CHANGE", "BY", "FIELDS"], shrinkable: [4, 3])
         for e in result["entries"]?.arrayValue ?? [] {
             let when = e["at"]?.stringValue.map { String($0.prefix(16)).replacingOccurrences(of: "T", with: " ") } ?? ""
@@ -47,11 +43,7 @@ enum HistoryCommands {
     }
 
     static func changes(_ inv: inout Invocation) throws -> Int32 {
-        let result = try inv.call(ContactsAPI.Method.changesList)
-        if inv.json {
-            inv.output.json(result)
-            return 0
-        }
+        guard let result = try inv.callForPeople(ContactsAPI.Method.changesList) else { return 0 }
         var table = Table(headers: ["ID", "WHEN", "BY", "WHAT"], shrinkable: [3, 2])
         for o in result["operations"]?.arrayValue ?? [] {
             let when = o["at"]?.stringValue.map { String($0.prefix(16)).replacingOccurrences(of: "T", with: " ") } ?? ""

@@ -1,3 +1,4 @@
+import ContactsAPI
 import JSONCore
 import JSONRPC
 
@@ -38,6 +39,21 @@ public struct Invocation {
     public func call(_ method: String, _ params: JSONObject = JSONObject()) throws -> JSONValue {
         try client().call(method, params)
     }
+
+    /// Calls `method`; with `--json`, prints its result and gives nil (the verb is done), else
+    /// gives the result for the verb to show as people read it.
+    public func callForPeople(_ method: String, _ params: JSONObject = JSONObject()) throws -> JSONValue? {
+        let result = try call(method, params)
+        guard json else { return result }
+        output.json(result)
+        return nil
+    }
+
+    /// `callForPeople` of a request the API declares.
+    public func callForPeople<R: APIRequest>(_ request: R) throws -> JSONValue? { try callForPeople(R.method, request.params) }
+
+    /// Sends a request the API declares.
+    public func call<R: APIRequest>(_ request: R) throws -> JSONValue { try client().call(request) }
 }
 
 /// Holds the lazily opened client so that `Invocation` can stay a value type.

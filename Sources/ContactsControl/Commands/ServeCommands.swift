@@ -30,11 +30,7 @@ enum ServeCommands {
     }
 
     static func url(_ inv: inout Invocation) throws -> Int32 {
-        let result = try inv.call(ContactsAPI.Method.serveStatus)
-        if inv.json {
-            inv.output.json(result)
-            return 0
-        }
+        guard let result = try inv.callForPeople(ContactsAPI.Method.serveStatus) else { return 0 }
         let books = result["books"]?.arrayValue ?? []
         guard result["listening"]?.boolValue == true, let base = result["url"]?.stringValue else {
             let wanted = result["listen"]?.stringValue.map { " (\($0) is set but could not be listened on: see the daemon's log)" } ?? ""

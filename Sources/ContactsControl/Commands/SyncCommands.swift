@@ -44,11 +44,7 @@ enum SyncCommands {
         "No accounts: every contact lives on this machine alone. Add one with 'contactsctl account add NAME URL' (a CardDAV address book) or 'contactsctl account add NAME --vdir DIR'."
 
     static func list(_ inv: inout Invocation) throws -> Int32 {
-        let result = try inv.call(ContactsAPI.Method.accountsList)
-        if inv.json {
-            inv.output.json(result)
-            return 0
-        }
+        guard let result = try inv.callForPeople(ContactsAPI.Method.accountsList) else { return 0 }
         let accounts = result["accounts"]?.arrayValue ?? []
         guard !accounts.isEmpty else {
             inv.output.line(inv.output.dim(noAccounts))
@@ -160,11 +156,7 @@ enum SyncCommands {
     }
 
     static func status(_ inv: inout Invocation) throws -> Int32 {
-        let result = try inv.call(ContactsAPI.Method.syncStatus)
-        if inv.json {
-            inv.output.json(result)
-            return 0
-        }
+        guard let result = try inv.callForPeople(ContactsAPI.Method.syncStatus) else { return 0 }
         let accounts = result["accounts"]?.arrayValue ?? []
         if accounts.isEmpty { inv.output.line(inv.output.dim("Nothing syncs. " + noAccounts)) }
         for a in accounts {

@@ -9,11 +9,7 @@ enum TrashCommands {
     static func list(_ inv: inout Invocation) throws -> Int32 {
         var params: JSONObject = [:]
         if let text = inv.arguments.first { params["text"] = .string(text) }
-        let result = try inv.call(ContactsAPI.Method.contactsTrash, params)
-        if inv.json {
-            inv.output.json(result)
-            return 0
-        }
+        guard let result = try inv.callForPeople(ContactsAPI.Method.contactsTrash, params) else { return 0 }
         let contacts = result["contacts"]?.arrayValue ?? []
         if !contacts.isEmpty {
             var table = Table(headers: ["NAME", "DELETED", "ID"], shrinkable: [0])

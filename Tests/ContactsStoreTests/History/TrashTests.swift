@@ -82,13 +82,7 @@ final class TrashTests: StoreTestCase {
             """
             import sqlite3, sys
             db = sqlite3.connect(sys.argv[1])
-            db.execute("ALTER TABLE trash DROP COLUMN account")
-            db.execute("ALTER TABLE trash DROP COLUMN href")
-            db.execute("DROP INDEX operations_undone")
-            db.execute("ALTER TABLE operations DROP COLUMN undoes")
-            db.execute("ALTER TABLE operations DROP COLUMN kept")
-            db.execute("PRAGMA user_version = 20")
-            db.commit()
+            \(Self.downgradeTo(20))
             """)
         store = try ContactStore(path: databasePath)
         // The sync deletes the card there and forgets it; the trash still knows the account.

@@ -77,13 +77,7 @@ final class DeclaredFieldStoreTests: StoreTestCase {
             db = sqlite3.connect(sys.argv[1])
             db.execute("UPDATE contacts SET body = json_remove(body, '$.dates', '$.impp', '$.department', '$.phoneticName'), sort_key = 'yamada taro', search = 'yamada taro'")
             db.execute("DELETE FROM settings WHERE key = 'declaredFieldsFrom'")
-            db.execute("ALTER TABLE trash DROP COLUMN account")
-            db.execute("ALTER TABLE trash DROP COLUMN href")
-            db.execute("DROP INDEX operations_undone")
-            db.execute("ALTER TABLE operations DROP COLUMN undoes")
-            db.execute("ALTER TABLE operations DROP COLUMN kept")
-            db.execute("PRAGMA user_version = 17")
-            db.commit()
+            \(Self.downgradeTo(17))
             """
         try runPython(downgrade)
 
@@ -110,13 +104,7 @@ final class DeclaredFieldStoreTests: StoreTestCase {
             import sqlite3, sys
             db = sqlite3.connect(sys.argv[1])
             db.execute("UPDATE contacts SET search = 'zuo⓶mu xiang' || char(10) || '佐々木 翔', sort_key = 'zuo⓶mu xiang' WHERE name = '佐々木 翔'")
-            db.execute("ALTER TABLE trash DROP COLUMN account")
-            db.execute("ALTER TABLE trash DROP COLUMN href")
-            db.execute("DROP INDEX operations_undone")
-            db.execute("ALTER TABLE operations DROP COLUMN undoes")
-            db.execute("ALTER TABLE operations DROP COLUMN kept")
-            db.execute("PRAGMA user_version = 19")
-            db.commit()
+            \(Self.downgradeTo(19))
             """
         try runPython(downgrade)
 
@@ -160,13 +148,7 @@ final class DeclaredFieldStoreTests: StoreTestCase {
                     o["changed"] = [f for f in o["changed"] if f != "dates"]
                 db.execute("UPDATE history SET before = ? WHERE rowid = ?", (json.dumps(o), rowid))
             db.execute("DELETE FROM settings WHERE key = 'declaredFieldsFrom'")
-            db.execute("ALTER TABLE trash DROP COLUMN account")
-            db.execute("ALTER TABLE trash DROP COLUMN href")
-            db.execute("DROP INDEX operations_undone")
-            db.execute("ALTER TABLE operations DROP COLUMN undoes")
-            db.execute("ALTER TABLE operations DROP COLUMN kept")
-            db.execute("PRAGMA user_version = 17")
-            db.commit()
+            \(Self.downgradeTo(17))
             """
         try runPython(downgrade)
 

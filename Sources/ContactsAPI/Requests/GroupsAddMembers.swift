@@ -1,0 +1,16 @@
+import JSONCore
+import JSONRPC
+
+/// `groups.addMembers`.
+public struct GroupsAddMembers: GroupMembershipRequest {
+    public static let method = "groups.addMembers"
+    public static let summary = "Adds contacts to a group."
+
+    public var id: String
+    public var contactIDs: [String]
+
+    public init(id: String, contactIDs: [String]) {
+        self.id = id
+        self.contactIDs = contactIDs
+    }
+}

@@ -1,0 +1,16 @@
+import JSONCore
+import JSONRPC
+
+/// `groups.removeMembers`.
+public struct GroupsRemoveMembers: GroupMembershipRequest {
+    public static let method = "groups.removeMembers"
+    public static let summary = "Removes contacts from a group."
+
+    public var id: String
+    public var contactIDs: [String]
+
+    public init(id: String, contactIDs: [String]) {
+        self.id = id
+        self.contactIDs = contactIDs
+    }
+}
