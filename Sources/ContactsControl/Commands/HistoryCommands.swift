@@ -5,7 +5,7 @@ import JSONCore
 enum HistoryCommands {
     static func history(_ inv: inout Invocation) throws -> Int32 {
         let id = try contactID(inv.arguments[0], inv: inv)
-        guard let result = try inv.callForPeople(ContactsAPI.Method.contactsHistory, ["id": .string(id)]) else { return 0 }
+        guard let result = try inv.callForPeople(ContactsHistory(id: id)) else { return 0 }
         var table = Table(headers: ["REV", "WHEN", "CHANGE", "BY", "FIELDS"], shrinkable: [4, 3])
         for e in result["entries"]?.arrayValue ?? [] {
             let when = e["at"]?.stringValue.map { String($0.prefix(16)).replacingOccurrences(of: "T", with: " ") } ?? ""
@@ -30,8 +30,7 @@ enum HistoryCommands {
                 command: "contactsctl revert")
         }
         let reverted = try inv.call(
-            ContactsAPI.Method.contactsRevert,
-            ["id": contact["id"] ?? .null, "revision": .int(revision), "ifRevision": contact["revision"] ?? .null])
+            ContactsRevert(id: contact["id"]?.stringValue ?? "", revision: revision, ifRevision: contact["revision"]?.intValue))
         if inv.json {
             inv.output.json(reverted)
         } else {
@@ -43,7 +42,7 @@ enum HistoryCommands {
     }
 
     static func changes(_ inv: inout Invocation) throws -> Int32 {
-        guard let result = try inv.callForPeople(ContactsAPI.Method.changesList) else { return 0 }
+        guard let result = try inv.callForPeople(ChangesList()) else { return 0 }
         var table = Table(headers: ["ID", "WHEN", "BY", "WHAT"], shrinkable: [3, 2])
         for o in result["operations"]?.arrayValue ?? [] {
             let when = o["at"]?.stringValue.map { String($0.prefix(16)).replacingOccurrences(of: "T", with: " ") } ?? ""
@@ -54,22 +53,21 @@ enum HistoryCommands {
     }
 
     static func undo(_ inv: inout Invocation) throws -> Int32 {
-        var params: JSONObject = [:]
+        var request = ChangesUndo(force: inv.flag("force"))
         if let arg = inv.arguments.first {
-            guard let id = Int(arg), id > 0 else {
+            guard let id = Int64(arg), id > 0 else {
                 throw UsageError(
                     message: "OPERATION must be a number from 'contactsctl changes', not '\(arg)'", command: "contactsctl undo")
             }
-            params["operation"] = .int(id)
+            request.operation = id
         }
-        if inv.flag("force") { params["force"] = true }
-        let result = try inv.call(ContactsAPI.Method.changesUndo, params)
+        let result = try inv.call(request)
         report(result, verb: "Undid", then: "'contactsctl redo' does it again", inv: inv)
         return 0
     }
 
     static func redo(_ inv: inout Invocation) throws -> Int32 {
-        let result = try inv.call(ContactsAPI.Method.changesRedo, inv.flag("force") ? ["force": true] : [:])
+        let result = try inv.call(ChangesRedo(force: inv.flag("force")))
         report(result, verb: "Redid", then: "'contactsctl undo' takes it back", inv: inv)
         return 0
     }

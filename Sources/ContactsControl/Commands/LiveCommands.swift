@@ -157,9 +157,8 @@ enum LiveCommands {
                 if let n = c["name"]?.stringValue { inv.output.line(n) }
             }
         case "trash":
-            var params: JSONObject = ["limit": 200]
-            if !prefix.isEmpty { params["text"] = .string(prefix) }
-            for c in (try? client.call(ContactsAPI.Method.contactsTrash, params))?["contacts"]?.arrayValue ?? [] {
+            let request = ContactsTrash(text: prefix.isEmpty ? nil : prefix, limit: 200)
+            for c in (try? client.call(request))?["contacts"]?.arrayValue ?? [] {
                 if let n = c["name"]?.stringValue { inv.output.line(n) }
             }
         case "accounts":

@@ -7,9 +7,7 @@ import JSONCore
 /// The trash: `trash [TEXT]`, `trash empty`, `undelete`, `purge`.
 enum TrashCommands {
     static func list(_ inv: inout Invocation) throws -> Int32 {
-        var params: JSONObject = [:]
-        if let text = inv.arguments.first { params["text"] = .string(text) }
-        guard let result = try inv.callForPeople(ContactsAPI.Method.contactsTrash, params) else { return 0 }
+        guard let result = try inv.callForPeople(ContactsTrash(text: inv.arguments.first)) else { return 0 }
         let contacts = result["contacts"]?.arrayValue ?? []
         if !contacts.isEmpty {
             var table = Table(headers: ["NAME", "DELETED", "ID"], shrinkable: [0])
@@ -27,7 +25,7 @@ enum TrashCommands {
 
     static func undelete(_ inv: inout Invocation) throws -> Int32 {
         let found = try inv.arguments.map { try resolve($0, in: inv) }
-        let result = try inv.call(ContactsAPI.Method.contactsUndelete, ["ids": .array(found.map { .string($0.id) })])
+        let result = try inv.call(ContactsUndelete(ids: found.map(\.id)))
         if inv.json {
             inv.output.json(result)
         } else {
@@ -40,19 +38,19 @@ enum TrashCommands {
         let found = try inv.arguments.map { try resolve($0, in: inv) }
         let what = found.count == 1 ? found[0].name : "\(found.count) contacts"
         try confirm("Remove \(what) for good? This cannot be undone.", inv: inv)
-        let result = try inv.call(ContactsAPI.Method.contactsPurge, ["ids": .array(found.map { .string($0.id) })])
+        let result = try inv.call(ContactsPurge(ids: found.map(\.id)))
         report(result, inv: inv)
         return 0
     }
 
     static func empty(_ inv: inout Invocation) throws -> Int32 {
-        let total = try inv.call(ContactsAPI.Method.contactsTrash, ["limit": 0])["total"]?.intValue ?? 0
+        let total = try inv.call(ContactsTrash(limit: 0))["total"]?.intValue ?? 0
         guard total > 0 else {
             if inv.json { inv.output.json(["purged": 0]) } else { inv.output.line("The trash is empty.") }
             return 0
         }
         try confirm("Remove the \(total) contacts in the trash for good? This cannot be undone.", inv: inv)
-        report(try inv.call(ContactsAPI.Method.contactsPurge, ["all": true]), inv: inv)
+        report(try inv.call(ContactsPurge(ids: nil)), inv: inv)
         return 0
     }
 
@@ -82,8 +80,8 @@ enum TrashCommands {
     static func resolve(_ reference: String, in inv: Invocation) throws -> (id: String, name: String) {
         // An id is looked for among all of the trash; anything else is searched for in it.
         let isID = ContactResolver.looksLikeID(reference)
-        let params: JSONObject = isID ? [:] : ["text": .string(reference), "limit": 50]
-        let found = (try inv.call(ContactsAPI.Method.contactsTrash, params)["contacts"]?.arrayValue ?? []).compactMap {
+        let request = isID ? ContactsTrash() : ContactsTrash(text: reference, limit: 50)
+        let found = (try inv.call(request)["contacts"]?.arrayValue ?? []).compactMap {
             c -> (id: String, name: String)? in
             guard let id = c["id"]?.stringValue else { return nil }
             return (id, c["name"]?.stringValue ?? "")

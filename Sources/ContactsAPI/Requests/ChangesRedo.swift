@@ -1,0 +1,19 @@
+import JSONCore
+import JSONRPC
+
+/// `changes.redo`: what the latest undo took back, done again.
+public struct ChangesRedo: APIRequest {
+    public static let method = "changes.redo"
+    public static let summary =
+        "Does again what the latest undo that is not undone took back, by undoing that undo (an operation of its own); redo again goes further forward. Refused (-32002) when there is nothing to redo, or when a later operation changed the same contacts, unless force."
+    public static let parameters = [RPCParam("force", "Redo even over later changes.", schema: APISchema.boolean)]
+    public static let resultName = "redone"
+    public static let resultSchema = HistoryShape.reversal("redo")
+    public static let errors = [RPCError(.conflict, "Nothing to redo, or a later operation changed the same contacts")]
+
+    public var force: Bool
+
+    public init(force: Bool = false) { self.force = force }
+    public init(_ p: RPCParams) throws(RPCError) { force = try p.optionalBool("force") ?? false }
+    public var params: JSONObject { force ? ["force": true] : [:] }
+}

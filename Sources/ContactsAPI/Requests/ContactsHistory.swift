@@ -1,0 +1,37 @@
+import JSONCore
+import JSONRPC
+
+/// `contacts.history`: a contact's changes, the latest first.
+public struct ContactsHistory: APIRequest {
+    public static let method = "contacts.history"
+    public static let summary =
+        "Lists a contact's changes, the latest first: the revision each made, when, by what, and the fields it changed."
+    public static let parameters = [
+        RPCParam("id", "The contact's id (also of one in the trash).", schema: APISchema.string, required: true),
+        RPCParam("limit", "At most this many entries.", schema: APISchema.integer(HistoryShape.counts)),
+    ]
+    public static let resultName = "history"
+    public static let resultSchema: JSONValue = [
+        "type": "object", "required": ["entries"], "properties": ["entries": ["type": "array", "items": HistoryShape.entry]],
+    ]
+    public static let errors = [RPCError(.notFound, "No contact with that id")]
+
+    public var id: String
+    public var limit: Int?
+
+    public init(id: String, limit: Int? = nil) {
+        self.id = id
+        self.limit = limit
+    }
+
+    public init(_ p: RPCParams) throws(RPCError) {
+        id = try p.string("id")
+        limit = try p.optionalInt("limit", in: HistoryShape.counts)
+    }
+
+    public var params: JSONObject {
+        var o: JSONObject = ["id": .string(id)]
+        if let limit { o["limit"] = .int(limit) }
+        return o
+    }
+}
