@@ -2,8 +2,9 @@
 /// key in the API's shape, what kind of value it holds, how a person reads it (the editor's
 /// form, `contactsctl show`) and how the command line spells it. The client's form, `show`,
 /// `add` and `edit` options, `--clear`, the completions and the man page's options are made
-/// from this list; the daemon's schemas describe each field with its `help`.
-public struct FieldDeclaration: Sendable {
+/// from this list; the daemon's schemas describe each field with its `help`. A class: the
+/// daemon's `DeclaredField` holds one, and copies it with every contact it reads or writes.
+public final class FieldDeclaration: Sendable {
     /// What a field holds.
     public enum Kind: Sendable, Equatable {
         /// The full name: one line, never empty.

@@ -14,20 +14,19 @@ enum ContactCommands {
     }
 
     static func runQuery(_ inv: inout Invocation, text: String?) throws -> Int32 {
-        var params: JSONObject = [:]
-        if let text { params["text"] = .string(text) }
-        if inv.flag("favorites") { params["favoritesOnly"] = true }
-        if let g = inv.value("group") { params["group"] = .string(g) }
-        if let a = inv.value("account") { params["account"] = SyncCommands.accountParam(a) }
+        var request = ContactsQuery(
+            filter: ContactFilter(
+                text: text, favoritesOnly: inv.flag("favorites"), group: inv.value("group"),
+                account: SyncCommands.account(inv.value("account"))))
         if let n = inv.value("limit") {
-            guard let limit = Int(n), limit >= 0 else {
+            guard let limit = Int(n), ContactsQuery.counts.contains(limit) else {
                 throw UsageError(message: "--limit must be a whole number, not '\(n)'", command: "contactsctl")
             }
-            params["limit"] = .int(limit)
+            request.limit = limit
         }
         // The table shows a name, a first email and phone, and a star: only those are asked for.
-        if !inv.json { params["fields"] = ["name", "emails", "phones", "favorite"] }
-        guard let result = try inv.callForPeople(ContactsAPI.Method.contactsQuery, params) else { return 0 }
+        if !inv.json { request.fields = ["name", "emails", "phones", "favorite"] }
+        guard let result = try inv.callForPeople(request) else { return 0 }
         let contacts = result["contacts"]?.arrayValue ?? []
         printContactTable(contacts, output: inv.output)
         let total = result["total"]?.intValue ?? contacts.count
@@ -75,9 +74,7 @@ enum ContactCommands {
         if let parts = structuredName(name) { contact["structuredName"] = parts }
         try fill(&contact, from: inv)
         if inv.flag("favorite") { contact["favorite"] = true }
-        var params: JSONObject = ["contact": .object(contact)]
-        if let a = inv.value("account") { params["account"] = SyncCommands.accountParam(a) }
-        let created = try inv.call(ContactsAPI.Method.contactsCreate, params)
+        let created = try inv.call(ContactsCreate(contact: contact, account: SyncCommands.account(inv.value("account"))))
         report(created, verb: "Added", inv: inv)
         return 0
     }
@@ -100,8 +97,7 @@ enum ContactCommands {
         // No field given: the whole contact in the editor.
         guard !changes.isEmpty else { return try EditorSession.run(&inv, contact: contact) }
         let updated = try inv.call(
-            ContactsAPI.Method.contactsUpdate,
-            ["id": contact["id"] ?? .null, "changes": .object(changes), "ifRevision": contact["revision"] ?? .null])
+            ContactsUpdate(id: contact["id"]?.stringValue ?? "", changes: changes, ifRevision: contact["revision"]?.intValue))
         report(updated, verb: "Updated", inv: inv)
         return 0
     }
@@ -166,7 +162,7 @@ enum ContactCommands {
 
     static func remove(_ inv: inout Invocation) throws -> Int32 {
         let (ids, names) = try ContactResolver.resolveAll(inv.arguments, in: inv)
-        let result = try inv.call(ContactsAPI.Method.contactsDelete, ["ids": .array(ids)])
+        let result = try inv.call(ContactsDelete(ids: ids.compactMap(\.stringValue)))
         if inv.json {
             inv.output.json(result)
         } else {
@@ -177,13 +173,13 @@ enum ContactCommands {
 
     static func favorite(_ inv: inout Invocation, _ on: Bool) throws -> Int32 {
         let c = try ContactResolver.resolve(inv.arguments[0], in: inv)
-        let updated = try inv.call(ContactsAPI.Method.contactsSetFavorite, ["id": c["id"] ?? .null, "favorite": .bool(on)])
+        let updated = try inv.call(ContactsSetFavorite(id: c["id"]?.stringValue ?? "", favorite: on))
         report(updated, verb: on ? "Favorite:" : "No longer a favorite:", inv: inv)
         return 0
     }
 
     static func status(_ inv: inout Invocation) throws -> Int32 {
-        guard let s = try inv.callForPeople(ContactsAPI.Method.daemonStatus) else { return 0 }
+        guard let s = try inv.callForPeople(DaemonStatus()) else { return 0 }
         let o = inv.output
         func row(_ label: String, _ value: String?) { o.line(o.dim(label.padding(11)) + (value ?? "-")) }
         row("version", s["version"]?.stringValue)

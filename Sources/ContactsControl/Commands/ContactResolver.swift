@@ -10,12 +10,12 @@ enum ContactResolver {
     static func resolve(_ reference: String, in inv: Invocation) throws -> JSONValue {
         if looksLikeID(reference) {
             do {
-                return try inv.call(ContactsAPI.Method.contactsGet, ["id": .string(reference.uppercased())])
+                return try inv.call(ContactsGet(id: reference.uppercased()))
             } catch let e as RPCError where e.code == .notFound {
                 // Not an id after all; try it as a name.
             }
         }
-        let result = try inv.call(ContactsAPI.Method.contactsQuery, ["text": .string(reference), "limit": 50])
+        let result = try inv.call(ContactsQuery(filter: ContactFilter(text: reference), limit: 50))
         let matches = result["contacts"]?.arrayValue ?? []
         let total = result["total"]?.intValue ?? matches.count
         if total == 1, let only = matches.first { return only }

@@ -5,15 +5,17 @@ import JSONCore
 /// `birthdays`: the coming days to remember, as a table or JSON.
 enum DateCommands {
     static func birthdays(_ inv: inout Invocation) throws -> Int32 {
-        var params: JSONObject = [:]
+        var request = ContactsUpcoming(from: inv.value("from"))
         if let n = inv.value("days") {
-            guard let days = Int(n), (1...366).contains(days) else {
-                throw UsageError(message: "--days must be a whole number from 1 to 366, not '\(n)'", command: "contactsctl birthdays")
+            let range = ContactsUpcoming.days
+            guard let days = Int(n), range.contains(days) else {
+                throw UsageError(
+                    message: "--days must be a whole number from \(range.lowerBound) to \(range.upperBound), not '\(n)'",
+                    command: "contactsctl birthdays")
             }
-            params["days"] = .int(days)
+            request.days = days
         }
-        if let from = inv.value("from") { params["from"] = .string(from) }
-        guard let result = try inv.callForPeople(ContactsAPI.Method.contactsUpcoming, params) else { return 0 }
+        guard let result = try inv.callForPeople(request) else { return 0 }
         let dates = result["dates"]?.arrayValue ?? []
         guard !dates.isEmpty else {
             inv.output.line(inv.output.dim("No birthdays or dates in the next \(result["days"]?.intValue ?? 30) days."))

@@ -17,8 +17,7 @@ enum LiveCommands {
             }
             limit = v
         }
-        let result = try inv.call(
-            ContactsAPI.Method.contactsQuery, ["text": .string(text), "limit": .int(limit), "fields": ["name", "emails"]])
+        let result = try inv.call(ContactsQuery(filter: ContactFilter(text: text), limit: limit, fields: ["name", "emails"]))
         // Every address of every matching contact: the daemon has matched names, nicknames,
         // organizations and addresses as search does. (No folding here: the client stays
         // free of the transliterator, which costs milliseconds to load.)
@@ -62,7 +61,7 @@ enum LiveCommands {
     /// (all of them, with how each matched, under `--all`); exit 1 when nobody has it.
     static func who(_ inv: inout Invocation) throws -> Int32 {
         let number = inv.arguments[0]
-        let result = try inv.call(ContactsAPI.Method.contactsLookupPhone, ["number": .string(number)])
+        let result = try inv.call(ContactsLookupPhone(number: number))
         var matches = result["matches"]?.arrayValue ?? []
         if !inv.flag("all"), let best = matches.first?["match"] {
             matches = matches.filter { $0["match"] == best }
@@ -90,7 +89,7 @@ enum LiveCommands {
     /// Every notification of the store, one line each (`watch --events`).
     static func events(_ inv: inout Invocation) throws -> Int32 {
         let client = try inv.client()
-        _ = try client.call(ContactsAPI.Method.eventsSubscribe)
+        _ = try client.call(EventsSubscribe())
         inv.output.flush()
         var pending = client.takeNotifications().map(JSONValue.object)
         while true {
@@ -150,9 +149,8 @@ enum LiveCommands {
                 if let n = g["name"]?.stringValue, n.lowercased().hasPrefix(prefix.lowercased()) { inv.output.line(n) }
             }
         case "contacts":
-            var params: JSONObject = ["limit": 200, "fields": ["name"]]
-            if !prefix.isEmpty { params["text"] = .string(prefix) }
-            let contacts = (try? client.call(ContactsAPI.Method.contactsQuery, params))?["contacts"]?.arrayValue ?? []
+            let request = ContactsQuery(filter: ContactFilter(text: prefix.isEmpty ? nil : prefix), limit: 200, fields: ["name"])
+            let contacts = (try? client.call(request))?["contacts"]?.arrayValue ?? []
             for c in contacts {
                 if let n = c["name"]?.stringValue { inv.output.line(n) }
             }

@@ -14,8 +14,9 @@ enum PhotoCommands {
         let bytes = try InputFile.read(file)
         guard !bytes.isEmpty else { throw CommandFailure("\(file == "-" ? "standard input" : file) is empty") }
         let updated = try inv.call(
-            ContactsAPI.Method.contactsSetPhoto,
-            ["id": contact["id"] ?? .null, "data": .string(Data(bytes).base64EncodedString()), "ifRevision": contact["revision"] ?? .null])
+            ContactsSetPhoto(
+                id: contact["id"]?.stringValue ?? "", source: .data(Data(bytes).base64EncodedString()),
+                ifRevision: contact["revision"]?.intValue))
         if inv.json {
             inv.output.json(updated)
         } else {
@@ -29,17 +30,17 @@ enum PhotoCommands {
 
     static func get(_ inv: inout Invocation) throws -> Int32 {
         let contact = try ContactResolver.resolve(inv.arguments[0], in: inv)
-        var params: JSONObject = ["id": contact["id"] ?? .null]
-        if let size = inv.value("size") {
-            guard let n = Int(size), (16...1024).contains(n) else {
-                throw UsageError(message: "--size must be a number from 16 to 1024", command: "contactsctl photo get")
-            }
-            params["size"] = .int(n)
-        }
-        if inv.flag("crop") { params["crop"] = true }
         let output = inv.value("output")
-        if output != nil { params["inline"] = true }
-        let t = try inv.call(ContactsAPI.Method.contactsThumbnail, params)
+        var request = ContactsThumbnail(id: contact["id"]?.stringValue ?? "", crop: inv.flag("crop"), inline: output != nil)
+        if let size = inv.value("size") {
+            let sizes = ContactsThumbnail.sizes
+            guard let n = Int(size), sizes.contains(n) else {
+                throw UsageError(
+                    message: "--size must be a number from \(sizes.lowerBound) to \(sizes.upperBound)", command: "contactsctl photo get")
+            }
+            request.size = n
+        }
+        let t = try inv.call(request)
         guard let output else {
             // Without --output: where the thumbnail is, for an image viewer or a notification.
             if inv.json { inv.output.json(t) } else { inv.output.line(t["path"]?.stringValue ?? "") }
@@ -75,8 +76,7 @@ enum PhotoCommands {
             inv.output.line("\(inv.output.bold(contact["name"]?.stringValue ?? "")) has no photo; nothing changed")
             return 0
         }
-        let updated = try inv.call(
-            ContactsAPI.Method.contactsRemovePhoto, ["id": contact["id"] ?? .null, "ifRevision": contact["revision"] ?? .null])
+        let updated = try inv.call(ContactsRemovePhoto(id: contact["id"]?.stringValue ?? "", ifRevision: contact["revision"]?.intValue))
         ContactCommands.report(updated, verb: "Removed the photo of", inv: inv)
         return 0
     }

@@ -77,6 +77,11 @@ enum SyncCommands {
     /// An account as the API names it: 'local' (this machine alone) is null.
     static func accountParam(_ name: String) -> JSONValue { name == "local" ? .null : .string(name) }
 
+    /// An account as the command line names it (`local`: this machine alone); nil for none.
+    static func account(_ name: String?) -> ContactFilter.Account? {
+        name.map { $0 == "local" ? .local : .named($0) }
+    }
+
     static func move(_ inv: inout Invocation) throws -> Int32 {
         guard let target = inv.value("to") else {
             throw CommandFailure("move needs --to ACCOUNT (or --to local, for this machine alone)", status: 64)

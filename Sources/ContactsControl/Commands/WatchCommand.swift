@@ -16,7 +16,7 @@ enum WatchCommand {
         request.query.text = inv.arguments.first
         request.query.favoritesOnly = inv.flag("favorites")
         request.query.group = inv.value("group")
-        if let a = inv.value("account") { request.query.account = a == "local" ? .local : .named(a) }
+        request.query.account = SyncCommands.account(inv.value("account"))
         if let n = inv.value("limit") {
             guard let limit = Int(n), ViewsOpen.Window.limits.contains(limit) else {
                 let limits = ViewsOpen.Window.limits

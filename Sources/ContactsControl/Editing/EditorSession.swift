@@ -50,7 +50,7 @@ enum EditorSession {
             } catch let p as ContactForm.Problem {
                 problem = (p.description, false)
             } catch let e as RPCError where e.code == .conflict && current != nil {
-                let fresh = try inv.call(ContactsAPI.Method.contactsGet, ["id": current?["id"] ?? .null])
+                let fresh = try inv.call(ContactsGet(id: current?["id"]?.stringValue ?? ""))
                 problem = (
                     "The contact changed while you edited it (another program made revision \(fresh["revision"]?.intValue ?? 0)). "
                         + "Save again to apply what you changed over it (its other changes stay), or empty the file to give up.", true
@@ -70,7 +70,7 @@ enum EditorSession {
         guard let current, let base else {
             var contact: JSONObject = [:]
             for m in fields where !m.value.isNull && m.value != .array([]) { contact[m.key] = m.value }
-            let created = try inv.call(ContactsAPI.Method.contactsCreate, ["contact": .object(contact)])
+            let created = try inv.call(ContactsCreate(contact: contact))
             ContactCommands.report(created, verb: "Added", inv: inv)
             return 0
         }
@@ -85,13 +85,12 @@ enum EditorSession {
         var updated = current
         if !changes.isEmpty {
             updated = try inv.call(
-                ContactsAPI.Method.contactsUpdate,
-                ["id": current["id"] ?? .null, "changes": .object(changes), "ifRevision": current["revision"] ?? .null])
+                ContactsUpdate(id: current["id"]?.stringValue ?? "", changes: changes, ifRevision: current["revision"]?.intValue))
         }
         if let favorite {
             updated = try inv.call(
-                ContactsAPI.Method.contactsSetFavorite,
-                ["id": current["id"] ?? .null, "favorite": favorite, "ifRevision": updated["revision"] ?? .null])
+                ContactsSetFavorite(
+                    id: current["id"]?.stringValue ?? "", favorite: favorite.boolValue ?? false, ifRevision: updated["revision"]?.intValue))
         }
         ContactCommands.report(updated, verb: "Updated", inv: inv)
         return 0

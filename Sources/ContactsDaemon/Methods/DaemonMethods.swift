@@ -9,31 +9,7 @@ import JSONRPC
 extension Daemon {
     func daemonMethods(store: ContactStore) -> [RPCMethod] {
         [
-            RPCMethod(
-                ContactsAPI.Method.daemonStatus, summary: "Reports the daemon's version, counts, paths and uptime.",
-                result: "status",
-                resultSchema: [
-                    "type": "object",
-                    "required": ["version", "contacts", "groups", "dataDir", "socket", "uptimeSeconds"],
-                    "properties": [
-                        "version": Schemas.string, "contacts": Schemas.integer, "groups": Schemas.integer,
-                        "dataDir": Schemas.string, "database": Schemas.string, "socket": Schemas.string,
-                        "inbox": Schemas.nullableString, "inboxProcessed": Schemas.integer, "uptimeSeconds": ["type": "number"],
-                        "pid": Schemas.integer,
-                        "connections": Schemas.integer, "subscribers": Schemas.integer, "views": Schemas.integer,
-                        "viewsFollowMicroseconds": Schemas.integer,
-                        "viewsFollowCPUMicroseconds": Schemas.integer,
-                        "logLevel": Schemas.string,
-                        "defaultRegion": Schemas.nullableString, "defaultRegionSource": Schemas.nullableString,
-                        "phonesAwaitingNumbers": Schemas.integer,
-                        "memory": [
-                            "type": "object",
-                            "description":
-                                "Where the daemon's memory goes, in bytes: resident (peak), anonymous and file pages; the heap's allocated and resident bytes and its bookkeeping; the search index; SQLite; and how many contacts the read cache holds.",
-                        ],
-                    ],
-                ]
-            ) { [self] _ in
+            RPCMethod(DaemonStatus.self) { [self] _, _ in
                 let counts = try store.counts()
                 let current = currentSettings
                 return [
@@ -52,12 +28,7 @@ extension Daemon {
                     "memory": Self.memoryReport(store),
                 ]
             },
-            RPCMethod(
-                ContactsAPI.Method.eventsSubscribe,
-                summary: "Subscribes this connection to change notifications: contacts.changed and groups.changed, sent after each commit.",
-                result: "subscribed",
-                resultSchema: ["type": "object", "required": ["subscribed"], "properties": ["subscribed": Schemas.boolean]]
-            ) { [bus] call in
+            RPCMethod(EventsSubscribe.self) { [bus] _, call in
                 guard let session = call.session else { throw RPCError.invalidRequest("events need a connection") }
                 bus.subscribe(session)
                 return ["subscribed": true]

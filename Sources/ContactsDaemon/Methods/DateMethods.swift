@@ -7,48 +7,14 @@ import JSONRPC
 
 /// Birthdays and dates to come.
 enum DateMethods {
-    static let daysRange = 1...366
+    static let daysRange = ContactsUpcoming.days
 
     static func all(store: ContactStore) -> [RPCMethod] {
         [
-            RPCMethod(
-                ContactsAPI.Method.contactsUpcoming,
-                summary:
-                    "The birthdays and dates of the next days, soonest first, in the user's time zone, with the age or the number of years where the year is known (29 February falls on 28 February in other years).",
-                params: [
-                    RPCParam(
-                        "days", "How many days from 'from' (it included): 1 to 366, default 30.",
-                        schema: ["type": "integer", "minimum": .int(daysRange.lowerBound), "maximum": .int(daysRange.upperBound)]),
-                    RPCParam("from", "The first day, YYYY-MM-DD; default today where the daemon runs (TZ).", schema: Schemas.string),
-                ],
-                result: "upcoming",
-                resultSchema: [
-                    "type": "object", "required": ["from", "days", "dates"],
-                    "properties": [
-                        "from": Schemas.string, "days": Schemas.integer,
-                        "dates": [
-                            "type": "array",
-                            "items": [
-                                "type": "object", "required": ["date", "inDays", "kind", "value", "id", "name"],
-                                "properties": [
-                                    "date": ["type": "string", "description": "the day it falls on, YYYY-MM-DD"],
-                                    "inDays": ["type": "integer", "description": "0 for 'from' itself"],
-                                    "kind": ["enum": ["birthday", "date"]], "label": Schemas.nullableString,
-                                    "value": ["type": "string", "description": "the date as the contact holds it"],
-                                    "years": [
-                                        "type": ["integer", "null"],
-                                        "description": "the age on a birthday, the years since on a date; null when the year is not known",
-                                    ],
-                                    "id": Schemas.string, "name": Schemas.string,
-                                ],
-                            ],
-                        ],
-                    ],
-                ]
-            ) { call in
-                let days = try call.params.optionalInt("days", in: daysRange) ?? 30
+            RPCMethod(ContactsUpcoming.self) { request, _ in
+                let days = request.days
                 let from: CivilDate
-                if let text = try call.params.optionalString("from") {
+                if let text = request.from {
                     guard let d = CivilDate(text) else { throw RPCError.invalidParams("'from' must be a date, YYYY-MM-DD", field: "from") }
                     from = d
                 } else {

@@ -1,3 +1,4 @@
+import ContactsAPI
 import ContactsCore
 import ContactsStore
 import ContactsSupport
@@ -32,8 +33,8 @@ final class PhotoService: @unchecked Sendable {
     private let aheadSizes: Locked<[Int]>
     /// Thumbnails made ahead of any request, one at a time, behind everything else.
     private let aheadQueue = TaskQueue(label: "thumbnails-ahead", lowPriority: true)
-    static let sizes = 16...1024
-    static let defaultSize = 256
+    static let sizes = ContactsThumbnail.sizes
+    static let defaultSize = ContactsThumbnail.defaultSize
 
     init(store: ContactStore, cacheDirectory: String, settings: Settings) {
         self.store = store

@@ -1,0 +1,37 @@
+import JSONCore
+import JSONRPC
+
+/// `contacts.setFavorite`.
+public struct ContactsSetFavorite: APIRequest {
+    public static let method = "contacts.setFavorite"
+    public static let summary = "Marks or unmarks a contact as a favorite."
+    public static let parameters = [
+        ContactShape.idParameter, RPCParam("favorite", "The new state.", schema: APISchema.boolean, required: true),
+        ContactShape.ifRevisionParameter,
+    ]
+    public static let resultName = "contact"
+    public static let resultSchema = ContactShape.contact
+    public static let errors = [ContactShape.notFound, ContactShape.conflict]
+
+    public var id: String
+    public var favorite: Bool
+    public var ifRevision: Int?
+
+    public init(id: String, favorite: Bool, ifRevision: Int? = nil) {
+        self.id = id
+        self.favorite = favorite
+        self.ifRevision = ifRevision
+    }
+
+    public init(_ p: RPCParams) throws(RPCError) {
+        id = try p.string("id")
+        favorite = try p.bool("favorite")
+        ifRevision = try p.optionalInt("ifRevision", in: ContactShape.revisions)
+    }
+
+    public var params: JSONObject {
+        var o: JSONObject = ["id": .string(id), "favorite": .bool(favorite)]
+        if let ifRevision { o["ifRevision"] = .int(ifRevision) }
+        return o
+    }
+}

@@ -1,0 +1,38 @@
+import JSONCore
+import JSONRPC
+
+/// `contacts.update`: some fields of a contact changed.
+public struct ContactsUpdate: APIRequest {
+    public static let method = "contacts.update"
+    public static let summary = "Changes some fields of a contact: fields given replace the stored ones, null clears, absent fields stay."
+    public static let parameters = [
+        ContactShape.idParameter, RPCParam("changes", "The fields to change.", schema: ContactShape.input, required: true),
+        ContactShape.ifRevisionParameter,
+    ]
+    public static let resultName = "contact"
+    public static let resultSchema = ContactShape.contact
+    public static let errors = [ContactShape.notFound, ContactShape.conflict, ContactShape.invalidData]
+
+    public var id: String
+    /// The fields to change, in the API's shape (the daemon reads them as `Contact.apply` does).
+    public var changes: JSONObject
+    public var ifRevision: Int?
+
+    public init(id: String, changes: JSONObject, ifRevision: Int? = nil) {
+        self.id = id
+        self.changes = changes
+        self.ifRevision = ifRevision
+    }
+
+    public init(_ p: RPCParams) throws(RPCError) {
+        id = try p.string("id")
+        changes = try p.objectValue("changes")
+        ifRevision = try p.optionalInt("ifRevision", in: ContactShape.revisions)
+    }
+
+    public var params: JSONObject {
+        var o: JSONObject = ["id": .string(id), "changes": .object(changes)]
+        if let ifRevision { o["ifRevision"] = .int(ifRevision) }
+        return o
+    }
+}
