@@ -19,10 +19,7 @@ public struct ChangesList: APIRequest {
     public var limit: Int
     public var offset: Int
 
-    public init(limit: Int = defaultLimit, offset: Int = 0) {
-        self.limit = limit
-        self.offset = offset
-    }
+    public init(limit: Int = defaultLimit, offset: Int = 0) { (self.limit, self.offset) = (limit, offset) }
 
     public init(_ p: RPCParams) throws(RPCError) {
         limit = try p.optionalInt("limit", in: Self.limits) ?? Self.defaultLimit

@@ -32,10 +32,7 @@ public struct ChangesSince: APIRequest {
     public var state: String
     public var limit: Int
 
-    public init(state: String, limit: Int = defaultLimit) {
-        self.state = state
-        self.limit = limit
-    }
+    public init(state: String, limit: Int = defaultLimit) { (self.state, self.limit) = (state, limit) }
 
     public init(_ p: RPCParams) throws(RPCError) {
         state = try p.string("state")

@@ -21,20 +21,12 @@ public struct ChangesUndo: APIRequest {
     public var operation: Int64?
     public var force: Bool
 
-    public init(operation: Int64? = nil, force: Bool = false) {
-        self.operation = operation
-        self.force = force
-    }
+    public init(operation: Int64? = nil, force: Bool = false) { (self.operation, self.force) = (operation, force) }
 
     public init(_ p: RPCParams) throws(RPCError) {
         operation = try p.optionalInt("operation", in: Self.operations).map(Int64.init)
         force = try p.optionalBool("force") ?? false
     }
 
-    public var params: JSONObject {
-        var o: JSONObject = [:]
-        if let operation { o["operation"] = .int(Int(operation)) }
-        if force { o["force"] = true }
-        return o
-    }
+    public var params: JSONObject { .present(["operation": operation.map { .int(Int($0)) }, "force": force ? true : nil]) }
 }

@@ -15,10 +15,7 @@ public struct ContactFilter: Sendable, Equatable {
     public var account: Account?
 
     public init(text: String? = nil, favoritesOnly: Bool = false, group: String? = nil, account: Account? = nil) {
-        self.text = text
-        self.favoritesOnly = favoritesOnly
-        self.group = group
-        self.account = account
+        (self.text, self.favoritesOnly, self.group, self.account) = (text, favoritesOnly, group, account)
     }
 
     /// The filters' properties, as a schema describes them.
@@ -63,10 +60,7 @@ public struct SortKey: Sendable, Equatable {
     public var field: Field
     public var ascending: Bool
 
-    public init(_ field: Field, ascending: Bool = true) {
-        self.field = field
-        self.ascending = ascending
-    }
+    public init(_ field: Field, ascending: Bool = true) { (self.field, self.ascending) = (field, ascending) }
 
     public static let schema: JSONValue = [
         "type": "object", "required": ["field"],

@@ -21,10 +21,7 @@ public struct ContactsCreate: APIRequest {
     /// Where it goes; nil: where the configuration says.
     public var account: ContactFilter.Account?
 
-    public init(contact: JSONObject, account: ContactFilter.Account? = nil) {
-        self.contact = contact
-        self.account = account
-    }
+    public init(contact: JSONObject, account: ContactFilter.Account? = nil) { (self.contact, self.account) = (contact, account) }
 
     public init(_ p: RPCParams) throws(RPCError) {
         contact = try p.objectValue("contact")

@@ -39,20 +39,12 @@ public struct ContactsDuplicates: APIRequest {
     public var limit: Int?
     public var minScore: Double?
 
-    public init(limit: Int? = nil, minScore: Double? = nil) {
-        self.limit = limit
-        self.minScore = minScore
-    }
+    public init(limit: Int? = nil, minScore: Double? = nil) { (self.limit, self.minScore) = (limit, minScore) }
 
     public init(_ p: RPCParams) throws(RPCError) {
         limit = try p.optionalInt("limit", in: Self.limits)
         minScore = try p.optionalDouble("minScore", in: Self.scores)
     }
 
-    public var params: JSONObject {
-        var o: JSONObject = [:]
-        if let limit { o["limit"] = .int(limit) }
-        if let minScore { o["minScore"] = .double(minScore) }
-        return o
-    }
+    public var params: JSONObject { .present(["limit": limit.map { .int($0) }, "minScore": minScore.map { .double($0) }]) }
 }

@@ -16,10 +16,7 @@ public struct ContactsGetRevision: APIRequest {
     public var id: String
     public var revision: Int
 
-    public init(id: String, revision: Int) {
-        self.id = id
-        self.revision = revision
-    }
+    public init(id: String, revision: Int) { (self.id, self.revision) = (id, revision) }
 
     public init(_ p: RPCParams) throws(RPCError) {
         id = try p.string("id")

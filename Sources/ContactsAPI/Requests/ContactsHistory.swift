@@ -19,19 +19,12 @@ public struct ContactsHistory: APIRequest {
     public var id: String
     public var limit: Int?
 
-    public init(id: String, limit: Int? = nil) {
-        self.id = id
-        self.limit = limit
-    }
+    public init(id: String, limit: Int? = nil) { (self.id, self.limit) = (id, limit) }
 
     public init(_ p: RPCParams) throws(RPCError) {
         id = try p.string("id")
         limit = try p.optionalInt("limit", in: HistoryShape.counts)
     }
 
-    public var params: JSONObject {
-        var o: JSONObject = ["id": .string(id)]
-        if let limit { o["limit"] = .int(limit) }
-        return o
-    }
+    public var params: JSONObject { .present(["id": .string(id), "limit": limit.map { .int($0) }]) }
 }

@@ -34,10 +34,7 @@ public struct ContactsLookupPhone: APIRequest {
     public var number: String
     public var limit: Int
 
-    public init(number: String, limit: Int = defaultLimit) {
-        self.number = number
-        self.limit = limit
-    }
+    public init(number: String, limit: Int = defaultLimit) { (self.number, self.limit) = (number, limit) }
 
     public init(_ p: RPCParams) throws(RPCError) {
         number = try p.string("number")

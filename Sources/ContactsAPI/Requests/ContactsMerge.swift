@@ -21,11 +21,7 @@ public struct ContactsMerge: APIRequest {
     public var into: String?
     public var dryRun: Bool
 
-    public init(ids: [String], into: String? = nil, dryRun: Bool = false) {
-        self.ids = ids
-        self.into = into
-        self.dryRun = dryRun
-    }
+    public init(ids: [String], into: String? = nil, dryRun: Bool = false) { (self.ids, self.into, self.dryRun) = (ids, into, dryRun) }
 
     public init(_ p: RPCParams) throws(RPCError) {
         ids = try p.stringArray("ids")
@@ -34,9 +30,6 @@ public struct ContactsMerge: APIRequest {
     }
 
     public var params: JSONObject {
-        var o: JSONObject = ["ids": .array(ids.map { .string($0) })]
-        if let into { o["into"] = .string(into) }
-        if dryRun { o["dryRun"] = true }
-        return o
+        .present(["ids": .array(ids.map { .string($0) }), "into": into.map { .string($0) }, "dryRun": dryRun ? true : nil])
     }
 }

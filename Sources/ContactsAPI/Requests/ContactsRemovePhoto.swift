@@ -13,19 +13,12 @@ public struct ContactsRemovePhoto: APIRequest {
     public var id: String
     public var ifRevision: Int?
 
-    public init(id: String, ifRevision: Int? = nil) {
-        self.id = id
-        self.ifRevision = ifRevision
-    }
+    public init(id: String, ifRevision: Int? = nil) { (self.id, self.ifRevision) = (id, ifRevision) }
 
     public init(_ p: RPCParams) throws(RPCError) {
         id = try p.string("id")
         ifRevision = try p.optionalInt("ifRevision", in: ContactShape.revisions)
     }
 
-    public var params: JSONObject {
-        var o: JSONObject = ["id": .string(id)]
-        if let ifRevision { o["ifRevision"] = .int(ifRevision) }
-        return o
-    }
+    public var params: JSONObject { .present(["id": .string(id), "ifRevision": ifRevision.map { .int($0) }]) }
 }

@@ -22,9 +22,7 @@ public struct ContactsRevert: APIRequest {
     public var ifRevision: Int?
 
     public init(id: String, revision: Int, ifRevision: Int? = nil) {
-        self.id = id
-        self.revision = revision
-        self.ifRevision = ifRevision
+        (self.id, self.revision, self.ifRevision) = (id, revision, ifRevision)
     }
 
     public init(_ p: RPCParams) throws(RPCError) {
@@ -33,9 +31,5 @@ public struct ContactsRevert: APIRequest {
         ifRevision = try p.optionalInt("ifRevision", in: HistoryShape.counts)
     }
 
-    public var params: JSONObject {
-        var o: JSONObject = ["id": .string(id), "revision": .int(revision)]
-        if let ifRevision { o["ifRevision"] = .int(ifRevision) }
-        return o
-    }
+    public var params: JSONObject { .present(["id": .string(id), "revision": .int(revision), "ifRevision": ifRevision.map { .int($0) }]) }
 }

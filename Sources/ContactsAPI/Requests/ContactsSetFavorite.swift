@@ -18,9 +18,7 @@ public struct ContactsSetFavorite: APIRequest {
     public var ifRevision: Int?
 
     public init(id: String, favorite: Bool, ifRevision: Int? = nil) {
-        self.id = id
-        self.favorite = favorite
-        self.ifRevision = ifRevision
+        (self.id, self.favorite, self.ifRevision) = (id, favorite, ifRevision)
     }
 
     public init(_ p: RPCParams) throws(RPCError) {
@@ -29,9 +27,5 @@ public struct ContactsSetFavorite: APIRequest {
         ifRevision = try p.optionalInt("ifRevision", in: ContactShape.revisions)
     }
 
-    public var params: JSONObject {
-        var o: JSONObject = ["id": .string(id), "favorite": .bool(favorite)]
-        if let ifRevision { o["ifRevision"] = .int(ifRevision) }
-        return o
-    }
+    public var params: JSONObject { .present(["id": .string(id), "favorite": .bool(favorite), "ifRevision": ifRevision.map { .int($0) }]) }
 }

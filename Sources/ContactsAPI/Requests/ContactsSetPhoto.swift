@@ -29,11 +29,7 @@ public struct ContactsSetPhoto: APIRequest {
     public var source: Source
     public var ifRevision: Int?
 
-    public init(id: String, source: Source, ifRevision: Int? = nil) {
-        self.id = id
-        self.source = source
-        self.ifRevision = ifRevision
-    }
+    public init(id: String, source: Source, ifRevision: Int? = nil) { (self.id, self.source, self.ifRevision) = (id, source, ifRevision) }
 
     public init(_ p: RPCParams) throws(RPCError) {
         id = try p.string("id")

@@ -31,10 +31,7 @@ public struct ContactsThumbnail: APIRequest {
     public var inline: Bool
 
     public init(id: String, size: Int = defaultSize, crop: Bool = false, inline: Bool = false) {
-        self.id = id
-        self.size = size
-        self.crop = crop
-        self.inline = inline
+        (self.id, self.size, self.crop, self.inline) = (id, size, crop, inline)
     }
 
     public init(_ p: RPCParams) throws(RPCError) {
@@ -45,9 +42,6 @@ public struct ContactsThumbnail: APIRequest {
     }
 
     public var params: JSONObject {
-        var o: JSONObject = ["id": .string(id), "size": .int(size)]
-        if crop { o["crop"] = true }
-        if inline { o["inline"] = true }
-        return o
+        .present(["id": .string(id), "size": .int(size), "crop": crop ? true : nil, "inline": inline ? true : nil])
     }
 }

@@ -36,11 +36,7 @@ public struct ContactsTrash: APIRequest {
     public var limit: Int?
     public var offset: Int
 
-    public init(text: String? = nil, limit: Int? = nil, offset: Int = 0) {
-        self.text = text
-        self.limit = limit
-        self.offset = offset
-    }
+    public init(text: String? = nil, limit: Int? = nil, offset: Int = 0) { (self.text, self.limit, self.offset) = (text, limit, offset) }
 
     public init(_ p: RPCParams) throws(RPCError) {
         text = try p.optionalString("text")
@@ -49,10 +45,6 @@ public struct ContactsTrash: APIRequest {
     }
 
     public var params: JSONObject {
-        var o: JSONObject = [:]
-        if let text { o["text"] = .string(text) }
-        if let limit { o["limit"] = .int(limit) }
-        if offset != 0 { o["offset"] = .int(offset) }
-        return o
+        .present(["text": text.map { .string($0) }, "limit": limit.map { .int($0) }, "offset": offset != 0 ? .int(offset) : nil])
     }
 }

@@ -40,19 +40,12 @@ public struct ContactsUpcoming: APIRequest {
     /// The first day, `YYYY-MM-DD` (checked by the daemon); nil: today where it runs.
     public var from: String?
 
-    public init(days: Int = defaultDays, from: String? = nil) {
-        self.days = days
-        self.from = from
-    }
+    public init(days: Int = defaultDays, from: String? = nil) { (self.days, self.from) = (days, from) }
 
     public init(_ p: RPCParams) throws(RPCError) {
         days = try p.optionalInt("days", in: Self.days) ?? Self.defaultDays
         from = try p.optionalString("from")
     }
 
-    public var params: JSONObject {
-        var o: JSONObject = ["days": .int(days)]
-        if let from { o["from"] = .string(from) }
-        return o
-    }
+    public var params: JSONObject { .present(["days": .int(days), "from": from.map { .string($0) }]) }
 }

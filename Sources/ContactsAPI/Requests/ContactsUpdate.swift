@@ -19,9 +19,7 @@ public struct ContactsUpdate: APIRequest {
     public var ifRevision: Int?
 
     public init(id: String, changes: JSONObject, ifRevision: Int? = nil) {
-        self.id = id
-        self.changes = changes
-        self.ifRevision = ifRevision
+        (self.id, self.changes, self.ifRevision) = (id, changes, ifRevision)
     }
 
     public init(_ p: RPCParams) throws(RPCError) {
@@ -30,9 +28,5 @@ public struct ContactsUpdate: APIRequest {
         ifRevision = try p.optionalInt("ifRevision", in: ContactShape.revisions)
     }
 
-    public var params: JSONObject {
-        var o: JSONObject = ["id": .string(id), "changes": .object(changes)]
-        if let ifRevision { o["ifRevision"] = .int(ifRevision) }
-        return o
-    }
+    public var params: JSONObject { .present(["id": .string(id), "changes": .object(changes), "ifRevision": ifRevision.map { .int($0) }]) }
 }

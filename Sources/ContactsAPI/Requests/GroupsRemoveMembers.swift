@@ -9,8 +9,5 @@ public struct GroupsRemoveMembers: GroupMembershipRequest {
     public var id: String
     public var contactIDs: [String]
 
-    public init(id: String, contactIDs: [String]) {
-        self.id = id
-        self.contactIDs = contactIDs
-    }
+    public init(id: String, contactIDs: [String]) { (self.id, self.contactIDs) = (id, contactIDs) }
 }

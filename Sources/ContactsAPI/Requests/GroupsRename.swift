@@ -14,10 +14,7 @@ public struct GroupsRename: APIRequest {
     public var id: String
     public var name: String
 
-    public init(id: String, name: String) {
-        self.id = id
-        self.name = name
-    }
+    public init(id: String, name: String) { (self.id, self.name) = (id, name) }
 
     public init(_ p: RPCParams) throws(RPCError) {
         id = try p.string("id")
