@@ -158,8 +158,7 @@ public final class Daemon: @unchecked Sendable {
         let views = LiveViews(store: store)
         self.views = views
         let engine = Self.engine(
-            store: store, importer: importer, photos: photos, sync: sync,
-            more: daemonMethods(store: store) + serveMethods(store: store) + ViewMethods.all(views: views))
+            Services(store: store, importer: importer, photos: photos, sync: sync, views: views, daemon: self))
 
         let listenFD = try openListener()
         let server = RPCServer(
@@ -240,22 +239,41 @@ public final class Daemon: @unchecked Sendable {
         scheduleStatusUpdate()
     }
 
-    /// The JSON-RPC engine with every method on the store, and `more` (the daemon's own).
-    static func engine(
-        store: ContactStore, importer: Importer, photos: PhotoService, sync: SyncService? = nil, more: [RPCMethod] = []
-    ) -> RPCEngine {
-        let sync = sync ?? SyncService(store: store)
-        return RPCEngine(
+    /// What the methods are answered from: the store and the services over it; the live views
+    /// and the daemon itself where there is one (not in a test of the methods alone).
+    struct Services: Sendable {
+        let store: ContactStore
+        let importer: Importer
+        let photos: PhotoService
+        let sync: SyncService
+        var views: LiveViews?
+        var daemon: Daemon?
+    }
+
+    /// The methods, a set per concern, each made from the services: registering a new set is
+    /// one line here.
+    static let methodSets: [@Sendable (Services) -> [RPCMethod]] = [
+        { ContactMethods.all(store: $0.store, sync: $0.sync) }, { PhotoMethods.all(photos: $0.photos) },
+        { ImportExportMethods.all(store: $0.store, importer: $0.importer) }, { GroupMethods.all(store: $0.store) },
+        { TrashMethods.all(store: $0.store) }, { HistoryMethods.all(store: $0.store) }, { ChangeMethods.all(store: $0.store) },
+        { DuplicateMethods.all(store: $0.store) }, { DateMethods.all(store: $0.store) },
+        { SyncMethods.all(store: $0.store, sync: $0.sync) }, { $0.views.map(ViewMethods.all) ?? [] },
+        { s in s.daemon.map { $0.daemonMethods(store: s.store) + $0.serveMethods(store: s.store) } ?? [] },
+    ]
+
+    /// The JSON-RPC engine with every method of `methodSets` over `services`.
+    static func engine(_ services: Services) -> RPCEngine {
+        RPCEngine(
             info: RPCServiceInfo(
                 title: "contactsd", version: ContactsAPI.version,
                 description: "The personal contacts service: one contact store served over JSON-RPC 2.0 on a Unix socket.",
                 schemas: Schemas.components),
-            methods: (ContactMethods.all(store: store, sync: sync) + PhotoMethods.all(photos: photos)
-                + ImportExportMethods.all(store: store, importer: importer) + GroupMethods.all(store: store)
-                + TrashMethods.all(store: store) + HistoryMethods.all(store: store) + ChangeMethods.all(store: store)
-                + DuplicateMethods.all(store: store) + DateMethods.all(store: store)
-                + SyncMethods.all(store: store, sync: sync) + more).map(recordingCaller),
-            mapError: ErrorMapping.rpcError)
+            methods: methodSets.flatMap { $0(services) }.map(recordingCaller), mapError: ErrorMapping.rpcError)
+    }
+
+    /// The engine of the store's methods alone (no views, no daemon): for tests of the methods.
+    static func engine(store: ContactStore, importer: Importer, photos: PhotoService, sync: SyncService? = nil) -> RPCEngine {
+        engine(Services(store: store, importer: importer, photos: photos, sync: sync ?? SyncService(store: store)))
     }
 
     /// The method with what it writes recorded as made by its caller's process (`rpc:PID`).
