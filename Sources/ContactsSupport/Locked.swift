@@ -10,6 +10,8 @@ public final class Locked<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Value
 
+    /// A value of no size (`Locked(())`) is not ordered by the lock in the sanitizer's eyes:
+    /// hold something (a count of what the lock guards will do).
     public init(_ value: Value) { self.value = value }
 
     /// Runs `body` with the value while no other thread can reach it.

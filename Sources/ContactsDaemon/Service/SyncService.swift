@@ -34,8 +34,9 @@ final class SyncService: @unchecked Sendable {
     /// The schedule and what it goes by, under one lock.
     private struct Schedule {
         var configuredDefault: String?
-        /// One sync of an account at a time: a second waits for the first.
-        var accountLocks: [String: Locked<Void>] = [:]
+        /// One sync of an account at a time: a second waits for the first (each counts the
+        /// syncs of its account).
+        var accountLocks: [String: Locked<Int>] = [:]
         var pending: [String: (at: Date, work: TaskQueue.Item)] = [:]
         var failures: [String: Int] = [:]
         /// What a server said with `Retry-After`: no request to it before then, asked for or
@@ -86,11 +87,14 @@ final class SyncService: @unchecked Sendable {
     {
         let accountLock = state.withLock { s in
             if let l = s.accountLocks[name] { return l }
-            let l = Locked(())
+            let l = Locked(0)
             s.accountLocks[name] = l
             return l
         }
-        return try accountLock.withLock { _ in try syncAlone(name, held: held, progress: progress) }
+        return try accountLock.withLock { syncs in
+            syncs += 1
+            return try syncAlone(name, held: held, progress: progress)
+        }
     }
 
     /// A sync of `name`, with no other sync of it under way.

@@ -10,9 +10,8 @@ public final class Logger: @unchecked Sendable {
     /// The transport's levels are the daemon's: one set of severities end to end.
     public typealias Level = LogLevel
 
+    /// The level; lines are written under its lock too, whole and one at a time.
     private let currentLevel: Locked<Level>
-    /// Lines are written whole, one at a time.
-    private let writing = Locked(())
     /// The lowest level written; may change while running (SIGHUP).
     public var level: Level {
         get { currentLevel.withLock { $0 } }
@@ -41,7 +40,7 @@ public final class Logger: @unchecked Sendable {
         let line = message.replacingOccurrences(of: "\n", with: " ")
         let text = toJournal ? "<\(level.syslogPriority)>\(line)\n" : "contactsd: \(level.word): \(line)\n"
         // Nowhere to tell of a log that cannot be written.
-        writing.withLock { _ in try? FileIO.writeAll(2, Array(text.utf8)) }
+        currentLevel.withLock { _ in try? FileIO.writeAll(2, Array(text.utf8)) }
     }
 
     /// The message is made only when debug lines are written (some take work to make).

@@ -11,7 +11,7 @@ extension SearchIndex {
     /// come here, to an index not loaded yet, and are dropped) makes the load read it again:
     /// otherwise its contacts would be missing from searches until the next start.
     func loadIfNeeded(_ db: Database) throws {
-        try loading.withLock { _ in
+        try loading.withLock { loads in
             while true {
                 pthread_rwlock_rdlock(&lock)
                 let (loaded, seen) = (isLoaded, changesWhileUnloaded)
@@ -25,6 +25,7 @@ extension SearchIndex {
                 if changesWhileUnloaded == seen {
                     install(c)
                     isLoaded = true
+                    loads += 1
                     return
                 }
             }

@@ -69,8 +69,8 @@ final class SearchIndex: @unchecked Sendable {
     /// hold is looked for over a whole stretch in one pass.
     var stretches: [Int] = [0]
     var isLoaded = false
-    /// Held through a load: loads never overlap.
-    let loading = Locked(())
+    /// Held through a load, so that loads never overlap; how many loads were made.
+    let loading = Locked(0)
 
     init() { pthread_rwlock_init(&lock, nil) }
 
