@@ -1,19 +1,31 @@
 import JSONCore
 import JSONRPC
 
-/// One method of the API, declared once in a file of its own: its name and description, its
-/// parameters (each with the schema and the limits its parsing holds to), its result's schema
-/// and errors, and its params as a value. The daemon registers the method from it and parses
-/// each call into it; the client builds the value and sends its `params`; `rpc.discover`
-/// describes it from the same declaration.
+/// A method as `rpc.discover` describes it: its name and summary, its parameters (each with
+/// the schema and the limits its parsing holds to), its result's name and schema, and the
+/// errors it answers with.
+public struct APIMethod: Sendable {
+    public let name: String
+    public let summary: String
+    public let parameters: [RPCParam]
+    public let resultName: String
+    public let resultSchema: JSONValue
+    public let errors: [RPCError]
+
+    public init(
+        _ name: String, _ summary: String, parameters: [RPCParam] = [], result: String, schema: JSONValue, errors: [RPCError] = []
+    ) {
+        (self.name, self.summary, self.parameters) = (name, summary, parameters)
+        (resultName, resultSchema, self.errors) = (result, schema, errors)
+    }
+}
+
+/// One method of the API, declared once in a file of its own: what it is (`about`), and its
+/// params as a value. The daemon registers the method from it and parses each call into it;
+/// the client builds the value and sends its `params`; `rpc.discover` describes it from the
+/// same declaration.
 public protocol APIRequest: Sendable {
-    static var method: String { get }
-    static var summary: String { get }
-    /// The parameters, in the order `rpc.discover` lists them.
-    static var parameters: [RPCParam] { get }
-    static var resultName: String { get }
-    static var resultSchema: JSONValue { get }
-    static var errors: [RPCError] { get }
+    static var about: APIMethod { get }
 
     /// The request a call's params make, or why they make none (naming the field).
     init(_ params: RPCParams) throws(RPCError)
@@ -23,14 +35,19 @@ public protocol APIRequest: Sendable {
 }
 
 extension APIRequest {
-    public static var errors: [RPCError] { [] }
+    public static var method: String { about.name }
+    public static var parameters: [RPCParam] { about.parameters }
+    public static var resultName: String { about.resultName }
+    public static var resultSchema: JSONValue { about.resultSchema }
 }
 
 extension RPCMethod {
     /// The method `R` declares, answered by `handle` with each call's request parsed.
     public init<R: APIRequest>(_ request: R.Type, handle: @escaping @Sendable (R, RPCCall) throws -> JSONValue) {
+        let about = R.about
         self.init(
-            R.method, summary: R.summary, params: R.parameters, result: R.resultName, resultSchema: R.resultSchema, errors: R.errors
+            about.name, summary: about.summary, params: about.parameters, result: about.resultName, resultSchema: about.resultSchema,
+            errors: about.errors
         ) { call in try handle(try R(call.params), call) }
     }
 }

@@ -3,18 +3,17 @@ import JSONRPC
 
 /// `changes.list`: the operations the history keeps, the latest first.
 public struct ChangesList: APIRequest {
-    public static let method = "changes.list"
-    public static let summary = "Lists the operations the history keeps (each write: an import, a delete, an edit), the latest first."
+    public static let about = APIMethod(
+        "changes.list", "Lists the operations the history keeps (each write: an import, a delete, an edit), the latest first.",
+        parameters: [
+            RPCParam("limit", "At most this many (default 50).", schema: APISchema.integer(limits)),
+            RPCParam("offset", "Skip this many first.", schema: APISchema.integer(HistoryShape.counts)),
+        ], result: "operations",
+        schema: [
+            "type": "object", "required": ["operations"], "properties": ["operations": ["type": "array", "items": HistoryShape.operation]],
+        ])
     public static let limits = 0...10_000
     public static let defaultLimit = 50
-    public static let parameters = [
-        RPCParam("limit", "At most this many (default 50).", schema: APISchema.integer(limits)),
-        RPCParam("offset", "Skip this many first.", schema: APISchema.integer(HistoryShape.counts)),
-    ]
-    public static let resultName = "operations"
-    public static let resultSchema: JSONValue = [
-        "type": "object", "required": ["operations"], "properties": ["operations": ["type": "array", "items": HistoryShape.operation]],
-    ]
 
     public var limit: Int
     public var offset: Int

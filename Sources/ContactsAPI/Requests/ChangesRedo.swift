@@ -3,13 +3,12 @@ import JSONRPC
 
 /// `changes.redo`: what the latest undo took back, done again.
 public struct ChangesRedo: APIRequest {
-    public static let method = "changes.redo"
-    public static let summary =
-        "Does again what the latest undo that is not undone took back, by undoing that undo (an operation of its own); redo again goes further forward. Refused (-32002) when there is nothing to redo, or when a later operation changed the same contacts, unless force."
-    public static let parameters = [RPCParam("force", "Redo even over later changes.", schema: APISchema.boolean)]
-    public static let resultName = "redone"
-    public static let resultSchema = HistoryShape.reversal("redo")
-    public static let errors = [RPCError(.conflict, "Nothing to redo, or a later operation changed the same contacts")]
+    public static let about = APIMethod(
+        "changes.redo",
+        "Does again what the latest undo that is not undone took back, by undoing that undo (an operation of its own); redo again goes further forward. Refused (-32002) when there is nothing to redo, or when a later operation changed the same contacts, unless force.",
+        parameters: [RPCParam("force", "Redo even over later changes.", schema: APISchema.boolean)], result: "redone",
+        schema: HistoryShape.reversal("redo"),
+        errors: [RPCError(.conflict, "Nothing to redo, or a later operation changed the same contacts")])
 
     public var force: Bool
 

@@ -3,28 +3,29 @@ import JSONRPC
 
 /// `changes.since`: what changed in the store after a state, in commit order.
 public struct ChangesSince: APIRequest {
-    public static let method = "changes.since"
-    public static let summary =
-        "The contacts made, changed or deleted since a state (from contacts.changed, a view, or an earlier answer), in commit order, and the state to ask from next; reset when the change log no longer reaches back to it (read everything again)."
+    public static let about = APIMethod(
+        "changes.since",
+        "The contacts made, changed or deleted since a state (from contacts.changed, a view, or an earlier answer), in commit order, and the state to ask from next; reset when the change log no longer reaches back to it (read everything again).",
+        parameters: [
+            RPCParam(
+                "state", "A state this daemon gave (opaque: \"42\", or \"42:c:17\" inside one commit).", schema: APISchema.string,
+                required: true),
+            RPCParam(
+                "limit", "At most this many changes (default 1000); more says whether others follow.", schema: APISchema.integer(limits)),
+        ], result: "changes",
+        schema: [
+            "type": "object", "required": ["state", "changes", "more", "reset"],
+            "properties": [
+                "state": APISchema.string, "changes": ["type": "array", "items": change], "more": APISchema.boolean,
+                "reset": APISchema.boolean,
+            ],
+        ])
     public static let limits = 1...100_000
     public static let defaultLimit = 1000
-    public static let parameters = [
-        RPCParam(
-            "state", "A state this daemon gave (opaque: \"42\", or \"42:c:17\" inside one commit).", schema: APISchema.string,
-            required: true),
-        RPCParam("limit", "At most this many changes (default 1000); more says whether others follow.", schema: APISchema.integer(limits)),
-    ]
     static let change: JSONValue = [
         "type": "object", "required": ["id", "change"],
         "properties": [
             "id": APISchema.string, "change": ["type": "string", "enum": ["created", "updated", "deleted"]], "revision": APISchema.integer,
-        ],
-    ]
-    public static let resultName = "changes"
-    public static let resultSchema: JSONValue = [
-        "type": "object", "required": ["state", "changes", "more", "reset"],
-        "properties": [
-            "state": APISchema.string, "changes": ["type": "array", "items": change], "more": APISchema.boolean, "reset": APISchema.boolean,
         ],
     ]
 

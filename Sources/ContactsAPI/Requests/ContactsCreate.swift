@@ -3,18 +3,14 @@ import JSONRPC
 
 /// `contacts.create`: a new contact, in an account or on this machine alone.
 public struct ContactsCreate: APIRequest {
-    public static let method = "contacts.create"
-    public static let summary =
-        "Creates a contact. Groups it names are created as needed. It goes to the sync account named (null: this machine alone), else to defaultAccount of config.json when that account exists."
-    public static let parameters = [
-        RPCParam("contact", "The new contact.", schema: ContactShape.input, required: true),
-        RPCParam("account", "The sync account it goes to; null for this machine alone.", schema: APISchema.nullableString),
-    ]
-    public static let resultName = "contact"
-    public static let resultSchema = ContactShape.contact
-    public static let errors = [
-        ContactShape.invalidData, RPCError(.conflict, "A contact with that uid exists"), RPCError(.notFound, "No such account"),
-    ]
+    public static let about = APIMethod(
+        "contacts.create",
+        "Creates a contact. Groups it names are created as needed. It goes to the sync account named (null: this machine alone), else to defaultAccount of config.json when that account exists.",
+        parameters: [
+            RPCParam("contact", "The new contact.", schema: ContactShape.input, required: true),
+            RPCParam("account", "The sync account it goes to; null for this machine alone.", schema: APISchema.nullableString),
+        ], result: "contact", schema: ContactShape.contact,
+        errors: [ContactShape.invalidData, RPCError(.conflict, "A contact with that uid exists"), RPCError(.notFound, "No such account")])
 
     /// The contact in the API's shape (the daemon reads it as `Contact(creating:)` does).
     public var contact: JSONObject

@@ -3,14 +3,13 @@ import JSONRPC
 
 /// `contacts.delete`: contacts to the trash.
 public struct ContactsDelete: APIRequest {
-    public static let method = "contacts.delete"
-    public static let summary =
-        "Deletes contacts: each goes to the trash, from where contacts.undelete brings it back until contacts.purge removes it. Ids that do not exist are listed in notFound."
-    public static let parameters = [RPCParam("ids", "The contacts' ids.", schema: APISchema.stringArray, required: true)]
-    public static let resultName = "deleted"
-    public static let resultSchema: JSONValue = [
-        "type": "object", "required": ["deleted"], "properties": ["deleted": APISchema.integer, "notFound": APISchema.stringArray],
-    ]
+    public static let about = APIMethod(
+        "contacts.delete",
+        "Deletes contacts: each goes to the trash, from where contacts.undelete brings it back until contacts.purge removes it. Ids that do not exist are listed in notFound.",
+        parameters: [RPCParam("ids", "The contacts' ids.", schema: APISchema.stringArray, required: true)], result: "deleted",
+        schema: [
+            "type": "object", "required": ["deleted"], "properties": ["deleted": APISchema.integer, "notFound": APISchema.stringArray],
+        ])
 
     public var ids: [String]
 

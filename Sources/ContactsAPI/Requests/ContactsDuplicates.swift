@@ -3,38 +3,36 @@ import JSONRPC
 
 /// `contacts.duplicates`: groups of contacts that are likely one person, best first.
 public struct ContactsDuplicates: APIRequest {
-    public static let method = "contacts.duplicates"
-    public static let summary =
-        "Finds contacts that are likely one person: a shared email, phone number (in any form) or name (accents, order and a missing middle name aside), or a name one letter apart. Groups best first."
+    public static let about = APIMethod(
+        "contacts.duplicates",
+        "Finds contacts that are likely one person: a shared email, phone number (in any form) or name (accents, order and a missing middle name aside), or a name one letter apart. Groups best first.",
+        parameters: [
+            RPCParam("limit", "At most this many groups.", schema: APISchema.integer(limits)),
+            RPCParam(
+                "minScore", "Leave out groups scoring below this (0 to 1, default 0.5; look-alikes score lower).",
+                schema: ["type": "number", "minimum": .double(scores.lowerBound), "maximum": .double(scores.upperBound)]),
+        ], result: "groups",
+        schema: [
+            "type": "object", "required": ["groups"],
+            "properties": [
+                "groups": [
+                    "type": "array",
+                    "items": [
+                        "type": "object", "required": ["ids", "names", "score", "reasons", "identical"],
+                        "properties": [
+                            "ids": APISchema.stringArray, "names": APISchema.stringArray,
+                            "score": ["type": "number", "minimum": 0, "maximum": 1], "reasons": APISchema.stringArray,
+                            "identical": APISchema.boolean,
+                        ],
+                    ],
+                ]
+            ],
+        ])
 
     public static let limits = 1...Int(Int32.max)
     public static let scores = 0.0...1.0
     /// The score a group must reach when the request names none.
     public static let defaultMinScore = 0.5
-
-    public static let parameters = [
-        RPCParam("limit", "At most this many groups.", schema: APISchema.integer(limits)),
-        RPCParam(
-            "minScore", "Leave out groups scoring below this (0 to 1, default 0.5; look-alikes score lower).",
-            schema: ["type": "number", "minimum": .double(scores.lowerBound), "maximum": .double(scores.upperBound)]),
-    ]
-    public static let resultName = "groups"
-    public static let resultSchema: JSONValue = [
-        "type": "object", "required": ["groups"],
-        "properties": [
-            "groups": [
-                "type": "array",
-                "items": [
-                    "type": "object", "required": ["ids", "names", "score", "reasons", "identical"],
-                    "properties": [
-                        "ids": APISchema.stringArray, "names": APISchema.stringArray,
-                        "score": ["type": "number", "minimum": 0, "maximum": 1], "reasons": APISchema.stringArray,
-                        "identical": APISchema.boolean,
-                    ],
-                ],
-            ]
-        ],
-    ]
 
     public var limit: Int?
     public var minScore: Double?

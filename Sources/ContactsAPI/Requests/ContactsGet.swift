@@ -3,12 +3,9 @@ import JSONRPC
 
 /// `contacts.get`: one contact.
 public struct ContactsGet: APIRequest {
-    public static let method = "contacts.get"
-    public static let summary = "Returns one contact."
-    public static let parameters = [ContactShape.idParameter]
-    public static let resultName = "contact"
-    public static let resultSchema = ContactShape.contact
-    public static let errors = [ContactShape.notFound]
+    public static let about = APIMethod(
+        "contacts.get", "Returns one contact.", parameters: [ContactShape.idParameter], result: "contact", schema: ContactShape.contact,
+        errors: [ContactShape.notFound])
 
     public var id: String
 

@@ -3,15 +3,13 @@ import JSONRPC
 
 /// `contacts.getRevision`: a contact as it was.
 public struct ContactsGetRevision: APIRequest {
-    public static let method = "contacts.getRevision"
-    public static let summary = "Returns a contact as it was at a revision."
-    public static let parameters = [
-        RPCParam("id", "The contact's id.", schema: APISchema.string, required: true),
-        RPCParam("revision", "The revision.", schema: APISchema.integer(HistoryShape.revisions), required: true),
-    ]
-    public static let resultName = "contact"
-    public static let resultSchema = APISchema.ref("Contact")
-    public static let errors = [RPCError(.notFound, "No such contact, or the history does not hold that revision")]
+    public static let about = APIMethod(
+        "contacts.getRevision", "Returns a contact as it was at a revision.",
+        parameters: [
+            RPCParam("id", "The contact's id.", schema: APISchema.string, required: true),
+            RPCParam("revision", "The revision.", schema: APISchema.integer(HistoryShape.revisions), required: true),
+        ], result: "contact", schema: APISchema.ref("Contact"),
+        errors: [RPCError(.notFound, "No such contact, or the history does not hold that revision")])
 
     public var id: String
     public var revision: Int

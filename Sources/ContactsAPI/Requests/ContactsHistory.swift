@@ -3,18 +3,15 @@ import JSONRPC
 
 /// `contacts.history`: a contact's changes, the latest first.
 public struct ContactsHistory: APIRequest {
-    public static let method = "contacts.history"
-    public static let summary =
-        "Lists a contact's changes, the latest first: the revision each made, when, by what, and the fields it changed."
-    public static let parameters = [
-        RPCParam("id", "The contact's id (also of one in the trash).", schema: APISchema.string, required: true),
-        RPCParam("limit", "At most this many entries.", schema: APISchema.integer(HistoryShape.counts)),
-    ]
-    public static let resultName = "history"
-    public static let resultSchema: JSONValue = [
-        "type": "object", "required": ["entries"], "properties": ["entries": ["type": "array", "items": HistoryShape.entry]],
-    ]
-    public static let errors = [RPCError(.notFound, "No contact with that id")]
+    public static let about = APIMethod(
+        "contacts.history",
+        "Lists a contact's changes, the latest first: the revision each made, when, by what, and the fields it changed.",
+        parameters: [
+            RPCParam("id", "The contact's id (also of one in the trash).", schema: APISchema.string, required: true),
+            RPCParam("limit", "At most this many entries.", schema: APISchema.integer(HistoryShape.counts)),
+        ], result: "history",
+        schema: ["type": "object", "required": ["entries"], "properties": ["entries": ["type": "array", "items": HistoryShape.entry]]],
+        errors: [RPCError(.notFound, "No contact with that id")])
 
     public var id: String
     public var limit: Int?

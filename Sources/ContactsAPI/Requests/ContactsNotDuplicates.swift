@@ -3,12 +3,10 @@ import JSONRPC
 
 /// `contacts.notDuplicates`: these contacts are different people.
 public struct ContactsNotDuplicates: APIRequest {
-    public static let method = "contacts.notDuplicates"
-    public static let summary = "Remembers that these contacts are different people: contacts.duplicates proposes no pair of them again."
-    public static let parameters = [RPCParam("ids", "Two or more contacts' ids.", schema: APISchema.stringArray, required: true)]
-    public static let resultName = "empty"
-    public static let resultSchema: JSONValue = ["type": "object"]
-    public static let errors = [RPCError(.notFound, "No contact with that id")]
+    public static let about = APIMethod(
+        "contacts.notDuplicates", "Remembers that these contacts are different people: contacts.duplicates proposes no pair of them again.",
+        parameters: [RPCParam("ids", "Two or more contacts' ids.", schema: APISchema.stringArray, required: true)], result: "empty",
+        schema: ["type": "object"], errors: [RPCError(.notFound, "No contact with that id")])
 
     public var ids: [String]
 

@@ -3,15 +3,13 @@ import JSONRPC
 
 /// `contacts.purge`: deleted contacts gone for good.
 public struct ContactsPurge: APIRequest {
-    public static let method = "contacts.purge"
-    public static let summary =
-        "Removes contacts from the trash for good: their content is overwritten in the database file and its log. Give ids, or all: true for the whole trash."
-    public static let parameters = [
-        RPCParam("ids", "The deleted contacts' ids.", schema: APISchema.stringArray),
-        RPCParam("all", "Empty the whole trash.", schema: APISchema.boolean),
-    ]
-    public static let resultName = "purged"
-    public static let resultSchema: JSONValue = ["type": "object", "required": ["purged"], "properties": ["purged": APISchema.integer]]
+    public static let about = APIMethod(
+        "contacts.purge",
+        "Removes contacts from the trash for good: their content is overwritten in the database file and its log. Give ids, or all: true for the whole trash.",
+        parameters: [
+            RPCParam("ids", "The deleted contacts' ids.", schema: APISchema.stringArray),
+            RPCParam("all", "Empty the whole trash.", schema: APISchema.boolean),
+        ], result: "purged", schema: ["type": "object", "required": ["purged"], "properties": ["purged": APISchema.integer]])
 
     /// Which deleted contacts: these, or (nil) the whole trash.
     public var ids: [String]?

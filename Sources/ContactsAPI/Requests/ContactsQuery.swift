@@ -3,28 +3,28 @@ import JSONRPC
 
 /// `contacts.query`: a page of contacts that match, in order.
 public struct ContactsQuery: APIRequest {
-    public static let method = "contacts.query"
-    public static let summary =
-        "Searches and lists contacts: case-, accent- and script-insensitive substring over name, nickname, organization, emails and phones (phone formatting ignored), with filters combined by AND."
+    public static let about = APIMethod(
+        "contacts.query",
+        "Searches and lists contacts: case-, accent- and script-insensitive substring over name, nickname, organization, emails and phones (phone formatting ignored), with filters combined by AND.",
+        parameters: [
+            RPCParam("text", "Text to look for; empty or absent lists everyone.", schema: APISchema.string),
+            RPCParam("favoritesOnly", "Only favorites.", schema: APISchema.boolean),
+            RPCParam("group", "Only members of this group (name or id).", schema: APISchema.string),
+            RPCParam(
+                "account", "Only the contacts of this sync account; null: only those no account has.", schema: APISchema.nullableString),
+            RPCParam(
+                "sort", "Sort keys, first wins; default name ascending.", schema: ["type": "array", "items": APISchema.ref("SortKey")]),
+            RPCParam("limit", "At most this many contacts.", schema: APISchema.integer(counts)),
+            RPCParam("offset", "Skip this many first.", schema: APISchema.integer(counts)),
+            RPCParam(
+                "fields", "Only these fields of each contact (id always): a projection, for clients that show a few.",
+                schema: ["type": "array", "items": ["enum": .array(FieldDeclaration.shapeKeys.map { .string($0) })]]),
+        ], result: "page",
+        schema: [
+            "type": "object", "required": ["total", "contacts"],
+            "properties": ["total": APISchema.integer, "contacts": ["type": "array", "items": ContactShape.contact]],
+        ], errors: [RPCError(.notFound, "No group or account with that name")])
     public static let counts = 0...Int(Int32.max)
-    public static let parameters = [
-        RPCParam("text", "Text to look for; empty or absent lists everyone.", schema: APISchema.string),
-        RPCParam("favoritesOnly", "Only favorites.", schema: APISchema.boolean),
-        RPCParam("group", "Only members of this group (name or id).", schema: APISchema.string),
-        RPCParam("account", "Only the contacts of this sync account; null: only those no account has.", schema: APISchema.nullableString),
-        RPCParam("sort", "Sort keys, first wins; default name ascending.", schema: ["type": "array", "items": APISchema.ref("SortKey")]),
-        RPCParam("limit", "At most this many contacts.", schema: APISchema.integer(counts)),
-        RPCParam("offset", "Skip this many first.", schema: APISchema.integer(counts)),
-        RPCParam(
-            "fields", "Only these fields of each contact (id always): a projection, for clients that show a few.",
-            schema: ["type": "array", "items": ["enum": .array(FieldDeclaration.shapeKeys.map { .string($0) })]]),
-    ]
-    public static let resultName = "page"
-    public static let resultSchema: JSONValue = [
-        "type": "object", "required": ["total", "contacts"],
-        "properties": ["total": APISchema.integer, "contacts": ["type": "array", "items": ContactShape.contact]],
-    ]
-    public static let errors = [RPCError(.notFound, "No group or account with that name")]
 
     public var filter: ContactFilter
     public var sort: [SortKey]?

@@ -3,12 +3,9 @@ import JSONRPC
 
 /// `contacts.removePhoto`.
 public struct ContactsRemovePhoto: APIRequest {
-    public static let method = "contacts.removePhoto"
-    public static let summary = "Takes a contact's photo away."
-    public static let parameters = [ContactShape.idParameter, ContactShape.ifRevisionParameter]
-    public static let resultName = "contact"
-    public static let resultSchema = ContactShape.contact
-    public static let errors = [ContactShape.notFound]
+    public static let about = APIMethod(
+        "contacts.removePhoto", "Takes a contact's photo away.", parameters: [ContactShape.idParameter, ContactShape.ifRevisionParameter],
+        result: "contact", schema: ContactShape.contact, errors: [ContactShape.notFound])
 
     public var id: String
     public var ifRevision: Int?

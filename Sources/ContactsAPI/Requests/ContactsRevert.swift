@@ -3,19 +3,14 @@ import JSONRPC
 
 /// `contacts.revert`: a contact made what it was at a revision, as a new revision.
 public struct ContactsRevert: APIRequest {
-    public static let method = "contacts.revert"
-    public static let summary =
-        "Makes a contact what it was at a revision again, as a new revision (the state it leaves stays in its history)."
-    public static let parameters = [
-        RPCParam("id", "The contact's id.", schema: APISchema.string, required: true),
-        RPCParam("revision", "The revision to go back to.", schema: APISchema.integer(HistoryShape.revisions), required: true),
-        HistoryShape.ifRevision,
-    ]
-    public static let resultName = "contact"
-    public static let resultSchema = APISchema.ref("Contact")
-    public static let errors = [
-        RPCError(.notFound, "No contact with that id"), RPCError(.conflict, "The contact changed since the given revision"),
-    ]
+    public static let about = APIMethod(
+        "contacts.revert", "Makes a contact what it was at a revision again, as a new revision (the state it leaves stays in its history).",
+        parameters: [
+            RPCParam("id", "The contact's id.", schema: APISchema.string, required: true),
+            RPCParam("revision", "The revision to go back to.", schema: APISchema.integer(HistoryShape.revisions), required: true),
+            HistoryShape.ifRevision,
+        ], result: "contact", schema: APISchema.ref("Contact"),
+        errors: [RPCError(.notFound, "No contact with that id"), RPCError(.conflict, "The contact changed since the given revision")])
 
     public var id: String
     public var revision: Int

@@ -3,15 +3,12 @@ import JSONRPC
 
 /// `contacts.setFavorite`.
 public struct ContactsSetFavorite: APIRequest {
-    public static let method = "contacts.setFavorite"
-    public static let summary = "Marks or unmarks a contact as a favorite."
-    public static let parameters = [
-        ContactShape.idParameter, RPCParam("favorite", "The new state.", schema: APISchema.boolean, required: true),
-        ContactShape.ifRevisionParameter,
-    ]
-    public static let resultName = "contact"
-    public static let resultSchema = ContactShape.contact
-    public static let errors = [ContactShape.notFound, ContactShape.conflict]
+    public static let about = APIMethod(
+        "contacts.setFavorite", "Marks or unmarks a contact as a favorite.",
+        parameters: [
+            ContactShape.idParameter, RPCParam("favorite", "The new state.", schema: APISchema.boolean, required: true),
+            ContactShape.ifRevisionParameter,
+        ], result: "contact", schema: ContactShape.contact, errors: [ContactShape.notFound, ContactShape.conflict])
 
     public var id: String
     public var favorite: Bool

@@ -3,19 +3,17 @@ import JSONRPC
 
 /// `contacts.setPhoto`: a photo, checked before it is stored.
 public struct ContactsSetPhoto: APIRequest {
-    public static let method = "contacts.setPhoto"
-    public static let summary =
-        "Gives a contact a photo (JPEG, PNG, WebP, HEIC or GIF), checked before it is stored; the contact keeps its old photo when it is refused."
-    public static let parameters = [
-        ContactShape.idParameter, RPCParam("data", "The image, base64.", schema: APISchema.string),
-        RPCParam("path", "Or an absolute path to the image file.", schema: APISchema.string), ContactShape.ifRevisionParameter,
-    ]
-    public static let resultName = "contact"
-    public static let resultSchema = ContactShape.contact
-    public static let errors = [
-        ContactShape.notFound, ContactShape.conflict, RPCError(.tooLarge, "The photo is over the byte or pixel limit"),
-        PhotoShape.unsupported,
-    ]
+    public static let about = APIMethod(
+        "contacts.setPhoto",
+        "Gives a contact a photo (JPEG, PNG, WebP, HEIC or GIF), checked before it is stored; the contact keeps its old photo when it is refused.",
+        parameters: [
+            ContactShape.idParameter, RPCParam("data", "The image, base64.", schema: APISchema.string),
+            RPCParam("path", "Or an absolute path to the image file.", schema: APISchema.string), ContactShape.ifRevisionParameter,
+        ], result: "contact", schema: ContactShape.contact,
+        errors: [
+            ContactShape.notFound, ContactShape.conflict, RPCError(.tooLarge, "The photo is over the byte or pixel limit"),
+            PhotoShape.unsupported,
+        ])
 
     /// Where the image is.
     public enum Source: Sendable, Equatable {

@@ -3,27 +3,25 @@ import JSONRPC
 
 /// `contacts.thumbnail`: a JPEG of a contact's photo, made once, then cached.
 public struct ContactsThumbnail: APIRequest {
-    public static let method = "contacts.thumbnail"
-    public static let summary =
-        "A JPEG of the contact's photo no larger than size on its longer side, EXIF orientation applied; made on first request, then cached."
+    public static let about = APIMethod(
+        "contacts.thumbnail",
+        "A JPEG of the contact's photo no larger than size on its longer side, EXIF orientation applied; made on first request, then cached.",
+        parameters: [
+            ContactShape.idParameter,
+            RPCParam("size", "The longer side in pixels, 16 to 1024; default 256.", schema: APISchema.integer(sizes)),
+            RPCParam("crop", "Square, cropped at the centre.", schema: APISchema.boolean),
+            RPCParam("inline", "Also return the JPEG itself, base64, as data.", schema: APISchema.boolean),
+        ], result: "thumbnail",
+        schema: [
+            "type": "object", "required": ["path", "mimeType", "width", "height"],
+            "properties": [
+                "path": APISchema.string, "mimeType": APISchema.string, "width": APISchema.integer, "height": APISchema.integer,
+                "data": APISchema.string,
+            ],
+        ], errors: [RPCError(.notFound, "No contact with that id, or it has no photo"), PhotoShape.unsupported])
     /// The longer sides a thumbnail may have, and the one asked for when none is.
     public static let sizes = 16...1024
     public static let defaultSize = 256
-    public static let parameters = [
-        ContactShape.idParameter,
-        RPCParam("size", "The longer side in pixels, 16 to 1024; default 256.", schema: APISchema.integer(sizes)),
-        RPCParam("crop", "Square, cropped at the centre.", schema: APISchema.boolean),
-        RPCParam("inline", "Also return the JPEG itself, base64, as data.", schema: APISchema.boolean),
-    ]
-    public static let resultName = "thumbnail"
-    public static let resultSchema: JSONValue = [
-        "type": "object", "required": ["path", "mimeType", "width", "height"],
-        "properties": [
-            "path": APISchema.string, "mimeType": APISchema.string, "width": APISchema.integer, "height": APISchema.integer,
-            "data": APISchema.string,
-        ],
-    ]
-    public static let errors = [RPCError(.notFound, "No contact with that id, or it has no photo"), PhotoShape.unsupported]
 
     public var id: String
     public var size: Int

@@ -3,34 +3,33 @@ import JSONRPC
 
 /// `contacts.trash`: the deleted contacts that can still come back.
 public struct ContactsTrash: APIRequest {
-    public static let method = "contacts.trash"
-    public static let summary =
-        "Lists the deleted contacts that can still come back, the latest deletion first; text searches them as contacts.query does."
-    public static let counts = 0...Int(Int32.max)
-    public static let parameters = [
-        RPCParam("text", "Text to look for; empty or absent lists the whole trash.", schema: APISchema.string),
-        RPCParam("limit", "At most this many contacts.", schema: APISchema.integer(counts)),
-        RPCParam("offset", "Skip this many first.", schema: APISchema.integer(counts)),
-    ]
-    public static let resultName = "page"
-    public static let resultSchema: JSONValue = [
-        "type": "object", "required": ["total", "contacts"],
-        "properties": [
-            "total": APISchema.integer,
-            "contacts": [
-                "type": "array",
-                "items": [
-                    "allOf": [
-                        APISchema.ref("Contact"),
-                        [
-                            "type": "object", "required": ["deletedAt", "origin"],
-                            "properties": ["deletedAt": ["type": "string", "format": "date-time"], "origin": APISchema.string],
-                        ],
-                    ]
+    public static let about = APIMethod(
+        "contacts.trash",
+        "Lists the deleted contacts that can still come back, the latest deletion first; text searches them as contacts.query does.",
+        parameters: [
+            RPCParam("text", "Text to look for; empty or absent lists the whole trash.", schema: APISchema.string),
+            RPCParam("limit", "At most this many contacts.", schema: APISchema.integer(counts)),
+            RPCParam("offset", "Skip this many first.", schema: APISchema.integer(counts)),
+        ], result: "page",
+        schema: [
+            "type": "object", "required": ["total", "contacts"],
+            "properties": [
+                "total": APISchema.integer,
+                "contacts": [
+                    "type": "array",
+                    "items": [
+                        "allOf": [
+                            APISchema.ref("Contact"),
+                            [
+                                "type": "object", "required": ["deletedAt", "origin"],
+                                "properties": ["deletedAt": ["type": "string", "format": "date-time"], "origin": APISchema.string],
+                            ],
+                        ]
+                    ],
                 ],
             ],
-        ],
-    ]
+        ])
+    public static let counts = 0...Int(Int32.max)
 
     public var text: String?
     public var limit: Int?

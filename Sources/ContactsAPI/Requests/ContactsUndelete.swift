@@ -3,16 +3,14 @@ import JSONRPC
 
 /// `contacts.undelete`: contacts back from the trash as they were.
 public struct ContactsUndelete: APIRequest {
-    public static let method = "contacts.undelete"
-    public static let summary =
-        "Brings contacts back from the trash as they were (id, uid, fields, groups, photo), each at a new revision; a group deleted meanwhile is made again."
-    public static let parameters = [RPCParam("ids", "The deleted contacts' ids.", schema: APISchema.stringArray, required: true)]
-    public static let resultName = "restored"
-    public static let resultSchema: JSONValue = [
-        "type": "object", "required": ["restored", "notFound"],
-        "properties": ["restored": APISchema.stringArray, "notFound": APISchema.stringArray],
-    ]
-    public static let errors = [RPCError(.conflict, "Another contact has the uid of one of them now")]
+    public static let about = APIMethod(
+        "contacts.undelete",
+        "Brings contacts back from the trash as they were (id, uid, fields, groups, photo), each at a new revision; a group deleted meanwhile is made again.",
+        parameters: [RPCParam("ids", "The deleted contacts' ids.", schema: APISchema.stringArray, required: true)], result: "restored",
+        schema: [
+            "type": "object", "required": ["restored", "notFound"],
+            "properties": ["restored": APISchema.stringArray, "notFound": APISchema.stringArray],
+        ], errors: [RPCError(.conflict, "Another contact has the uid of one of them now")])
 
     public var ids: [String]
 

@@ -3,15 +3,13 @@ import JSONRPC
 
 /// `contacts.update`: some fields of a contact changed.
 public struct ContactsUpdate: APIRequest {
-    public static let method = "contacts.update"
-    public static let summary = "Changes some fields of a contact: fields given replace the stored ones, null clears, absent fields stay."
-    public static let parameters = [
-        ContactShape.idParameter, RPCParam("changes", "The fields to change.", schema: ContactShape.input, required: true),
-        ContactShape.ifRevisionParameter,
-    ]
-    public static let resultName = "contact"
-    public static let resultSchema = ContactShape.contact
-    public static let errors = [ContactShape.notFound, ContactShape.conflict, ContactShape.invalidData]
+    public static let about = APIMethod(
+        "contacts.update", "Changes some fields of a contact: fields given replace the stored ones, null clears, absent fields stay.",
+        parameters: [
+            ContactShape.idParameter, RPCParam("changes", "The fields to change.", schema: ContactShape.input, required: true),
+            ContactShape.ifRevisionParameter,
+        ], result: "contact", schema: ContactShape.contact,
+        errors: [ContactShape.notFound, ContactShape.conflict, ContactShape.invalidData])
 
     public var id: String
     /// The fields to change, in the API's shape (the daemon reads them as `Contact.apply` does).

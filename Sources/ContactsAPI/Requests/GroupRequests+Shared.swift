@@ -20,10 +20,12 @@ public protocol GroupMembershipRequest: APIRequest {
 }
 
 extension GroupMembershipRequest {
-    public static var parameters: [RPCParam] { [GroupShape.idParameter, GroupShape.membersParameter] }
-    public static var resultName: String { "group" }
-    public static var resultSchema: JSONValue { GroupShape.group }
-    public static var errors: [RPCError] { [GroupShape.notFound] }
+    /// What a change of members is, under its name and summary.
+    static func membership(_ name: String, _ summary: String) -> APIMethod {
+        APIMethod(
+            name, summary, parameters: [GroupShape.idParameter, GroupShape.membersParameter], result: "group", schema: GroupShape.group,
+            errors: [GroupShape.notFound])
+    }
 
     public init(_ p: RPCParams) throws(RPCError) { self.init(id: try p.string("id"), contactIDs: try p.stringArray("contactIds")) }
 

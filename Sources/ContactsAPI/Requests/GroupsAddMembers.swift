@@ -3,8 +3,7 @@ import JSONRPC
 
 /// `groups.addMembers`.
 public struct GroupsAddMembers: GroupMembershipRequest {
-    public static let method = "groups.addMembers"
-    public static let summary = "Adds contacts to a group."
+    public static let about = membership("groups.addMembers", "Adds contacts to a group.")
 
     public var id: String
     public var contactIDs: [String]

@@ -3,12 +3,10 @@ import JSONRPC
 
 /// `groups.create`: an empty group.
 public struct GroupsCreate: APIRequest {
-    public static let method = "groups.create"
-    public static let summary = "Creates an empty group."
-    public static let parameters = [RPCParam("name", "The group's name.", schema: APISchema.string, required: true)]
-    public static let resultName = "group"
-    public static let resultSchema = GroupShape.group
-    public static let errors = [GroupShape.duplicate]
+    public static let about = APIMethod(
+        "groups.create", "Creates an empty group.",
+        parameters: [RPCParam("name", "The group's name.", schema: APISchema.string, required: true)], result: "group",
+        schema: GroupShape.group, errors: [GroupShape.duplicate])
 
     public var name: String
 

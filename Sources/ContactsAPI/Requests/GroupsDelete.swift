@@ -3,12 +3,9 @@ import JSONRPC
 
 /// `groups.delete`: the group goes, its members stay.
 public struct GroupsDelete: APIRequest {
-    public static let method = "groups.delete"
-    public static let summary = "Deletes a group. Its members are kept."
-    public static let parameters = [GroupShape.idParameter]
-    public static let resultName = "deleted"
-    public static let resultSchema: JSONValue = ["type": "object", "required": ["deleted"], "properties": ["deleted": APISchema.integer]]
-    public static let errors = [GroupShape.notFound]
+    public static let about = APIMethod(
+        "groups.delete", "Deletes a group. Its members are kept.", parameters: [GroupShape.idParameter], result: "deleted",
+        schema: ["type": "object", "required": ["deleted"], "properties": ["deleted": APISchema.integer]], errors: [GroupShape.notFound])
 
     /// The group's id or name.
     public var id: String

@@ -3,8 +3,7 @@ import JSONRPC
 
 /// `groups.removeMembers`.
 public struct GroupsRemoveMembers: GroupMembershipRequest {
-    public static let method = "groups.removeMembers"
-    public static let summary = "Removes contacts from a group."
+    public static let about = membership("groups.removeMembers", "Removes contacts from a group.")
 
     public var id: String
     public var contactIDs: [String]

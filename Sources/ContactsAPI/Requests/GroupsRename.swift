@@ -3,12 +3,10 @@ import JSONRPC
 
 /// `groups.rename`.
 public struct GroupsRename: APIRequest {
-    public static let method = "groups.rename"
-    public static let summary = "Renames a group."
-    public static let parameters = [GroupShape.idParameter, RPCParam("name", "The new name.", schema: APISchema.string, required: true)]
-    public static let resultName = "group"
-    public static let resultSchema = GroupShape.group
-    public static let errors = [GroupShape.notFound, GroupShape.duplicate]
+    public static let about = APIMethod(
+        "groups.rename", "Renames a group.",
+        parameters: [GroupShape.idParameter, RPCParam("name", "The new name.", schema: APISchema.string, required: true)], result: "group",
+        schema: GroupShape.group, errors: [GroupShape.notFound, GroupShape.duplicate])
 
     /// The group's id or name.
     public var id: String

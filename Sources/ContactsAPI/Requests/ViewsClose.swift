@@ -3,12 +3,9 @@ import JSONRPC
 
 /// `views.close`: nothing more is sent for the view.
 public struct ViewsClose: APIRequest {
-    public static let method = "views.close"
-    public static let summary = "Closes a view: nothing more is sent for it."
-    public static let parameters = [viewParameter]
-    public static let resultName = "closed"
-    public static let resultSchema: JSONValue = ["type": "object", "required": ["closed"], "properties": ["closed": APISchema.boolean]]
-    public static let errors = [unknownView]
+    public static let about = APIMethod(
+        "views.close", "Closes a view: nothing more is sent for it.", parameters: [viewParameter], result: "closed",
+        schema: ["type": "object", "required": ["closed"], "properties": ["closed": APISchema.boolean]], errors: [unknownView])
 
     /// The views a connection numbers.
     static let views = 0...Int(Int32.max)

@@ -3,9 +3,37 @@ import JSONRPC
 
 /// `views.open`: a live view of a query, its window now and then each change to it.
 public struct ViewsOpen: APIRequest {
-    public static let method = "views.open"
-    public static let summary =
-        "Opens a live view of a query: its window of contacts now, then one view.changed for each commit that changes it (removed, added with their places, moved, changed in the fields asked for), or view.reset when the change is larger than the window. With since (a state this daemon gave), only what changed in the window since then, while the change log reaches back (else the whole window with reset: true). Views close with their connection."
+    public static let about = APIMethod(
+        "views.open",
+        "Opens a live view of a query: its window of contacts now, then one view.changed for each commit that changes it (removed, added with their places, moved, changed in the fields asked for), or view.reset when the change is larger than the window. With since (a state this daemon gave), only what changed in the window since then, while the change log reaches back (else the whole window with reset: true). Views close with their connection.",
+        parameters: [
+            RPCParam(
+                "query", "What the view holds, as contacts.query's filters.",
+                schema: ["type": "object", "properties": .object(ContactFilter.properties)]),
+            RPCParam(
+                "sort", "Sort keys, first wins; default name ascending.", schema: ["type": "array", "items": APISchema.ref("SortKey")]),
+            RPCParam(
+                "fields", "Only these fields of each contact (id always).",
+                schema: ["type": "array", "items": ["enum": .array(FieldDeclaration.shapeKeys.map { .string($0) })]]),
+            RPCParam(
+                "window", "Only these places of the list (indexes are places in the whole list).",
+                schema: [
+                    "type": "object", "required": ["limit"],
+                    "properties": ["offset": APISchema.integer(Window.offsets), "limit": APISchema.integer(Window.limits)],
+                ]), RPCParam("since", "A state this daemon gave: answer only what changed since.", schema: APISchema.string),
+            RPCParam(
+                "excludeOrigin",
+                "Send nothing for commits of this origin (rpc, import, carddav, sync, undo, ..., or one exactly, such as import:FILE).",
+                schema: APISchema.string),
+        ], result: "view",
+        schema: [
+            "type": "object", "required": ["view", "state", "total"],
+            "properties": [
+                "view": APISchema.integer, "state": APISchema.string, "total": APISchema.integer,
+                "contacts": ["type": "array", "items": ["type": "object"]], "reset": APISchema.boolean, "removed": APISchema.stringArray,
+                "added": ["type": "array", "items": placedContact],
+            ],
+        ], errors: [RPCError(.notFound, "No group or account with that name")])
 
     /// Which places of the list the view holds.
     public struct Window: Sendable, Equatable {
@@ -44,42 +72,10 @@ public struct ViewsOpen: APIRequest {
         self.excludeOrigin = excludeOrigin
     }
 
-    public static let parameters = [
-        RPCParam(
-            "query", "What the view holds, as contacts.query's filters.",
-            schema: ["type": "object", "properties": .object(ContactFilter.properties)]),
-        RPCParam("sort", "Sort keys, first wins; default name ascending.", schema: ["type": "array", "items": APISchema.ref("SortKey")]),
-        RPCParam(
-            "fields", "Only these fields of each contact (id always).",
-            schema: ["type": "array", "items": ["enum": .array(FieldDeclaration.shapeKeys.map { .string($0) })]]),
-        RPCParam(
-            "window", "Only these places of the list (indexes are places in the whole list).",
-            schema: [
-                "type": "object", "required": ["limit"],
-                "properties": ["offset": APISchema.integer(Window.offsets), "limit": APISchema.integer(Window.limits)],
-            ]),
-        RPCParam("since", "A state this daemon gave: answer only what changed since.", schema: APISchema.string),
-        RPCParam(
-            "excludeOrigin",
-            "Send nothing for commits of this origin (rpc, import, carddav, sync, undo, ..., or one exactly, such as import:FILE).",
-            schema: APISchema.string),
-    ]
-
     static let placedContact: JSONValue = [
         "type": "object", "required": ["id", "index", "contact"],
         "properties": ["id": APISchema.string, "index": APISchema.integer, "contact": ["type": ["object", "null"]]],
     ]
-
-    public static let resultName = "view"
-    public static let resultSchema: JSONValue = [
-        "type": "object", "required": ["view", "state", "total"],
-        "properties": [
-            "view": APISchema.integer, "state": APISchema.string, "total": APISchema.integer,
-            "contacts": ["type": "array", "items": ["type": "object"]], "reset": APISchema.boolean,
-            "removed": APISchema.stringArray, "added": ["type": "array", "items": placedContact],
-        ],
-    ]
-    public static let errors = [RPCError(.notFound, "No group or account with that name")]
 
     public init(_ p: RPCParams) throws(RPCError) {
         query = try ContactFilter(RPCParams(p.has("query") ? try p.objectValue("query") : [:]))
