@@ -15,7 +15,7 @@ swiftc "${flags[@]}" -I "$out" fuzz/VCardFuzz.swift "$out/libVCard.a" -o "$out/v
 swiftc "${flags[@]}" -module-name JSONCore -emit-module -emit-module-path "$out/JSONCore.swiftmodule" -emit-library -static \
     -o "$out/libJSONCore.a" Sources/JSONCore/*.swift
 # JSONRPC needs only the system-call helper, the log level and Locked of ContactsSupport (whose other
-# files need its C kernels): those two files make the module here.
+# files need its C kernels): those files make the module here.
 swiftc "${flags[@]}" -module-name ContactsSupport -emit-module -emit-module-path "$out/ContactsSupport.swiftmodule" -emit-library -static \
     -o "$out/libContactsSupport.a" Sources/ContactsSupport/SystemError.swift Sources/ContactsSupport/LogLevel.swift Sources/ContactsSupport/Locked.swift
 swiftc "${flags[@]}" -I "$out" -module-name JSONRPC -emit-module -emit-module-path "$out/JSONRPC.swiftmodule" -emit-library -static \
