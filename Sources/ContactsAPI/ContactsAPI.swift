@@ -9,19 +9,19 @@ public enum ContactsAPI {
 
     /// The methods, by their JSON-RPC names.
     public enum Method {
-        public static let contactsBackup = "contacts.backup"
+        public static let contactsBackup = ContactsBackup.method
         public static let contactsCreate = ContactsCreate.method
         public static let contactsDelete = ContactsDelete.method
         public static let contactsExport = "contacts.export"
         public static let contactsGet = ContactsGet.method
-        public static let contactsImport = "contacts.import"
+        public static let contactsImport = ContactsImport.method
         public static let contactsLookupPhone = ContactsLookupPhone.method
         public static let contactsDuplicates = ContactsDuplicates.method
         public static let contactsMerge = ContactsMerge.method
         public static let contactsNotDuplicates = ContactsNotDuplicates.method
         public static let contactsQuery = ContactsQuery.method
         public static let contactsRemovePhoto = ContactsRemovePhoto.method
-        public static let contactsRestore = "contacts.restore"
+        public static let contactsRestore = ContactsRestore.method
         public static let contactsSetFavorite = ContactsSetFavorite.method
         public static let contactsSetPhoto = ContactsSetPhoto.method
         public static let contactsThumbnail = ContactsThumbnail.method

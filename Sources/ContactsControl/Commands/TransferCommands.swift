@@ -11,7 +11,7 @@ enum TransferCommands {
         var anyFailed = false
         var reports: [JSONValue] = []
         for file in inv.arguments {
-            let params: JSONObject
+            let request: ContactsImport
             if file == "-" {
                 let text = try ContactCommands.readStandardInput()
                 let trimmed = text.drop { $0.isWhitespace }
@@ -20,17 +20,17 @@ enum TransferCommands {
                     guard case .array(let list) = try JSONParser.parse(text) else {
                         throw CommandFailure("standard input is not a JSON array of contacts")
                     }
-                    params = ["json": .array(list)]
+                    request = ContactsImport(.json(list))
                 } else if text.prefix(4096).range(of: "BEGIN:VCARD", options: .caseInsensitive) != nil {
-                    params = ["vcard": .string(text)]
+                    request = ContactsImport(.vcard(text))
                 } else {
                     // Neither JSON nor vCard: a CSV export, whose header tells its dialect.
-                    params = ["csv": .string(text)]
+                    request = ContactsImport(.csv(text))
                 }
             } else {
                 let absolute = file.hasPrefix("/") ? file : FileManager.default.currentDirectoryPath + "/" + file
                 guard FileManager.default.fileExists(atPath: absolute) else { throw CommandFailure("\(file): no such file") }
-                params = ["path": .string(absolute)]
+                request = ContactsImport(.path(absolute))
             }
             let name = file == "-" ? "standard input" : file
             let bar = ProgressBar(label: name, enabled: isatty(2) != 0 && !inv.json)
@@ -45,7 +45,7 @@ enum TransferCommands {
             defer { InterruptNotice.clear() }
             let report: JSONValue
             do {
-                report = try inv.call(ContactsAPI.Method.contactsImport, params)
+                report = try inv.call(request)
             } catch let e as RPCError where e.code == .invalidData || e.code == .tooLarge {
                 // This file cannot be read as contacts: said, and the next one is imported.
                 bar.finish()
@@ -61,7 +61,8 @@ enum TransferCommands {
             guard !inv.json else { continue }
             let counts = ["created", "updated", "unchanged", "failed"].map { "\(report[$0]?.intValue ?? 0) \($0)" }.joined(separator: ", ")
             inv.output.line("\(name): \(counts)")
-            let item = params["csv"] != nil || file.lowercased().hasSuffix(".csv") ? "row" : "card"
+            let isCSV = if case .csv = request.source { true } else { false }
+            let item = isCSV || file.lowercased().hasSuffix(".csv") ? "row" : "card"
             for e in report["errors"]?.arrayValue ?? [] {
                 let number = (e["index"]?.intValue ?? 0) + 1
                 let line = e["line"]?.intValue.map { ", line \($0)" } ?? ""
@@ -121,7 +122,7 @@ enum TransferCommands {
     }
 
     static func backup(_ inv: inout Invocation) throws -> Int32 {
-        let r = try inv.call(ContactsAPI.Method.contactsBackup, ["path": .string(absolute(inv.arguments[0]))])
+        let r = try inv.call(ContactsBackup(path: absolute(inv.arguments[0])))
         if inv.json {
             inv.output.json(r)
         } else {
@@ -140,7 +141,7 @@ enum TransferCommands {
             inv.output.flush()
             guard let answer = readLine(), answer.lowercased().hasPrefix("y") else { return 1 }
         }
-        let r = try inv.call(ContactsAPI.Method.contactsRestore, ["path": .string(absolute(inv.arguments[0]))])
+        let r = try inv.call(ContactsRestore(path: absolute(inv.arguments[0])))
         if inv.json {
             inv.output.json(r)
         } else {
