@@ -160,7 +160,7 @@ enum LiveCommands {
                 if let n = c["name"]?.stringValue { inv.output.line(n) }
             }
         case "accounts":
-            for a in (try? client.call(ContactsAPI.Method.accountsList))?["accounts"]?.arrayValue ?? [] {
+            for a in (try? client.call(AccountsList()))?["accounts"]?.arrayValue ?? [] {
                 if let n = a["name"]?.stringValue, n.hasPrefix(prefix) { inv.output.line(n) }
             }
         default: break

@@ -44,7 +44,7 @@ enum SyncCommands {
         "No accounts: every contact lives on this machine alone. Add one with 'contactsctl account add NAME URL' (a CardDAV address book) or 'contactsctl account add NAME --vdir DIR'."
 
     static func list(_ inv: inout Invocation) throws -> Int32 {
-        guard let result = try inv.callForPeople(ContactsAPI.Method.accountsList) else { return 0 }
+        guard let result = try inv.callForPeople(AccountsList()) else { return 0 }
         let accounts = result["accounts"]?.arrayValue ?? []
         guard !accounts.isEmpty else {
             inv.output.line(inv.output.dim(noAccounts))
@@ -61,8 +61,7 @@ enum SyncCommands {
     }
 
     static func remove(_ inv: inout Invocation) throws -> Int32 {
-        let result = try inv.call(
-            ContactsAPI.Method.accountsRemove, ["name": .string(inv.arguments[0]), "keepContacts": .bool(!inv.flag("delete-contacts"))])
+        let result = try inv.call(AccountsRemove(name: inv.arguments[0], keepContacts: !inv.flag("delete-contacts")))
         if inv.json {
             inv.output.json(result)
         } else {
@@ -86,9 +85,9 @@ enum SyncCommands {
         guard let target = inv.value("to") else {
             throw CommandFailure("move needs --to ACCOUNT (or --to local, for this machine alone)", status: 64)
         }
-        var ids: [JSONValue] = []
-        for ref in inv.arguments { ids.append(try ContactResolver.resolve(ref, in: inv)["id"] ?? .null) }
-        let result = try inv.call(ContactsAPI.Method.contactsMove, ["ids": .array(ids), "account": accountParam(target)])
+        var ids: [String] = []
+        for ref in inv.arguments { ids.append(try ContactResolver.resolve(ref, in: inv)["id"]?.stringValue ?? "") }
+        let result = try inv.call(ContactsMove(ids: ids, account: target == "local" ? nil : target))
         if inv.json {
             inv.output.json(result)
         } else {
@@ -100,8 +99,6 @@ enum SyncCommands {
     }
 
     static func run(_ inv: inout Invocation) throws -> Int32 {
-        var params: JSONObject = [:]
-        if let name = inv.arguments.first { params["account"] = .string(name) }
         let bar = ProgressBar(label: inv.arguments.first ?? "sync", enabled: isatty(2) != 0 && !inv.json)
         let client = try inv.client()
         client.onNotification = { n in
@@ -111,17 +108,17 @@ enum SyncCommands {
                 done: p["done"]?.intValue ?? 0, total: p["total"]?.intValue ?? 0,
                 label: "\(p["account"]?.stringValue ?? "") \(phase)")
         }
-        let result = try inv.call(ContactsAPI.Method.syncRun, params)
+        let result = try inv.call(SyncRun(account: inv.arguments.first))
         bar.finish()
         return try printReports(result, &inv)
     }
 
     static func confirm(_ inv: inout Invocation) throws -> Int32 {
-        try printReports(try inv.call(ContactsAPI.Method.syncConfirmDeletions, ["account": .string(inv.arguments[0])]), &inv)
+        try printReports(try inv.call(SyncConfirmDeletions(account: inv.arguments[0])), &inv)
     }
 
     static func reject(_ inv: inout Invocation) throws -> Int32 {
-        try printReports(try inv.call(ContactsAPI.Method.syncRejectDeletions, ["account": .string(inv.arguments[0])]), &inv)
+        try printReports(try inv.call(SyncRejectDeletions(account: inv.arguments[0])), &inv)
     }
 
     /// One line per account's sync, then its conflicts, held deletions and refused cards;
@@ -161,7 +158,7 @@ enum SyncCommands {
     }
 
     static func status(_ inv: inout Invocation) throws -> Int32 {
-        guard let result = try inv.callForPeople(ContactsAPI.Method.syncStatus) else { return 0 }
+        guard let result = try inv.callForPeople(SyncStatus()) else { return 0 }
         let accounts = result["accounts"]?.arrayValue ?? []
         if accounts.isEmpty { inv.output.line(inv.output.dim("Nothing syncs. " + noAccounts)) }
         for a in accounts {

@@ -81,12 +81,7 @@ enum SyncMethods {
                 sync.accountsChanged()
                 return try json(try store.account(named: name), store: store, sync: nil)
             },
-            RPCMethod(
-                ContactsAPI.Method.accountsList, summary: "The sync accounts.", params: [], result: "accounts",
-                resultSchema: [
-                    "type": "object", "required": ["accounts"], "properties": ["accounts": ["type": "array", "items": accountSchema]],
-                ]
-            ) { _ in
+            RPCMethod(AccountsList.self) { _, _ in
                 ["accounts": .array(try store.accounts().map { try json($0, store: store, sync: nil) })]
             },
             RPCMethod(
@@ -144,62 +139,19 @@ enum SyncMethods {
                 sync.accountsChanged()
                 return try json(try store.account(named: name), store: store, sync: sync)
             },
-            RPCMethod(
-                ContactsAPI.Method.contactsMove,
-                summary:
-                    "Moves contacts to a sync account, or to this machine alone (account null): the next syncs upload them there and delete them from the account they leave.",
-                params: [
-                    RPCParam("ids", "The contacts' ids.", schema: Schemas.stringArray, required: true),
-                    RPCParam(
-                        "account", "The account to move them to; null for this machine alone.", schema: ["type": ["string", "null"]],
-                        required: true),
-                ],
-                result: "moved",
-                resultSchema: ["type": "object", "required": ["moved"], "properties": ["moved": Schemas.integer]],
-                errors: [RPCError(.notFound, "No such contact or account")]
-            ) { call in
-                let ids = try call.params.stringArray("ids")
-                guard let target = call.params.object["account"], target.isNull || target.stringValue != nil else {
-                    throw RPCError.invalidParams(
-                        "'account' is required: an account's name, or null for this machine alone", field: "account")
-                }
-                let moved = try sync.move(ids: ids, to: target.stringValue)
-                return ["moved": .int(moved)]
-            },
-            RPCMethod(
-                ContactsAPI.Method.accountsRemove,
-                summary:
-                    "Removes an account; its contacts stay as contacts of this machine unless keepContacts is false (then they go to the trash).",
-                params: [
-                    RPCParam("name", "The account.", schema: Schemas.string, required: true),
-                    RPCParam("keepContacts", "Keep its contacts here (default true).", schema: Schemas.boolean),
-                ],
-                result: "removed",
-                resultSchema: [
-                    "type": "object", "required": ["removed", "contacts"],
-                    "properties": ["removed": Schemas.string, "contacts": Schemas.integer],
-                ],
-                errors: [RPCError(.notFound, "No such account")]
-            ) { call in
-                let name = try call.params.string("name")
-                let n = try store.removeAccount(name: name, keepContacts: try call.params.optionalBool("keepContacts") ?? true)
+            RPCMethod(ContactsMove.self) { request, _ in ["moved": .int(try sync.move(ids: request.ids, to: request.account))] },
+            RPCMethod(AccountsRemove.self) { request, _ in
+                let n = try store.removeAccount(name: request.name, keepContacts: request.keepContacts)
                 sync.accountsChanged()
-                return ["removed": .string(name), "contacts": .int(n)]
+                return ["removed": .string(request.name), "contacts": .int(n)]
             },
-            RPCMethod(
-                ContactsAPI.Method.syncRun,
-                summary: "Syncs one account (or every one) now, and answers when it is done with what it did.",
-                params: [RPCParam("account", "The account; all when absent.", schema: Schemas.string)],
-                result: "report",
-                resultSchema: ["type": "object"],
-                errors: [RPCError(.notFound, "No such account"), RPCError(.remoteFailed, "The server could not be used")]
-            ) { call in
+            RPCMethod(SyncRun.self) { request, call in
                 // The caller hears how far each sync has come (a progress bar).
                 let tell: (String) -> (SyncProgress) -> Void = { name in
                     { p in _ = call.session?.sendNotification(method: ContactsAPI.Notification.syncProgress, params: json(p, account: name))
                     }
                 }
-                if let name = try call.params.optionalString("account") {
+                if let name = request.account {
                     return json(
                         try remote(url: try store.account(named: name).addressBookURL, account: name) {
                             try sync.sync(name, progress: tell(name))
@@ -212,25 +164,10 @@ enum SyncMethods {
                 }
                 return ["reports": .array(reports)]
             },
-            heldDeletions(
-                ContactsAPI.Method.syncConfirmDeletions, .confirm, store: store, sync: sync,
-                "Syncs an account now and carries out the deletions it held back (more than 10 and a quarter of its contacts at once)."),
-            heldDeletions(
-                ContactsAPI.Method.syncRejectDeletions, .reject, store: store, sync: sync,
-                "Syncs an account now and undoes the deletions it held back: cards the server lost go back up, contacts deleted here come back from the trash."
-            ),
-            RPCMethod(
-                ContactsAPI.Method.syncStatus,
-                summary:
-                    "How each account's syncs went: the last success, the last error, the next attempt, what waits to go up, the deletions held back and the conflicts the last sync resolved.",
-                params: [RPCParam("account", "The account; all when absent.", schema: Schemas.string)],
-                result: "status",
-                resultSchema: [
-                    "type": "object", "required": ["accounts"], "properties": ["accounts": ["type": "array", "items": statusSchema]],
-                ]
-            ) { call in
-                let wanted = try call.params.optionalString("account")
-                let accounts = try wanted.map { [try store.account(named: $0)] } ?? store.accounts()
+            heldDeletions(SyncConfirmDeletions.self, .confirm, store: store, sync: sync),
+            heldDeletions(SyncRejectDeletions.self, .reject, store: store, sync: sync),
+            RPCMethod(SyncStatus.self) { request, _ in
+                let accounts = try request.account.map { [try store.account(named: $0)] } ?? store.accounts()
                 return ["accounts": .array(try accounts.map { try json($0, store: store, sync: sync) })]
             },
         ]
@@ -238,15 +175,11 @@ enum SyncMethods {
 
     /// `sync.confirmDeletions` or `sync.rejectDeletions`: a sync of one account now that
     /// treats the deletions it held back as `held` says.
-    static func heldDeletions(
-        _ method: String, _ held: SyncEngine.HeldDeletions, store: ContactStore, sync: SyncService, _ summary: String
+    static func heldDeletions<R: HeldDeletionsRequest>(
+        _ request: R.Type, _ held: SyncEngine.HeldDeletions, store: ContactStore, sync: SyncService
     ) -> RPCMethod {
-        RPCMethod(
-            method, summary: summary, params: [RPCParam("account", "The account.", schema: Schemas.string, required: true)],
-            result: "report", resultSchema: ["type": "object"],
-            errors: [RPCError(.notFound, "No such account"), RPCError(.remoteFailed, "The server could not be used")]
-        ) { call in
-            let name = try call.params.string("account")
+        RPCMethod(R.self) { request, _ in
+            let name = request.account
             return json(try remote(url: try store.account(named: name).addressBookURL, account: name) { try sync.sync(name, held: held) })
         }
     }
@@ -340,26 +273,5 @@ enum SyncMethods {
         ]
     }
 
-    static let accountSchema: JSONValue = [
-        "type": "object", "required": ["name", "url", "addressBookUrl", "interval", "readOnly", "contacts"],
-        "properties": [
-            "name": Schemas.string, "url": Schemas.string, "addressBookUrl": Schemas.string, "displayName": ["type": ["string", "null"]],
-            "username": ["type": ["string", "null"]], "interval": Schemas.integer, "readOnly": Schemas.boolean, "contacts": Schemas.integer,
-            "groups": ["enum": ["book", "local"]], "caFile": ["type": ["string", "null"]], "vcardVersion": ["enum": ["3.0", "4.0"]],
-            "lastSuccess": ["type": ["string", "null"]], "lastError": ["type": ["string", "null"]],
-        ],
-    ]
-
-    static let statusSchema: JSONValue = {
-        guard case .object(var o) = accountSchema, case .object(var properties)? = o["properties"] else { return accountSchema }
-        properties["pendingUploads"] = Schemas.integer
-        properties["heldDeletions"] = Schemas.integer
-        properties["conflicts"] = ["type": "array", "items": ["type": "object"]]
-        properties["lastReport"] = ["type": ["object", "null"]]
-        properties["nextAttempt"] = ["type": ["string", "null"]]
-        o["properties"] = .object(properties)
-        o["required"] = .array(
-            (accountSchema["required"]?.arrayValue ?? []) + ["pendingUploads", "heldDeletions", "conflicts"].map(JSONValue.string))
-        return .object(o)
-    }()
+    static let accountSchema = SyncShape.account
 }
