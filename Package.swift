@@ -49,7 +49,7 @@ let package = Package(
         // A lossless vCard codec (2.1, 3.0, 4.0 in; 3.0 and 4.0 out); knows nothing about contacts.
         .target(name: "VCard"),
         // The daemon/client contract: method and notification names, error codes, the version.
-        .target(name: "ContactsAPI", dependencies: ["JSONRPC"]),
+        .target(name: "ContactsAPI", dependencies: ["JSONRPC", "JSONCore", "ContactsSupport"]),
         // Phone numbers as numbers: libphonenumber (C++, Debian's libphonenumber-dev) behind
         // a few C functions, and the Swift face of them.
         .target(name: "PhoneNumberShim", linkerSettings: [.linkedLibrary("phonenumber"), .linkedLibrary("stdc++")]),

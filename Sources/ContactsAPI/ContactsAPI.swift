@@ -37,7 +37,7 @@ public enum ContactsAPI {
         public static let changesList = ChangesList.method
         public static let changesUndo = ChangesUndo.method
         public static let changesRedo = ChangesRedo.method
-        public static let accountsAdd = "accounts.add"
+        public static let accountsAdd = AccountsAdd.method
         public static let accountsList = AccountsList.method
         public static let accountsRemove = AccountsRemove.method
         public static let accountsUpdate = "accounts.update"

@@ -6,30 +6,29 @@ import JSONCore
 /// Accounts and syncs: `account add|list|rm`, `sync [NAME]`, `sync status`.
 enum SyncCommands {
     static func add(_ inv: inout Invocation) throws -> Int32 {
-        var params: JSONObject = ["name": .string(inv.arguments[0])]
+        let book: AccountsAdd.Book
         switch (inv.arguments.count > 1 ? inv.arguments[1] : nil, inv.value("vdir")) {
-        case (let url?, nil): params["url"] = .string(url)
-        case (nil, let dir?): params["vdir"] = .string(TransferCommands.absolute(dir))
+        case (let url?, nil): book = .url(url)
+        case (nil, let dir?): book = .vdir(TransferCommands.absolute(dir))
         default:
             throw UsageError(
                 message: "give the address book's URL, or --vdir DIR for a directory of .vcf files", command: "contactsctl account add")
         }
-        if let user = inv.value("user") { params["username"] = .string(user) }
-        if let command = inv.value("password-command") { params["passwordCommand"] = .array(try words(command).map(JSONValue.string)) }
-        if let command = inv.value("token-command") { params["tokenCommand"] = .array(try words(command).map(JSONValue.string)) }
-        if let book = inv.value("address-book") { params["addressBook"] = .string(book) }
-        if let ca = inv.value("ca-file") {
-            params["caFile"] = .string(ca.hasPrefix("/") ? ca : FileManager.default.currentDirectoryPath + "/" + ca)
-        }
+        var request = AccountsAdd(name: inv.arguments[0], book: book)
+        request.username = inv.value("user")
+        request.passwordCommand = try inv.value("password-command").map(words)
+        request.tokenCommand = try inv.value("token-command").map(words)
+        request.addressBook = inv.value("address-book")
+        request.caFile = inv.value("ca-file").map { $0.hasPrefix("/") ? $0 : FileManager.default.currentDirectoryPath + "/" + $0 }
         if let interval = inv.value("interval") {
             guard let seconds = Int(interval) else {
                 throw CommandFailure("--interval takes a number of seconds, not '\(interval)'", status: 64)
             }
-            params["interval"] = .int(seconds)
+            request.interval = seconds
         }
-        if inv.flag("read-only") { params["readOnly"] = true }
-        if inv.flag("adopt-local") { params["adoptLocal"] = true }
-        let account = try inv.call(ContactsAPI.Method.accountsAdd, params)
+        request.readOnly = inv.flag("read-only")
+        request.adoptLocal = inv.flag("adopt-local")
+        let account = try inv.call(request)
         if inv.json {
             inv.output.json(account)
         } else {

@@ -12,56 +12,19 @@ import JSONRPC
 enum SyncMethods {
     static func all(store: ContactStore, sync: SyncService) -> [RPCMethod] {
         [
-            RPCMethod(
-                ContactsAPI.Method.accountsAdd,
-                summary:
-                    "Adds an account: finds the address book behind url (the book, a server, a host or an email domain), signs in, and keeps it in two-way sync. No password is stored: passwordCommand or tokenCommand prints it when needed.",
-                params: [
-                    RPCParam("name", "The account's name.", schema: Schemas.string, required: true),
-                    RPCParam("url", "An address book, a server, a host or an email address.", schema: Schemas.string),
-                    RPCParam(
-                        "vdir", "Instead of url: an absolute path to a directory of .vcf files, one a contact (khard, vdirsyncer).",
-                        schema: Schemas.string),
-                    RPCParam("username", "The user to sign in as (HTTP Basic).", schema: Schemas.string),
-                    RPCParam("passwordCommand", "A command (argv) that prints the password.", schema: Schemas.stringArray),
-                    RPCParam("tokenCommand", "A command (argv) that prints a bearer token (OAuth 2).", schema: Schemas.stringArray),
-                    RPCParam("addressBook", "Which book, by display name or href, when there are several.", schema: Schemas.string),
-                    RPCParam(
-                        "caFile", "An absolute path to CA certificates (PEM) to trust for this server, as well as the system's.",
-                        schema: Schemas.string),
-                    RPCParam("interval", "Seconds between syncs (default 900).", schema: ["type": "integer", "minimum": 60]),
-                    RPCParam("readOnly", "Only download.", schema: Schemas.boolean),
-                    RPCParam("adoptLocal", "Move this machine's contacts into the account.", schema: Schemas.boolean),
-                ],
-                result: "account", resultSchema: accountSchema,
-                errors: [RPCError(.conflict, "An account of that name exists"), RPCError(.remoteFailed, "The server could not be used")]
-            ) { call in
-                let p = call.params
-                let name = try p.string("name").trimmingWhitespace()
-                guard !name.isEmpty, name.count <= 64, !name.contains("/"), name != "local" else {
-                    throw RPCError(
-                        .invalidParams,
-                        "Invalid params: name must be 1 to 64 characters, without '/', and not 'local' (which means this machine)",
-                        data: ["field": "name"])
-                }
-                guard p.has("url") != p.has("vdir") else {
-                    throw RPCError.invalidParams("give either 'url' (a CardDAV address book) or 'vdir' (a directory)")
-                }
+            RPCMethod(AccountsAdd.self) { request, _ in
+                let name = request.name
                 var a: SyncAccount
                 var book: URL? = nil
-                if let directory = try p.optionalString("vdir") {
-                    a = try vdirAccount(name: name, directory: directory)
-                } else {
-                    let url = try p.string("url")
-                    let passwordCommand = p.has("passwordCommand") ? try p.stringArray("passwordCommand") : nil
-                    let tokenCommand = p.has("tokenCommand") ? try p.stringArray("tokenCommand") : nil
-                    let username = try p.optionalString("username")
-                    let caFile = try p.optionalString("caFile").map { try checkCAFile($0, field: "caFile") }
+                switch request.book {
+                case .vdir(let directory): a = try vdirAccount(name: name, directory: directory)
+                case .url(let url):
+                    let (passwordCommand, tokenCommand, username) = (request.passwordCommand, request.tokenCommand, request.username)
+                    let caFile = try request.caFile.map { try checkCAFile($0, field: "caFile") }
                     let (found, properties) = try remote(url: url, account: name) {
                         let credentials = try SyncService.credentials(
                             username: username, passwordCommand: passwordCommand, tokenCommand: tokenCommand, account: name)
-                        return try SyncService.discover(
-                            url, wanted: try p.optionalString("addressBook"), credentials: credentials, caFile: caFile)
+                        return try SyncService.discover(url, wanted: request.addressBook, credentials: credentials, caFile: caFile)
                     }
                     a = SyncAccount(
                         name: name, url: url, addressBookURL: found.url.absoluteString, displayName: found.displayName,
@@ -70,10 +33,10 @@ enum SyncMethods {
                     a.offers4 = properties.versions.contains("4.0")
                     book = found.url
                 }
-                a.interval = try p.optionalInt("interval", in: 60...604_800) ?? 900
-                a.readOnly = try p.optionalBool("readOnly") ?? false
+                a.interval = request.interval
+                a.readOnly = request.readOnly
                 try store.addAccount(a)
-                if try p.optionalBool("adoptLocal") ?? false {
+                if request.adoptLocal {
                     _ = try store.addToAccount(name, ids: try store.localContactIDs()) { [a] c in
                         SyncService.hrefForNewCard(uid: c.uid, account: a, book: book)
                     }
