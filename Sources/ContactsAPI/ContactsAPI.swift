@@ -40,7 +40,7 @@ public enum ContactsAPI {
         public static let accountsAdd = AccountsAdd.method
         public static let accountsList = AccountsList.method
         public static let accountsRemove = AccountsRemove.method
-        public static let accountsUpdate = "accounts.update"
+        public static let accountsUpdate = AccountsUpdate.method
         public static let contactsMove = ContactsMove.method
         public static let syncRun = SyncRun.method
         public static let syncStatus = SyncStatus.method

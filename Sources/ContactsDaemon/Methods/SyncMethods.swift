@@ -47,40 +47,10 @@ enum SyncMethods {
             RPCMethod(AccountsList.self) { _, _ in
                 ["accounts": .array(try store.accounts().map { try json($0, store: store, sync: nil) })]
             },
-            RPCMethod(
-                ContactsAPI.Method.accountsUpdate,
-                summary:
-                    "Changes how an account signs in or how often it syncs. New credentials are tried on the server first; if they fail, nothing changes.",
-                params: [
-                    RPCParam("name", "The account.", schema: Schemas.string, required: true),
-                    RPCParam(
-                        "changes", "What to change: username, passwordCommand, tokenCommand, caFile, interval, readOnly.",
-                        schema: [
-                            "type": "object", "additionalProperties": false,
-                            "properties": [
-                                "username": ["type": ["string", "null"]],
-                                "passwordCommand": ["type": ["array", "null"], "items": Schemas.string],
-                                "tokenCommand": ["type": ["array", "null"], "items": Schemas.string],
-                                "caFile": ["type": ["string", "null"]],
-                                "interval": ["type": "integer", "minimum": 60], "readOnly": Schemas.boolean,
-                            ],
-                        ], required: true),
-                ],
-                result: "account", resultSchema: accountSchema,
-                errors: [RPCError(.notFound, "No such account"), RPCError(.remoteFailed, "The new credentials do not work")]
-            ) { call in
-                let name = try call.params.string("name")
-                guard let changes = call.params["changes"]?.objectValue else {
-                    throw RPCError.invalidParams("'changes' must be an object", field: "changes")
-                }
+            RPCMethod(AccountsUpdate.self) { request, _ in
+                let (name, changes) = (request.name, request.changes)
                 var a = try store.account(named: name)
                 let c = RPCParams(changes)
-                let known: Set<String> = ["username", "passwordCommand", "tokenCommand", "caFile", "interval", "readOnly"]
-                if let unknown = changes.keys.first(where: { !known.contains($0) }) {
-                    throw RPCError.invalidParams(
-                        "'\(unknown)' cannot be changed (a different server or book is another account: remove this one and add that)",
-                        field: "changes.\(unknown)")
-                }
                 if changes["username"] != nil { a.username = try c.optionalString("username") }
                 if changes["passwordCommand"] != nil {
                     a.passwordCommand = c.has("passwordCommand") ? try c.stringArray("passwordCommand") : nil
@@ -89,7 +59,7 @@ enum SyncMethods {
                 if changes["caFile"] != nil {
                     a.caFile = try c.optionalString("caFile").map { try checkCAFile($0, field: "changes.caFile") }
                 }
-                if let i = try c.optionalInt("interval", in: 60...604_800) { a.interval = i }
+                if let i = try c.optionalInt("interval", in: AccountsAdd.intervals) { a.interval = i }
                 if let r = try c.optionalBool("readOnly") { a.readOnly = r }
                 if ["username", "passwordCommand", "tokenCommand", "caFile"].contains(where: { changes[$0] != nil }) {
                     _ = try remote(url: a.addressBookURL, account: name) {
