@@ -16,8 +16,8 @@ public struct StoredDuplicateGroup: Sendable, Equatable {
 /// Duplicates among the stored contacts and their merge: the Duplicates module's finder and
 /// merge run against what the store gives them (it knows neither).
 extension ContactStore {
-    /// The groups of likely duplicates, best first.
-    public func duplicates(minScore: Double = DuplicateFinder.defaultMinScore, limit: Int? = nil) throws -> [StoredDuplicateGroup] {
+    /// The groups of likely duplicates, best first; `minScore` nil: the finder's default.
+    public func duplicates(minScore: Double? = nil, limit: Int? = nil) throws -> [StoredDuplicateGroup] {
         let region = PhoneRegion.current
         let found = try comparedContacts(region: region) { c, numbers in
             DuplicateCandidate(
@@ -26,7 +26,8 @@ extension ContactStore {
                 messaging: c.impp.map(\.value))
         }
         let dismissed = Set(try notDuplicatePairs().map { IDPair($0.0, $0.1) })
-        let groups = DuplicateFinder.groups(found.values, minScore: minScore, dismissed: dismissed, limit: limit)
+        let groups = DuplicateFinder.groups(
+            found.values, minScore: minScore ?? DuplicateFinder.defaultMinScore, dismissed: dismissed, limit: limit)
         // What a merge compares, read again for the grouped contacts alone.
         let contents = try wholeContacts(rowids: groups.flatMap { $0.members.map { found.rowids[$0] } }, region: region) { c, numbers in
             ContactMerge.contentKey(c, phoneKeys: zip(c.phones, numbers).map { ContactMerge.phoneKey($0.value, e164: $1) })

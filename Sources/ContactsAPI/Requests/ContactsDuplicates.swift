@@ -31,8 +31,6 @@ public struct ContactsDuplicates: APIRequest {
 
     public static let limits = 1...Int(Int32.max)
     public static let scores = 0.0...1.0
-    /// The score a group must reach when the request names none.
-    public static let defaultMinScore = 0.5
 
     public var limit: Int?
     public var minScore: Double?

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The man page's list of every command's options, written in roff from the command tree, as
 /// the completions are: `contactsctl completions man` prints it, `make completions` puts it
 /// between the markers in man/contactsctl.1, and a test holds the two together.
@@ -33,14 +35,8 @@ enum ManualOptions {
     /// Text as roff reads it: hyphens as minus signs, backslashes doubled, no line starting with
     /// a control character.
     static func escape(_ s: String) -> String {
-        var out = s.replacingAll("\\", with: "\\e").replacingAll("-", with: "\\-")
+        var out = s.replacingOccurrences(of: "\\", with: "\\e").replacingOccurrences(of: "-", with: "\\-")
         if out.hasPrefix(".") || out.hasPrefix("'") { out = "\\&" + out }
         return out
-    }
-}
-
-extension String {
-    fileprivate func replacingAll(_ target: String, with replacement: String) -> String {
-        split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
     }
 }

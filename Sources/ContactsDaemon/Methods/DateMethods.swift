@@ -7,8 +7,6 @@ import JSONRPC
 
 /// Birthdays and dates to come.
 enum DateMethods {
-    static let daysRange = ContactsUpcoming.days
-
     static func all(store: ContactStore) -> [RPCMethod] {
         [
             RPCMethod(ContactsUpcoming.self) { request, _ in

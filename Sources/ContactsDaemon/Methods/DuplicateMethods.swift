@@ -9,7 +9,7 @@ enum DuplicateMethods {
     static func all(store: ContactStore) -> [RPCMethod] {
         [
             RPCMethod(ContactsDuplicates.self) { request, _ in
-                let groups = try store.duplicates(minScore: request.minScore ?? ContactsDuplicates.defaultMinScore, limit: request.limit)
+                let groups = try store.duplicates(minScore: request.minScore, limit: request.limit)
                 return [
                     "groups": .array(
                         groups.map { g in
