@@ -16,7 +16,7 @@ extension ContactStore {
         noteRead()
         writeLock.lock()
         defer { writeLock.unlock() }
-        if closed { throw StoreError.unavailable("the store is closed") }
+        if isClosed { throw StoreError.unavailable("the store is closed") }
         var q = query
         var groupRowid: Int64?
         if let group = query.group {

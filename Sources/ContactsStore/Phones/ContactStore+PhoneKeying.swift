@@ -152,7 +152,7 @@ extension ContactStore {
     func setWriterCache(kib: Int?) {
         writeLock.lock()
         defer { writeLock.unlock() }
-        guard !closed else { return }
+        guard !isClosed else { return }
         if let kib {
             try? writer.execute("PRAGMA cache_size=-\(kib)")
         } else {
@@ -164,7 +164,7 @@ extension ContactStore {
     func forgetWaitingTailsIfNoneWait() {
         writeLock.lock()
         defer { writeLock.unlock() }
-        guard !closed, let waiting = try? Self.phonesWait(writer), !waiting else { return }
+        guard !isClosed, let waiting = try? Self.phonesWait(writer), !waiting else { return }
         waitingTails.reset(complete: true)
     }
 

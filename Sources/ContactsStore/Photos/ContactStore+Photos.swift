@@ -103,7 +103,7 @@ extension ContactStore {
     public func removeUnreferencedPhotos() throws -> Int {
         writeLock.lock()
         defer { writeLock.unlock() }
-        if closed { throw StoreError.unavailable("the store is closed") }
+        if isClosed { throw StoreError.unavailable("the store is closed") }
         return try sweepPhotos()
     }
 

@@ -17,7 +17,7 @@ extension ContactStore {
     func checkpointNow(truncating: Bool) throws {
         writeLock.lock()
         defer { writeLock.unlock() }
-        if closed { throw StoreError.unavailable("the store is closed") }
+        if isClosed { throw StoreError.unavailable("the store is closed") }
         for _ in 0..<50 {
             // The first column says whether a reader kept it from finishing.
             let busy = try writer.scalarInt("PRAGMA wal_checkpoint(\(truncating ? "TRUNCATE" : "FULL"))")
@@ -35,15 +35,13 @@ extension ContactStore {
             _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)  // on Linux, the calling thread
             let start = Timestamp.monotonicMillis()
             while Timestamp.monotonicMillis() - start < 30_000 {
-                poolLock.lock()
-                let quiet = Timestamp.monotonicMillis() - lastRead
-                poolLock.unlock()
+                let quiet = Timestamp.monotonicMillis() - pool.withLock { $0.lastRead }
                 if quiet >= 1_000 { break }
                 usleep(200_000)
             }
             writeLock.lock()
             defer { writeLock.unlock() }
-            if !closed { try? writer.execute("PRAGMA wal_checkpoint(PASSIVE)") }
+            if !isClosed { try? writer.execute("PRAGMA wal_checkpoint(PASSIVE)") }
         }
         thread.name = "checkpoint"
         thread.start()

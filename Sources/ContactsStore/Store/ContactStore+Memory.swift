@@ -18,50 +18,39 @@ extension ContactStore {
     }
 }
 
-/// When and how the store rests (`ContactStore.restWhenQuiet`), under the pool lock.
-struct RestPolicy {
-    var afterMillis: Int64
-    var then: (@Sendable () -> Void)?
-    var scheduled = false
-}
-
 extension ContactStore {
     /// After each burst of reads, once the store has been quiet for `millis`, it rests
     /// (`rest()`) and then calls `then` (the daemon gives its free heap back there). Nothing
     /// runs while the store stays quiet: the wait starts with a read. Nil turns it off.
     public func restWhenQuiet(after millis: Int64?, then: (@Sendable () -> Void)? = nil) {
-        poolLock.withLock { restPolicy = millis.map { RestPolicy(afterMillis: $0, then: then) } }
+        pool.withLock { $0.restPolicy = millis.map { RestPolicy(afterMillis: $0, then: then) } }
     }
 
-    /// Called by `noteRead` (under the pool lock) when no wait for quiet runs: starts one.
-    /// (The check is the caller's, so that a read while a wait runs copies nothing.)
-    func scheduleRestLocked() {
-        guard let millis = restPolicy?.afterMillis else { return }
-        restPolicy?.scheduled = true
-        restLater(millis)
-    }
+    var isClosed: Bool { pool.withLock { $0.closed } }
 
-    private func restLater(_ millis: Int64) {
+    func restLater(_ millis: Int64) {
         TaskQueue.timers.after(seconds: Double(millis) / 1000) { [weak self] in self?.restIfQuiet() }
     }
 
     private func restIfQuiet() {
-        poolLock.lock()
-        guard var policy = restPolicy else {
-            poolLock.unlock()
-            return
+        let now = Timestamp.monotonicMillis()
+        enum Next {
+            case nothing, wait(Int64), rest((@Sendable () -> Void)?)
         }
-        let quiet = Timestamp.monotonicMillis() - lastRead
-        if quiet < policy.afterMillis {
-            poolLock.unlock()
-            restLater(policy.afterMillis - quiet)
-            return
+        let next: Next = pool.withLock { p in
+            guard let policy = p.restPolicy else { return .nothing }
+            let quiet = now - p.lastRead
+            if quiet < policy.afterMillis { return .wait(policy.afterMillis - quiet) }
+            p.restPolicy?.scheduled = false
+            return .rest(policy.then)
         }
-        policy.scheduled = false
-        restPolicy = policy
-        poolLock.unlock()
-        rest()
-        policy.then?()
+        switch next {
+        case .nothing: break
+        case .wait(let millis): restLater(millis)
+        case .rest(let then):
+            rest()
+            then?()
+        }
     }
 
     /// Gives back what only helps a burst of work, once the store has been quiet: the cached
@@ -70,15 +59,15 @@ extension ContactStore {
     /// again (a fraction of a millisecond) and reads its pages from the file system's cache.
     public func rest() {
         cache.empty()
-        let readers = poolLock.withLock {
-            let all = idleReaders
-            idleReaders.removeAll()
+        let readers = pool.withLock { p in
+            let all = p.idle
+            p.idle.removeAll()
             return all
         }
         withExtendedLifetime(readers) {}
         if writeLock.try() {
             defer { writeLock.unlock() }
-            if !closed { try? writer.execute("PRAGMA shrink_memory") }
+            if !isClosed { try? writer.execute("PRAGMA shrink_memory") }
         }
         Database.releaseMemory()
     }

@@ -15,14 +15,8 @@ public final class ContactStore: @unchecked Sendable {
 
     let writer: Database
     let writeLock = WriteLock()
-    let poolLock = NSLock()
-    var idleReaders: [Database] = []
-    var closed = false
-    /// When the store was last read (monotonic milliseconds, under the pool lock): searches
-    /// and gets answered from memory count too, and the end of a large import.
-    var lastRead: Int64 = 0
-    /// Whether and when the store gives back what it keeps for bursts of work (under the pool lock).
-    var restPolicy: RestPolicy?
+    /// The idle readers, whether the store is closed, and when it was last read.
+    let pool = Locked(ReaderPool())
     /// Whether writes keep the history (`historyDays` 0 turns it off); under the write lock.
     private var historyOn = true
     public var keepsHistory: Bool {
@@ -40,18 +34,10 @@ public final class ContactStore: @unchecked Sendable {
     /// The search index being made ahead for the write under way (under the write lock).
     private var earlyIndex: PreparedIndex?
 
+    /// A read now: the wait for quiet starts again from it, and starts at all when none runs.
     func noteRead() {
         let now = Timestamp.monotonicMillis()
-        poolLock.lock()
-        noteReadLocked(at: now)
-        poolLock.unlock()
-    }
-
-    /// A read at `now` (monotonic milliseconds), under the pool lock: the wait for quiet
-    /// starts again from it, and starts at all when none runs.
-    private func noteReadLocked(at now: Int64) {
-        lastRead = now
-        if restPolicy?.scheduled == false { scheduleRestLocked() }
+        if let wait = pool.withLock({ $0.noteRead(at: now) }) { restLater(wait) }
     }
 
     /// Starts making the search index a large write gives, now rather than at its commit: the
@@ -137,10 +123,8 @@ public final class ContactStore: @unchecked Sendable {
     ) throws {
         writeLock.lock()
         defer { writeLock.unlock() }
-        if closed { throw StoreError.unavailable("the store is closed") }
-        poolLock.lock()
-        idleReaders.removeAll()
-        poolLock.unlock()
+        if isClosed { throw StoreError.unavailable("the store is closed") }
+        pool.withLock { $0.idle.removeAll() }
         do {
             try beforeCopy()
             let previous = try CommitState.read(writer).state
@@ -183,10 +167,10 @@ public final class ContactStore: @unchecked Sendable {
     /// Closes the store; later calls fail with `unavailable`.
     public func close() {
         writeLock.lock()
-        poolLock.lock()
-        closed = true
-        idleReaders.removeAll()
-        poolLock.unlock()
+        pool.withLock { p in
+            p.closed = true
+            p.idle.removeAll()
+        }
         try? writer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         writeLock.unlock()
     }
@@ -195,13 +179,9 @@ public final class ContactStore: @unchecked Sendable {
 
     /// Runs `body` on a reader connection from the pool.
     func read<T>(_ body: (Database) throws -> T) throws -> T {
-        poolLock.lock()
-        if closed {
-            poolLock.unlock()
+        guard case .some(let db) = pool.withLock({ p in p.closed ? nil : Optional(p.idle.popLast()) }) else {
             throw StoreError.unavailable("the store is closed")
         }
-        let db = idleReaders.popLast()
-        poolLock.unlock()
         noteRead()
         let reader: Database
         if let db {
@@ -217,12 +197,13 @@ public final class ContactStore: @unchecked Sendable {
         defer {
             reader.resetAll()
             let now = Timestamp.monotonicMillis()
-            poolLock.lock()
-            if !closed && idleReaders.count < 16 { idleReaders.append(reader) }
             // Quiet counts from the end of a read too: a read that outlasts the wait for quiet
             // (an export) gives its reader back after the rest that could not close it.
-            noteReadLocked(at: now)
-            poolLock.unlock()
+            let wait = pool.withLock { p in
+                if !p.closed && p.idle.count < 16 { p.idle.append(reader) }
+                return p.noteRead(at: now)
+            }
+            if let wait { restLater(wait) }
         }
         do {
             return try body(reader)
@@ -249,7 +230,7 @@ public final class ContactStore: @unchecked Sendable {
     {
         writeLock.lock()
         defer { writeLock.unlock() }
-        if closed { throw StoreError.unavailable("the store is closed") }
+        if isClosed { throw StoreError.unavailable("the store is closed") }
         var log = ChangeLog()
         log.origin = origin
         log.keepsHistory = historyOn

@@ -53,10 +53,10 @@ final class StoreRestTests: StoreTestCase {
             _ = db
             usleep(400_000)
         }
-        XCTAssertEqual(store.poolLock.withLock { store.idleReaders.count }, 1, "the long read's connection is back in the pool")
+        XCTAssertEqual(store.pool.withLock { $0.idle.count }, 1, "the long read's connection is back in the pool")
         let deadline = Date().addingTimeInterval(5)
-        while store.poolLock.withLock({ store.idleReaders.count }) > 0 && Date() < deadline { usleep(20_000) }
-        XCTAssertEqual(store.poolLock.withLock { store.idleReaders.count }, 0, "and closed by a rest after the read")
+        while store.pool.withLock({ $0.idle.count }) > 0 && Date() < deadline { usleep(20_000) }
+        XCTAssertEqual(store.pool.withLock { $0.idle.count }, 0, "and closed by a rest after the read")
         XCTAssertGreaterThanOrEqual(rests.now, 2, "one rest during the read, one after it")
     }
 }
