@@ -12,7 +12,7 @@ public enum ContactsAPI {
         public static let contactsBackup = ContactsBackup.method
         public static let contactsCreate = ContactsCreate.method
         public static let contactsDelete = ContactsDelete.method
-        public static let contactsExport = "contacts.export"
+        public static let contactsExport = ContactsExport.method
         public static let contactsGet = ContactsGet.method
         public static let contactsImport = ContactsImport.method
         public static let contactsLookupPhone = ContactsLookupPhone.method
@@ -47,8 +47,8 @@ public enum ContactsAPI {
         public static let syncConfirmDeletions = SyncConfirmDeletions.method
         public static let syncRejectDeletions = SyncRejectDeletions.method
         public static let daemonStatus = DaemonStatus.method
-        public static let serveStatus = "serve.status"
-        public static let serveSet = "serve.set"
+        public static let serveStatus = ServeStatus.method
+        public static let serveSet = ServeSet.method
         public static let eventsSubscribe = EventsSubscribe.method
         public static let groupsAddMembers = GroupsAddMembers.method
         public static let groupsCreate = GroupsCreate.method

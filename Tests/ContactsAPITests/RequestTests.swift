@@ -51,4 +51,48 @@ final class RequestTests: XCTestCase {
         }
         XCTAssertThrowsError(try ViewsClose(RPCParams([:])))
     }
+
+    func testAnExportReadsBackWithItsQueryAsAnObjectOrAText() throws {
+        let made = ContactsExport(
+            format: .csv, ids: ["a", "b"], query: ContactsQuery(filter: ContactFilter(group: "Work", account: .local)), path: "/tmp/x.csv")
+        let read = try ContactsExport(RPCParams(made.params))
+        XCTAssertEqual(read.format, .csv)
+        XCTAssertEqual(read.ids, ["a", "b"])
+        XCTAssertEqual(read.query?.filter, made.query?.filter)
+        XCTAssertEqual(read.path, "/tmp/x.csv")
+        XCTAssertEqual(try ContactsExport(RPCParams(["query": "kate"])).query?.filter.text, "kate", "a text alone is a query")
+        XCTAssertEqual(try ContactsExport(RPCParams([:])).format, .vcard4, "vCard 4.0 by default")
+        XCTAssertNil(try ContactsExport(RPCParams([:])).query)
+        XCTAssertThrowsError(try ContactsExport(RPCParams(["format": "vcard5"]))) { e in
+            XCTAssertEqual((e as? RPCError)?.data?["field"]?.stringValue, "format")
+        }
+        XCTAssertThrowsError(try ContactsExport(RPCParams(["query": 3]))) { e in
+            XCTAssertEqual((e as? RPCError)?.data?["field"]?.stringValue, "query")
+        }
+    }
+
+    func testAChangeToOneContactCarriesItsRevisionOnlyWhenGiven() throws {
+        let update = ContactsUpdate(id: "c1", changes: ["note": "hi"], ifRevision: 4)
+        XCTAssertEqual(update.params, ["id": "c1", "changes": ["note": "hi"], "ifRevision": 4])
+        XCTAssertEqual(try ContactsUpdate(RPCParams(update.params)).target, ContactTarget("c1", ifRevision: 4))
+        XCTAssertEqual(ContactsRemovePhoto(id: "c1").params, ["id": "c1"], "no revision, none sent")
+        XCTAssertThrowsError(try ContactsSetFavorite(RPCParams(["id": "c1", "favorite": true, "ifRevision": -1]))) { e in
+            XCTAssertEqual((e as? RPCError)?.data?["field"]?.stringValue, "ifRevision")
+        }
+        let photo = try ContactsSetPhoto(RPCParams(ContactsSetPhoto(id: "c1", source: .path("/p.jpg"), ifRevision: 2).params))
+        XCTAssertEqual(photo.source, .path("/p.jpg"))
+        XCTAssertEqual(photo.target.ifRevision, 2)
+        XCTAssertEqual(try ContactsRevert(RPCParams(["id": "c1", "revision": 3])).revision, 3)
+    }
+
+    func testServingIsSetToAnAddressOrToNullAndNothingElse() throws {
+        XCTAssertEqual(try ServeSet(RPCParams(ServeSet(listen: "127.0.0.1:5232").params)).listen, "127.0.0.1:5232")
+        XCTAssertNil(try ServeSet(RPCParams(ServeSet(listen: nil).params)).listen)
+        XCTAssertEqual(ServeSet(listen: nil).params, ["listen": .null], "null is said, not left out: it turns serving off")
+        for bad: JSONObject in [[:], ["listen": 5232]] {
+            XCTAssertThrowsError(try ServeSet(RPCParams(bad))) { e in XCTAssertEqual((e as? RPCError)?.code, .invalidParams) }
+        }
+        XCTAssertEqual(ServeStatus().params, [:])
+        XCTAssertEqual(try ContactsDelete(RPCParams(ContactsDelete(ids: ["a"]).params)).ids, ["a"])
+    }
 }

@@ -13,7 +13,7 @@ public struct APIMethod: Sendable {
     public let errors: [RPCError]
 
     public init(
-        _ name: String, _ summary: String, parameters: [RPCParam] = [], result: String, schema: JSONValue, errors: [RPCError] = []
+        _ name: String, parameters: [RPCParam] = [], result: String, schema: JSONValue, errors: [RPCError] = [], summary: String
     ) {
         (self.name, self.summary, self.parameters) = (name, summary, parameters)
         (resultName, resultSchema, self.errors) = (result, schema, errors)
@@ -55,4 +55,25 @@ extension RPCMethod {
 extension RPCClient {
     /// Sends a request the API declares and waits for its result.
     public func call<R: APIRequest>(_ request: R) throws -> JSONValue { try call(R.method, request.params) }
+}
+
+/// A request that takes no params (what a call sends is not looked at).
+public protocol ParameterlessRequest: APIRequest {
+    init()
+}
+
+extension ParameterlessRequest {
+    public init(_ params: RPCParams) throws(RPCError) { self.init() }
+    public var params: JSONObject { [:] }
+}
+
+/// A request that names contacts by their ids and nothing else.
+public protocol ContactIDsRequest: APIRequest {
+    var ids: [String] { get }
+    init(ids: [String])
+}
+
+extension ContactIDsRequest {
+    public init(_ params: RPCParams) throws(RPCError) { self.init(ids: try params.stringArray("ids")) }
+    public var params: JSONObject { ["ids": .array(ids.map { .string($0) })] }
 }

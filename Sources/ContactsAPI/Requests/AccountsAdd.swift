@@ -8,7 +8,6 @@ public struct AccountsAdd: APIRequest {
     public static let defaultInterval = 900
     public static let about = APIMethod(
         "accounts.add",
-        "Adds an account: finds the address book behind url (the book, a server, a host or an email domain), signs in, and keeps it in two-way sync. No password is stored: passwordCommand or tokenCommand prints it when needed.",
         parameters: [
             RPCParam("name", "The account's name.", schema: APISchema.string, required: true),
             RPCParam("url", "An address book, a server, a host or an email address.", schema: APISchema.string),
@@ -26,7 +25,10 @@ public struct AccountsAdd: APIRequest {
             RPCParam("readOnly", "Only download.", schema: APISchema.boolean),
             RPCParam("adoptLocal", "Move this machine's contacts into the account.", schema: APISchema.boolean),
         ], result: "account", schema: SyncShape.account,
-        errors: [RPCError(.conflict, "An account of that name exists"), SyncShape.remoteFailed])
+        errors: [RPCError(.conflict, "An account of that name exists"), SyncShape.remoteFailed],
+        summary:
+            "Adds an account: finds the address book behind url (the book, a server, a host or an email domain), signs in, and keeps it in two-way sync. No password is stored: passwordCommand or tokenCommand prints it when needed."
+    )
 
     /// Where the account's cards are.
     public enum Book: Sendable, Equatable {

@@ -2,12 +2,11 @@ import JSONCore
 import JSONRPC
 
 /// `accounts.list`.
-public struct AccountsList: APIRequest {
+public struct AccountsList: ParameterlessRequest {
     public static let about = APIMethod(
-        "accounts.list", "The sync accounts.", result: "accounts",
-        schema: ["type": "object", "required": ["accounts"], "properties": ["accounts": ["type": "array", "items": SyncShape.account]]])
+        "accounts.list", result: "accounts",
+        schema: ["type": "object", "required": ["accounts"], "properties": ["accounts": ["type": "array", "items": SyncShape.account]]],
+        summary: "The sync accounts.")
 
     public init() {}
-    public init(_ p: RPCParams) throws(RPCError) {}
-    public var params: JSONObject { [:] }
 }

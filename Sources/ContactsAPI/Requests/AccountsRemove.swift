@@ -5,7 +5,6 @@ import JSONRPC
 public struct AccountsRemove: APIRequest {
     public static let about = APIMethod(
         "accounts.remove",
-        "Removes an account; its contacts stay as contacts of this machine unless keepContacts is false (then they go to the trash).",
         parameters: [
             RPCParam("name", "The account.", schema: APISchema.string, required: true),
             RPCParam("keepContacts", "Keep its contacts here (default true).", schema: APISchema.boolean),
@@ -13,7 +12,9 @@ public struct AccountsRemove: APIRequest {
         schema: [
             "type": "object", "required": ["removed", "contacts"],
             "properties": ["removed": APISchema.string, "contacts": APISchema.integer],
-        ], errors: [SyncShape.noAccount])
+        ], errors: [SyncShape.noAccount],
+        summary:
+            "Removes an account; its contacts stay as contacts of this machine unless keepContacts is false (then they go to the trash).")
 
     public var name: String
     public var keepContacts: Bool

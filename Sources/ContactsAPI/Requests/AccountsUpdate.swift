@@ -7,7 +7,6 @@ public struct AccountsUpdate: APIRequest {
     public static let changeable: Set<String> = ["username", "passwordCommand", "tokenCommand", "caFile", "interval", "readOnly"]
     public static let about = APIMethod(
         "accounts.update",
-        "Changes how an account signs in or how often it syncs. New credentials are tried on the server first; if they fail, nothing changes.",
         parameters: [
             RPCParam("name", "The account.", schema: APISchema.string, required: true),
             RPCParam(
@@ -21,7 +20,10 @@ public struct AccountsUpdate: APIRequest {
                     ],
                 ], required: true),
         ], result: "account", schema: SyncShape.account,
-        errors: [SyncShape.noAccount, RPCError(.remoteFailed, "The new credentials do not work")])
+        errors: [SyncShape.noAccount, RPCError(.remoteFailed, "The new credentials do not work")],
+        summary:
+            "Changes how an account signs in or how often it syncs. New credentials are tried on the server first; if they fail, nothing changes."
+    )
 
     public var name: String
     /// The members to change, in the API's shape (null takes one away).

@@ -5,7 +5,6 @@ import JSONRPC
 public struct ChangesSince: APIRequest {
     public static let about = APIMethod(
         "changes.since",
-        "The contacts made, changed or deleted since a state (from contacts.changed, a view, or an earlier answer), in commit order, and the state to ask from next; reset when the change log no longer reaches back to it (read everything again).",
         parameters: [
             RPCParam(
                 "state", "A state this daemon gave (opaque: \"42\", or \"42:c:17\" inside one commit).", schema: APISchema.string,
@@ -19,7 +18,10 @@ public struct ChangesSince: APIRequest {
                 "state": APISchema.string, "changes": ["type": "array", "items": change], "more": APISchema.boolean,
                 "reset": APISchema.boolean,
             ],
-        ])
+        ],
+        summary:
+            "The contacts made, changed or deleted since a state (from contacts.changed, a view, or an earlier answer), in commit order, and the state to ask from next; reset when the change log no longer reaches back to it (read everything again)."
+    )
     public static let limits = 1...100_000
     public static let defaultLimit = 1000
     static let change: JSONValue = [

@@ -5,12 +5,14 @@ import JSONRPC
 public struct ChangesUndo: APIRequest {
     public static let about = APIMethod(
         "changes.undo",
-        "Undoes a whole operation in one transaction, itself an operation: the one given, or the latest that is neither undone nor an undo (so that undo again steps back). Refused (-32002) when the operation is undone already, or when a later one changed the same contacts (but for operations undone since), unless force.",
         parameters: [
             RPCParam("operation", "The operation's id, from changes.list.", schema: APISchema.integer(operations)),
             RPCParam("force", "Undo even over later changes.", schema: APISchema.boolean),
         ], result: "undone", schema: HistoryShape.reversal("undo"),
-        errors: [RPCError(.notFound, "No such operation"), RPCError(.conflict, "A later operation changed the same contacts")])
+        errors: [RPCError(.notFound, "No such operation"), RPCError(.conflict, "A later operation changed the same contacts")],
+        summary:
+            "Undoes a whole operation in one transaction, itself an operation: the one given, or the latest that is neither undone nor an undo (so that undo again steps back). Refused (-32002) when the operation is undone already, or when a later one changed the same contacts (but for operations undone since), unless force."
+    )
     static let operations = 1...Int(Int32.max)
 
     /// Nil: the latest that is neither undone nor an undo.

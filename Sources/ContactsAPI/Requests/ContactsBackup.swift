@@ -4,7 +4,7 @@ import JSONRPC
 /// `contacts.backup`: a consistent copy of the store, while it serves.
 public struct ContactsBackup: APIRequest {
     public static let about = APIMethod(
-        "contacts.backup", "Writes a consistent copy of the store to a file while the daemon keeps serving (SQLite online backup).",
+        "contacts.backup",
         parameters: [
             RPCParam(
                 "path", "An absolute path for the copy; an existing regular file there is replaced.", schema: APISchema.string,
@@ -13,7 +13,8 @@ public struct ContactsBackup: APIRequest {
         schema: [
             "type": "object", "required": ["path", "contacts"], "properties": ["path": APISchema.string, "contacts": APISchema.integer],
         ],
-        errors: [RPCError(.invalidData, "The path cannot be written")])
+        errors: [RPCError(.invalidData, "The path cannot be written")],
+        summary: "Writes a consistent copy of the store to a file while the daemon keeps serving (SQLite online backup).")
 
     public var path: String
 

@@ -5,12 +5,14 @@ import JSONRPC
 public struct ContactsCreate: APIRequest {
     public static let about = APIMethod(
         "contacts.create",
-        "Creates a contact. Groups it names are created as needed. It goes to the sync account named (null: this machine alone), else to defaultAccount of config.json when that account exists.",
         parameters: [
             RPCParam("contact", "The new contact.", schema: ContactShape.input, required: true),
             RPCParam("account", "The sync account it goes to; null for this machine alone.", schema: APISchema.nullableString),
         ], result: "contact", schema: ContactShape.contact,
-        errors: [ContactShape.invalidData, RPCError(.conflict, "A contact with that uid exists"), RPCError(.notFound, "No such account")])
+        errors: [ContactShape.invalidData, RPCError(.conflict, "A contact with that uid exists"), RPCError(.notFound, "No such account")],
+        summary:
+            "Creates a contact. Groups it names are created as needed. It goes to the sync account named (null: this machine alone), else to defaultAccount of config.json when that account exists."
+    )
 
     /// The contact in the API's shape (the daemon reads it as `Contact(creating:)` does).
     public var contact: JSONObject

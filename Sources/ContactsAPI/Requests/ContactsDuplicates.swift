@@ -5,7 +5,6 @@ import JSONRPC
 public struct ContactsDuplicates: APIRequest {
     public static let about = APIMethod(
         "contacts.duplicates",
-        "Finds contacts that are likely one person: a shared email, phone number (in any form) or name (accents, order and a missing middle name aside), or a name one letter apart. Groups best first.",
         parameters: [
             RPCParam("limit", "At most this many groups.", schema: APISchema.integer(limits)),
             RPCParam(
@@ -27,7 +26,10 @@ public struct ContactsDuplicates: APIRequest {
                     ],
                 ]
             ],
-        ])
+        ],
+        summary:
+            "Finds contacts that are likely one person: a shared email, phone number (in any form) or name (accents, order and a missing middle name aside), or a name one letter apart. Groups best first."
+    )
 
     public static let limits = 1...Int(Int32.max)
     public static let scores = 0.0...1.0

@@ -4,8 +4,9 @@ import JSONRPC
 /// `contacts.get`: one contact.
 public struct ContactsGet: APIRequest {
     public static let about = APIMethod(
-        "contacts.get", "Returns one contact.", parameters: [ContactShape.idParameter], result: "contact", schema: ContactShape.contact,
-        errors: [ContactShape.notFound])
+        "contacts.get", parameters: [ContactShape.idParameter], result: "contact", schema: ContactShape.contact,
+        errors: [ContactShape.notFound],
+        summary: "Returns one contact.")
 
     public var id: String
 

@@ -5,13 +5,13 @@ import JSONRPC
 public struct ContactsHistory: APIRequest {
     public static let about = APIMethod(
         "contacts.history",
-        "Lists a contact's changes, the latest first: the revision each made, when, by what, and the fields it changed.",
         parameters: [
             RPCParam("id", "The contact's id (also of one in the trash).", schema: APISchema.string, required: true),
             RPCParam("limit", "At most this many entries.", schema: APISchema.integer(HistoryShape.counts)),
         ], result: "history",
         schema: ["type": "object", "required": ["entries"], "properties": ["entries": ["type": "array", "items": HistoryShape.entry]]],
-        errors: [RPCError(.notFound, "No contact with that id")])
+        errors: [RPCError(.notFound, "No contact with that id")],
+        summary: "Lists a contact's changes, the latest first: the revision each made, when, by what, and the fields it changed.")
 
     public var id: String
     public var limit: Int?

@@ -23,14 +23,16 @@ public struct ContactsImport: APIRequest {
 
     public static let about = APIMethod(
         "contacts.import",
-        "Imports contacts from vCard text (2.1, 3.0 or 4.0, any producer), a Google or Outlook CSV export, a JSON array of contacts, or a file. A UID already stored updates that contact; an identical card is unchanged; one bad card or row never stops the others.",
         parameters: [
             RPCParam("vcard", "vCard text.", schema: APISchema.string),
             RPCParam("csv", "A Google or Outlook contacts CSV export, as text.", schema: APISchema.string),
             RPCParam("json", "Contacts in the API's shape.", schema: ["type": "array", "items": ContactShape.input]),
             RPCParam("path", "An absolute path to a .vcf, .csv or .json file.", schema: APISchema.string),
         ], result: "report", schema: report,
-        errors: [RPCError(.invalidData, "The input cannot be read"), RPCError(.tooLarge, "The file is too large")])
+        errors: [RPCError(.invalidData, "The input cannot be read"), RPCError(.tooLarge, "The file is too large")],
+        summary:
+            "Imports contacts from vCard text (2.1, 3.0 or 4.0, any producer), a Google or Outlook CSV export, a JSON array of contacts, or a file. A UID already stored updates that contact; an identical card is unchanged; one bad card or row never stops the others."
+    )
 
     /// What to import, one of four.
     public enum Source: Sendable, Equatable {

@@ -5,7 +5,6 @@ import JSONRPC
 public struct ContactsLookupPhone: APIRequest {
     public static let about = APIMethod(
         "contacts.lookupPhone",
-        "Caller ID: the contacts with this phone number, best match first (the same E.164 number; the same national number where one was written without country code; the same last seven or more digits).",
         parameters: [
             RPCParam("number", "The number as it arrived, in any common form.", schema: APISchema.string, required: true),
             RPCParam("limit", "At most this many matches (default 20).", schema: APISchema.integer(limits)),
@@ -24,7 +23,10 @@ public struct ContactsLookupPhone: APIRequest {
                     ],
                 ]
             ],
-        ])
+        ],
+        summary:
+            "Caller ID: the contacts with this phone number, best match first (the same E.164 number; the same national number where one was written without country code; the same last seven or more digits)."
+    )
     public static let limits = 1...1000
     public static let defaultLimit = 20
     /// Longer than any phone number.

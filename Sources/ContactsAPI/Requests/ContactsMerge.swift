@@ -5,13 +5,15 @@ import JSONRPC
 public struct ContactsMerge: APIRequest {
     public static let about = APIMethod(
         "contacts.merge",
-        "Merges contacts into one without losing a value: into's id, uid, name and account (default: the most complete), every phone, email, address and url once, groups united, differing single values kept in the note. The others go to the trash; changes.undo takes the whole merge back.",
         parameters: [
             RPCParam("ids", "The contacts to merge, two or more.", schema: APISchema.stringArray, required: true),
             RPCParam("into", "The contact that stays; by default the most complete one.", schema: APISchema.string),
             RPCParam("dryRun", "Only return the merged contact; change nothing.", schema: APISchema.boolean),
         ], result: "contact", schema: APISchema.ref("Contact"),
-        errors: [RPCError(.notFound, "No contact with that id"), RPCError(.invalidData, "A field value cannot be accepted")])
+        errors: [RPCError(.notFound, "No contact with that id"), RPCError(.invalidData, "A field value cannot be accepted")],
+        summary:
+            "Merges contacts into one without losing a value: into's id, uid, name and account (default: the most complete), every phone, email, address and url once, groups united, differing single values kept in the note. The others go to the trash; changes.undo takes the whole merge back."
+    )
 
     public var ids: [String]
     public var into: String?

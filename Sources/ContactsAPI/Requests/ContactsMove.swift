@@ -5,13 +5,15 @@ import JSONRPC
 public struct ContactsMove: APIRequest {
     public static let about = APIMethod(
         "contacts.move",
-        "Moves contacts to a sync account, or to this machine alone (account null): the next syncs upload them there and delete them from the account they leave.",
         parameters: [
             RPCParam("ids", "The contacts' ids.", schema: APISchema.stringArray, required: true),
             RPCParam(
                 "account", "The account to move them to; null for this machine alone.", schema: APISchema.nullableString, required: true),
         ], result: "moved", schema: ["type": "object", "required": ["moved"], "properties": ["moved": APISchema.integer]],
-        errors: [RPCError(.notFound, "No such contact or account")])
+        errors: [RPCError(.notFound, "No such contact or account")],
+        summary:
+            "Moves contacts to a sync account, or to this machine alone (account null): the next syncs upload them there and delete them from the account they leave."
+    )
 
     public var ids: [String]
     /// Nil: this machine alone.

@@ -5,11 +5,13 @@ import JSONRPC
 public struct ContactsPurge: APIRequest {
     public static let about = APIMethod(
         "contacts.purge",
-        "Removes contacts from the trash for good: their content is overwritten in the database file and its log. Give ids, or all: true for the whole trash.",
         parameters: [
             RPCParam("ids", "The deleted contacts' ids.", schema: APISchema.stringArray),
             RPCParam("all", "Empty the whole trash.", schema: APISchema.boolean),
-        ], result: "purged", schema: ["type": "object", "required": ["purged"], "properties": ["purged": APISchema.integer]])
+        ], result: "purged", schema: ["type": "object", "required": ["purged"], "properties": ["purged": APISchema.integer]],
+        summary:
+            "Removes contacts from the trash for good: their content is overwritten in the database file and its log. Give ids, or all: true for the whole trash."
+    )
 
     /// Which deleted contacts: these, or (nil) the whole trash.
     public var ids: [String]?

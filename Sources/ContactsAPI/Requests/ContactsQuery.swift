@@ -5,7 +5,6 @@ import JSONRPC
 public struct ContactsQuery: APIRequest {
     public static let about = APIMethod(
         "contacts.query",
-        "Searches and lists contacts: case-, accent- and script-insensitive substring over name, nickname, organization, emails and phones (phone formatting ignored), with filters combined by AND.",
         parameters: [
             RPCParam("text", "Text to look for; empty or absent lists everyone.", schema: APISchema.string),
             RPCParam("favoritesOnly", "Only favorites.", schema: APISchema.boolean),
@@ -23,7 +22,10 @@ public struct ContactsQuery: APIRequest {
         schema: [
             "type": "object", "required": ["total", "contacts"],
             "properties": ["total": APISchema.integer, "contacts": ["type": "array", "items": ContactShape.contact]],
-        ], errors: [RPCError(.notFound, "No group or account with that name")])
+        ], errors: [RPCError(.notFound, "No group or account with that name")],
+        summary:
+            "Searches and lists contacts: case-, accent- and script-insensitive substring over name, nickname, organization, emails and phones (phone formatting ignored), with filters combined by AND."
+    )
     public static let counts = 0...Int(Int32.max)
 
     public var filter: ContactFilter

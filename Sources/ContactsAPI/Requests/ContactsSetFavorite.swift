@@ -4,25 +4,20 @@ import JSONRPC
 /// `contacts.setFavorite`.
 public struct ContactsSetFavorite: APIRequest {
     public static let about = APIMethod(
-        "contacts.setFavorite", "Marks or unmarks a contact as a favorite.",
+        "contacts.setFavorite",
         parameters: [
             ContactShape.idParameter, RPCParam("favorite", "The new state.", schema: APISchema.boolean, required: true),
             ContactShape.ifRevisionParameter,
-        ], result: "contact", schema: ContactShape.contact, errors: [ContactShape.notFound, ContactShape.conflict])
+        ], result: "contact", schema: ContactShape.contact, errors: [ContactShape.notFound, ContactShape.conflict],
+        summary: "Marks or unmarks a contact as a favorite.")
 
-    public var id: String
+    public var target: ContactTarget
     public var favorite: Bool
-    public var ifRevision: Int?
 
     public init(id: String, favorite: Bool, ifRevision: Int? = nil) {
-        (self.id, self.favorite, self.ifRevision) = (id, favorite, ifRevision)
+        (target, self.favorite) = (ContactTarget(id, ifRevision: ifRevision), favorite)
     }
 
-    public init(_ p: RPCParams) throws(RPCError) {
-        id = try p.string("id")
-        favorite = try p.bool("favorite")
-        ifRevision = try p.optionalInt("ifRevision", in: ContactShape.revisions)
-    }
-
-    public var params: JSONObject { .present(["id": .string(id), "favorite": .bool(favorite), "ifRevision": ifRevision.map { .int($0) }]) }
+    public init(_ p: RPCParams) throws(RPCError) { (target, favorite) = (try ContactTarget(p), try p.bool("favorite")) }
+    public var params: JSONObject { target.params(["favorite": .bool(favorite)]) }
 }

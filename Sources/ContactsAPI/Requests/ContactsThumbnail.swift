@@ -5,7 +5,6 @@ import JSONRPC
 public struct ContactsThumbnail: APIRequest {
     public static let about = APIMethod(
         "contacts.thumbnail",
-        "A JPEG of the contact's photo no larger than size on its longer side, EXIF orientation applied; made on first request, then cached.",
         parameters: [
             ContactShape.idParameter,
             RPCParam("size", "The longer side in pixels, 16 to 1024; default 256.", schema: APISchema.integer(sizes)),
@@ -18,7 +17,10 @@ public struct ContactsThumbnail: APIRequest {
                 "path": APISchema.string, "mimeType": APISchema.string, "width": APISchema.integer, "height": APISchema.integer,
                 "data": APISchema.string,
             ],
-        ], errors: [RPCError(.notFound, "No contact with that id, or it has no photo"), PhotoShape.unsupported])
+        ], errors: [RPCError(.notFound, "No contact with that id, or it has no photo"), PhotoShape.unsupported],
+        summary:
+            "A JPEG of the contact's photo no larger than size on its longer side, EXIF orientation applied; made on first request, then cached."
+    )
     /// The longer sides a thumbnail may have, and the one asked for when none is.
     public static let sizes = 16...1024
     public static let defaultSize = 256

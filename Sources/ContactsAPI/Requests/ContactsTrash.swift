@@ -5,7 +5,6 @@ import JSONRPC
 public struct ContactsTrash: APIRequest {
     public static let about = APIMethod(
         "contacts.trash",
-        "Lists the deleted contacts that can still come back, the latest deletion first; text searches them as contacts.query does.",
         parameters: [
             RPCParam("text", "Text to look for; empty or absent lists the whole trash.", schema: APISchema.string),
             RPCParam("limit", "At most this many contacts.", schema: APISchema.integer(counts)),
@@ -28,7 +27,9 @@ public struct ContactsTrash: APIRequest {
                     ],
                 ],
             ],
-        ])
+        ],
+        summary:
+            "Lists the deleted contacts that can still come back, the latest deletion first; text searches them as contacts.query does.")
     public static let counts = 0...Int(Int32.max)
 
     public var text: String?

@@ -5,7 +5,6 @@ import JSONRPC
 public struct ContactsUpcoming: APIRequest {
     public static let about = APIMethod(
         "contacts.upcoming",
-        "The birthdays and dates of the next days, soonest first, in the user's time zone, with the age or the number of years where the year is known (29 February falls on 28 February in other years).",
         parameters: [
             RPCParam("days", "How many days from 'from' (it included): 1 to 366, default 30.", schema: APISchema.integer(days)),
             RPCParam("from", "The first day, YYYY-MM-DD; default today where the daemon runs (TZ).", schema: APISchema.string),
@@ -31,7 +30,10 @@ public struct ContactsUpcoming: APIRequest {
                     ],
                 ],
             ],
-        ])
+        ],
+        summary:
+            "The birthdays and dates of the next days, soonest first, in the user's time zone, with the age or the number of years where the year is known (29 February falls on 28 February in other years)."
+    )
     public static let days = 1...366
     public static let defaultDays = 30
 

@@ -2,9 +2,9 @@ import JSONCore
 import JSONRPC
 
 /// `daemon.status`: the daemon's version, counts, paths, uptime and memory.
-public struct DaemonStatus: APIRequest {
+public struct DaemonStatus: ParameterlessRequest {
     public static let about = APIMethod(
-        "daemon.status", "Reports the daemon's version, counts, paths and uptime.", result: "status",
+        "daemon.status", result: "status",
         schema: [
             "type": "object", "required": ["version", "contacts", "groups", "dataDir", "socket", "uptimeSeconds"],
             "properties": [
@@ -21,9 +21,8 @@ public struct DaemonStatus: APIRequest {
                         "Where the daemon's memory goes, in bytes: resident (peak), anonymous and file pages; the heap's allocated and resident bytes and its bookkeeping; the search index; SQLite; and how many contacts the read cache holds.",
                 ],
             ],
-        ])
+        ],
+        summary: "Reports the daemon's version, counts, paths and uptime.")
 
     public init() {}
-    public init(_ p: RPCParams) throws(RPCError) {}
-    public var params: JSONObject { [:] }
 }

@@ -23,8 +23,8 @@ extension GroupMembershipRequest {
     /// What a change of members is, under its name and summary.
     static func membership(_ name: String, _ summary: String) -> APIMethod {
         APIMethod(
-            name, summary, parameters: [GroupShape.idParameter, GroupShape.membersParameter], result: "group", schema: GroupShape.group,
-            errors: [GroupShape.notFound])
+            name, parameters: [GroupShape.idParameter, GroupShape.membersParameter], result: "group", schema: GroupShape.group,
+            errors: [GroupShape.notFound], summary: summary)
     }
 
     public init(_ p: RPCParams) throws(RPCError) { self.init(id: try p.string("id"), contactIDs: try p.stringArray("contactIds")) }

@@ -4,9 +4,9 @@ import JSONRPC
 /// `groups.create`: an empty group.
 public struct GroupsCreate: APIRequest {
     public static let about = APIMethod(
-        "groups.create", "Creates an empty group.",
-        parameters: [RPCParam("name", "The group's name.", schema: APISchema.string, required: true)], result: "group",
-        schema: GroupShape.group, errors: [GroupShape.duplicate])
+        "groups.create", parameters: [RPCParam("name", "The group's name.", schema: APISchema.string, required: true)], result: "group",
+        schema: GroupShape.group, errors: [GroupShape.duplicate],
+        summary: "Creates an empty group.")
 
     public var name: String
 

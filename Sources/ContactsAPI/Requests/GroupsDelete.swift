@@ -4,8 +4,9 @@ import JSONRPC
 /// `groups.delete`: the group goes, its members stay.
 public struct GroupsDelete: APIRequest {
     public static let about = APIMethod(
-        "groups.delete", "Deletes a group. Its members are kept.", parameters: [GroupShape.idParameter], result: "deleted",
-        schema: ["type": "object", "required": ["deleted"], "properties": ["deleted": APISchema.integer]], errors: [GroupShape.notFound])
+        "groups.delete", parameters: [GroupShape.idParameter], result: "deleted",
+        schema: ["type": "object", "required": ["deleted"], "properties": ["deleted": APISchema.integer]], errors: [GroupShape.notFound],
+        summary: "Deletes a group. Its members are kept.")
 
     /// The group's id or name.
     public var id: String

@@ -4,9 +4,10 @@ import JSONRPC
 /// `groups.rename`.
 public struct GroupsRename: APIRequest {
     public static let about = APIMethod(
-        "groups.rename", "Renames a group.",
-        parameters: [GroupShape.idParameter, RPCParam("name", "The new name.", schema: APISchema.string, required: true)], result: "group",
-        schema: GroupShape.group, errors: [GroupShape.notFound, GroupShape.duplicate])
+        "groups.rename", parameters: [GroupShape.idParameter, RPCParam("name", "The new name.", schema: APISchema.string, required: true)],
+        result: "group",
+        schema: GroupShape.group, errors: [GroupShape.notFound, GroupShape.duplicate],
+        summary: "Renames a group.")
 
     /// The group's id or name.
     public var id: String

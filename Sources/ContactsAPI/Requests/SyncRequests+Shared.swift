@@ -44,8 +44,8 @@ public protocol HeldDeletionsRequest: APIRequest {
 extension HeldDeletionsRequest {
     static func held(_ name: String, _ summary: String) -> APIMethod {
         APIMethod(
-            name, summary, parameters: [SyncShape.accountParameter], result: "report", schema: ["type": "object"],
-            errors: [SyncShape.noAccount, SyncShape.remoteFailed])
+            name, parameters: [SyncShape.accountParameter], result: "report", schema: ["type": "object"],
+            errors: [SyncShape.noAccount, SyncShape.remoteFailed], summary: summary)
     }
 
     public init(_ p: RPCParams) throws(RPCError) { self.init(account: try p.string("account")) }

@@ -4,9 +4,9 @@ import JSONRPC
 /// `sync.run`: a sync now, answered when it is done.
 public struct SyncRun: APIRequest {
     public static let about = APIMethod(
-        "sync.run", "Syncs one account (or every one) now, and answers when it is done with what it did.",
-        parameters: [RPCParam("account", "The account; all when absent.", schema: APISchema.string)], result: "report",
-        schema: ["type": "object"], errors: [SyncShape.noAccount, SyncShape.remoteFailed])
+        "sync.run", parameters: [RPCParam("account", "The account; all when absent.", schema: APISchema.string)], result: "report",
+        schema: ["type": "object"], errors: [SyncShape.noAccount, SyncShape.remoteFailed],
+        summary: "Syncs one account (or every one) now, and answers when it is done with what it did.")
 
     /// Nil: every account.
     public var account: String?

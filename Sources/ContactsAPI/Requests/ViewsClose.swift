@@ -4,8 +4,9 @@ import JSONRPC
 /// `views.close`: nothing more is sent for the view.
 public struct ViewsClose: APIRequest {
     public static let about = APIMethod(
-        "views.close", "Closes a view: nothing more is sent for it.", parameters: [viewParameter], result: "closed",
-        schema: ["type": "object", "required": ["closed"], "properties": ["closed": APISchema.boolean]], errors: [unknownView])
+        "views.close", parameters: [viewParameter], result: "closed",
+        schema: ["type": "object", "required": ["closed"], "properties": ["closed": APISchema.boolean]], errors: [unknownView],
+        summary: "Closes a view: nothing more is sent for it.")
 
     /// The views a connection numbers.
     static let views = 0...Int(Int32.max)

@@ -5,7 +5,6 @@ import JSONRPC
 public struct ViewsOpen: APIRequest {
     public static let about = APIMethod(
         "views.open",
-        "Opens a live view of a query: its window of contacts now, then one view.changed for each commit that changes it (removed, added with their places, moved, changed in the fields asked for), or view.reset when the change is larger than the window. With since (a state this daemon gave), only what changed in the window since then, while the change log reaches back (else the whole window with reset: true). Views close with their connection.",
         parameters: [
             RPCParam(
                 "query", "What the view holds, as contacts.query's filters.",
@@ -33,7 +32,10 @@ public struct ViewsOpen: APIRequest {
                 "contacts": ["type": "array", "items": ["type": "object"]], "reset": APISchema.boolean, "removed": APISchema.stringArray,
                 "added": ["type": "array", "items": placedContact],
             ],
-        ], errors: [RPCError(.notFound, "No group or account with that name")])
+        ], errors: [RPCError(.notFound, "No group or account with that name")],
+        summary:
+            "Opens a live view of a query: its window of contacts now, then one view.changed for each commit that changes it (removed, added with their places, moved, changed in the fields asked for), or view.reset when the change is larger than the window. With since (a state this daemon gave), only what changed in the window since then, while the change log reaches back (else the whole window with reset: true). Views close with their connection."
+    )
 
     /// Which places of the list the view holds.
     public struct Window: Sendable, Equatable {

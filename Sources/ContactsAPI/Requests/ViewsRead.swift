@@ -4,9 +4,9 @@ import JSONRPC
 /// `views.read`: a view's window as it is now.
 public struct ViewsRead: APIRequest {
     public static let about = APIMethod(
-        "views.read", "The view's window as it is now (after a view.reset): later view.changed follow from its state.",
-        parameters: [ViewsClose.viewParameter], result: ViewsOpen.resultName, schema: ViewsOpen.resultSchema,
-        errors: [ViewsClose.unknownView])
+        "views.read", parameters: [ViewsClose.viewParameter], result: ViewsOpen.resultName, schema: ViewsOpen.resultSchema,
+        errors: [ViewsClose.unknownView],
+        summary: "The view's window as it is now (after a view.reset): later view.changed follow from its state.")
 
     public var view: Int
 

@@ -288,7 +288,7 @@ public enum CommandTree {
                     OptionSpec(
                         "format", value: "FORMAT",
                         help: "vcard3, vcard4 (default), json, csv (Google's, which Outlook and phones read) or ics (yearly events)",
-                        completion: .choices(["vcard3", "vcard4", "json", "csv", "ics"])),
+                        completion: .choices(ContactsExport.Format.allCases.map(\.rawValue))),
                     OptionSpec(
                         "output", short: "o", value: "FILE", help: "write to FILE instead of standard output",
                         completion: .files(extensions: [])),

@@ -15,12 +15,12 @@ enum ServeCommands {
             throw UsageError(message: "--port must be a port from 1 to 65535, not '\(portText)'", command: "contactsctl serve enable")
         }
         let listen = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]:\(port)" : "\(host):\(port)"
-        let result = try inv.call(ContactsAPI.Method.serveSet, ["listen": .string(listen)])
+        let result = try inv.call(ServeSet(listen: listen))
         return try report(result, &inv)
     }
 
     static func disable(_ inv: inout Invocation) throws -> Int32 {
-        let result = try inv.call(ContactsAPI.Method.serveSet, ["listen": .null])
+        let result = try inv.call(ServeSet(listen: nil))
         if inv.json {
             inv.output.json(result)
         } else {
@@ -30,7 +30,7 @@ enum ServeCommands {
     }
 
     static func url(_ inv: inout Invocation) throws -> Int32 {
-        guard let result = try inv.callForPeople(ContactsAPI.Method.serveStatus) else { return 0 }
+        guard let result = try inv.callForPeople(ServeStatus()) else { return 0 }
         let books = result["books"]?.arrayValue ?? []
         guard result["listening"]?.boolValue == true, let base = result["url"]?.stringValue else {
             let wanted = result["listen"]?.stringValue.map { " (\($0) is set but could not be listened on: see the daemon's log)" } ?? ""
@@ -64,7 +64,7 @@ enum ServeCommands {
             if inv.json { inv.output.json(["removed": .string(path)]) } else { inv.output.line("Removed \(path)") }
             return 0
         }
-        let status = try inv.call(ContactsAPI.Method.serveStatus)
+        let status = try inv.call(ServeStatus())
         guard status["listening"]?.boolValue == true else {
             throw CommandFailure("CardDAV is off: 'contactsctl serve enable' starts it, then run this again.")
         }

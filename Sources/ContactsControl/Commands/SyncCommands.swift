@@ -72,9 +72,6 @@ enum SyncCommands {
         return 0
     }
 
-    /// An account as the API names it: 'local' (this machine alone) is null.
-    static func accountParam(_ name: String) -> JSONValue { name == "local" ? .null : .string(name) }
-
     /// An account as the command line names it (`local`: this machine alone); nil for none.
     static func account(_ name: String?) -> ContactFilter.Account? {
         name.map { $0 == "local" ? .local : .named($0) }

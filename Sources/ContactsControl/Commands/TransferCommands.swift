@@ -78,22 +78,24 @@ enum TransferCommands {
     }
 
     static func export(_ inv: inout Invocation) throws -> Int32 {
-        var params: JSONObject = ["format": .string(inv.value("format") ?? "vcard4")]
-        if !inv.arguments.isEmpty {
-            var ids: [JSONValue] = []
-            for ref in inv.arguments { ids.append(try ContactResolver.resolve(ref, in: inv)["id"] ?? .null) }
-            params["ids"] = .array(ids)
+        let name = inv.value("format") ?? ContactsExport.Format.vcard4.rawValue
+        guard let format = ContactsExport.Format(rawValue: name) else {
+            throw CommandFailure("--format takes vcard3, vcard4, json, csv or ics, not \(name)", status: 64)
         }
-        var query: JSONObject = [:]
-        if let text = inv.value("query") { query["text"] = .string(text) }
-        if let g = inv.value("group") { query["group"] = .string(g) }
-        if let a = inv.value("account") { query["account"] = SyncCommands.accountParam(a) }
-        if inv.flag("favorites") { query["favoritesOnly"] = true }
-        if !query.isEmpty { params["query"] = .object(query) }
+        var request = ContactsExport(format: format)
+        if !inv.arguments.isEmpty {
+            var ids: [String] = []
+            for ref in inv.arguments { ids.append(try ContactResolver.resolve(ref, in: inv)["id"]?.stringValue ?? "") }
+            request.ids = ids
+        }
+        let filter = ContactFilter(
+            text: inv.value("query"), favoritesOnly: inv.flag("favorites"), group: inv.value("group"),
+            account: SyncCommands.account(inv.value("account")))
+        if filter != ContactFilter() { request.query = ContactsQuery(filter: filter) }
         // The daemon writes a named file itself; to standard output the export streams, each
         // chunk written as it comes, so that neither side holds all of it.
         let output = inv.value("output").flatMap { $0 == "-" ? nil : $0 }
-        if let output { params["path"] = .string(absolute(output)) }
+        request.path = output.map(absolute)
         let client = try inv.client()
         let out = inv.output
         client.onNotification = { n in
@@ -101,7 +103,7 @@ enum TransferCommands {
             out.write(n["params"]?["data"]?.stringValue ?? "")
         }
         defer { client.onNotification = nil }
-        let result = try client.call(ContactsAPI.Method.contactsExport, params)
+        let result = try client.call(request)
         guard let output else {
             inv.output.write(result["data"]?.stringValue ?? "")
             return 0

@@ -1,3 +1,4 @@
+import ContactsAPI
 import ContactsCSV
 import ContactsCore
 import ContactsStore
@@ -8,11 +9,9 @@ import VCard
 /// array whose brackets and commas join the blocks; or CSV, whose header has as many columns
 /// as the contact with the most values needs (`columns`, known before the first row); or
 /// one calendar of the contacts' birthdays and dates.
-enum ExportFormat: String, CaseIterable, Sendable {
-    case vcard3, vcard4, json, csv
-    /// The birthdays and dates as yearly events (`DateCalendar`).
-    case ics
+typealias ExportFormat = ContactsExport.Format
 
+extension ExportFormat {
     /// The text before the first contact.
     func opening(_ columns: CSVExport.Columns) -> String {
         switch self {

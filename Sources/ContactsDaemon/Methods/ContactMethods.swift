@@ -37,7 +37,7 @@ enum ContactMethods {
             },
             RPCMethod(ContactsGet.self) { request, _ in try store.contact(id: request.id).json },
             RPCMethod(ContactsUpdate.self) { request, _ in
-                try store.update(id: request.id, ifRevision: request.ifRevision) { c in try c.apply(request.changes) }.json
+                try store.update(id: request.target.id, ifRevision: request.target.ifRevision) { c in try c.apply(request.changes) }.json
             },
             RPCMethod(ContactsDelete.self) { request, _ in
                 let r = try store.delete(ids: request.ids)
@@ -67,7 +67,7 @@ enum ContactMethods {
                 ]
             },
             RPCMethod(ContactsSetFavorite.self) { request, _ in
-                try store.setFavorite(id: request.id, request.favorite, ifRevision: request.ifRevision).json
+                try store.setFavorite(id: request.target.id, request.favorite, ifRevision: request.target.ifRevision).json
             },
         ]
     }
@@ -88,13 +88,6 @@ enum ContactMethods {
                 field: "fields")
         }
         return fields
-    }
-
-    static func parseQuery(_ p: RPCParams) throws -> ContactQuery {
-        var q = query(try ContactFilter(p), sort: try p["sort"].map(SortKey.list))
-        q.limit = try p.optionalInt("limit", in: 0...Int(Int32.max))
-        q.offset = try p.optionalInt("offset", in: 0...Int(Int32.max)) ?? 0
-        return q
     }
 
     /// The store's query for the API's filters and sort keys (none: by name).

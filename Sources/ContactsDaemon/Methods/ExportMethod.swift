@@ -10,41 +10,8 @@ import JSONRPC
 /// CSV, written block by block into a file (`path`) or into the reply (`ExportOutput`).
 enum ExportMethod {
     static func method(store: ContactStore) -> RPCMethod {
-        RPCMethod(
-            ContactsAPI.Method.contactsExport,
-            summary:
-                "Exports contacts as vCard 3.0, vCard 4.0, JSON, CSV (Google's dialect) or their birthdays and dates as an iCalendar file of yearly events (ics): everyone, the given ids, or the matches of a query. With path, the daemon writes the file (whole or not at all, mode 0600); without it, an export over 1 MiB arrives as export.chunk notifications {data, index} before a reply without data.",
-            params: [
-                RPCParam(
-                    "format", "vcard3, vcard4 (the default), json, csv or ics.",
-                    schema: ["enum": .array(ExportFormat.allCases.map { .string($0.rawValue) })]),
-                RPCParam("ids", "Only these contacts.", schema: Schemas.stringArray),
-                RPCParam(
-                    "query", "Only the matches of this contacts.query (text, favoritesOnly, group, account).",
-                    schema: ["type": ["object", "string"]]),
-                RPCParam(
-                    "path",
-                    "An absolute path for the daemon to write the export to (a temporary file beside it, synced and renamed; an existing regular file is replaced, a symlink, directory or device is refused).",
-                    schema: Schemas.string),
-            ],
-            result: "export",
-            resultSchema: [
-                "type": "object", "required": ["count"],
-                "properties": [
-                    "data": Schemas.string, "path": Schemas.string, "count": Schemas.integer, "bytes": Schemas.integer,
-                    "chunks": Schemas.integer,
-                ],
-            ],
-            errors: [
-                RPCError(.notFound, "No contact with one of the ids"),
-                RPCError(.invalidData, "The path cannot be written (not absolute, a symlink or directory, no such directory, a full disk)"),
-            ]
-        ) { call in
-            let name = try call.params.optionalString("format") ?? "vcard4"
-            guard let format = ExportFormat(rawValue: name) else {
-                throw RPCError.invalidParams("'format' must be vcard3, vcard4, json, csv or ics", field: "format")
-            }
-            let path = try call.params.optionalString("path")
+        RPCMethod(ContactsExport.self) { request, call in
+            let path = request.path
             if let path {
                 do {
                     try ContactStore.checkTarget(path)
@@ -52,7 +19,7 @@ enum ExportMethod {
                     throw RPCError(.invalidData, e.description, data: ["path": .string(path)])
                 }
             }
-            let chosen = try chosenContacts(call.params, store: store)
+            let chosen = try chosenContacts(request, store: store)
             let output: ExportOutput
             do {
                 output = try ExportOutput(path: path, session: call.session)
@@ -60,7 +27,7 @@ enum ExportMethod {
                 throw RPCError(.invalidData, e.description, data: path.map { ["path": .string($0)] })
             }
             do {
-                let count = try write(chosen, as: format, to: output, store: store)
+                let count = try write(chosen, as: request.format, to: output, store: store)
                 defer { if count > 1000 { Memory.releaseSoon() } }
                 return try output.finish(count: count)
             } catch let e as SystemError {
@@ -75,18 +42,11 @@ enum ExportMethod {
 
     /// The contacts asked for by `ids` and `query` (both: the given ids that match, in the
     /// order given); nil for everyone.
-    static func chosenContacts(_ params: RPCParams, store: ContactStore) throws -> [Contact]? {
-        var ids: [String]?
-        if params.has("ids") { ids = try params.stringArray("ids") }
-        guard let q = params["query"] else { return try ids.map { try store.exportContacts(ids: $0) } }
-        let query: ContactQuery
-        if let text = q.stringValue {
-            query = ContactQuery(text: text)
-        } else if let o = q.objectValue {
-            query = try ContactMethods.parseQuery(RPCParams(o))
-        } else {
-            throw RPCError.invalidParams("'query' must be an object or a string", field: "query")
-        }
+    static func chosenContacts(_ request: ContactsExport, store: ContactStore) throws -> [Contact]? {
+        let ids = request.ids
+        guard let q = request.query else { return try ids.map { try store.exportContacts(ids: $0) } }
+        var query = ContactMethods.query(q.filter, sort: q.sort)
+        (query.limit, query.offset) = (q.limit, q.offset)
         let matching = try store.exportContacts(matching: query)
         guard let ids else { return matching }
         let byID = Dictionary(matching.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })

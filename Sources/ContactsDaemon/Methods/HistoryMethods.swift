@@ -23,7 +23,7 @@ enum HistoryMethods {
             },
             RPCMethod(ContactsGetRevision.self) { request, _ in try store.contact(id: request.id, revision: request.revision).json },
             RPCMethod(ContactsRevert.self) { request, _ in
-                try store.revert(id: request.id, to: request.revision, ifRevision: request.ifRevision).json
+                try store.revert(id: request.target.id, to: request.revision, ifRevision: request.target.ifRevision).json
             },
             RPCMethod(ChangesList.self) { request, _ in
                 ["operations": .array(try store.operations(limit: request.limit, offset: request.offset).map(json))]

@@ -33,10 +33,10 @@ enum PhotoMethods {
                         throw RPCError(e.isTooLarge ? .tooLarge : .invalidData, e.description, data: ["path": .string(path)])
                     }
                 }
-                return try photos.setPhoto(id: request.id, bytes: bytes, ifRevision: request.ifRevision).json
+                return try photos.setPhoto(id: request.target.id, bytes: bytes, ifRevision: request.target.ifRevision).json
             },
             RPCMethod(ContactsRemovePhoto.self) { request, _ in
-                try photos.store.removePhoto(id: request.id, ifRevision: request.ifRevision).json
+                try photos.store.removePhoto(id: request.target.id, ifRevision: request.target.ifRevision).json
             },
             RPCMethod(ContactsThumbnail.self) { request, _ in
                 let t = try photos.thumbnail(id: request.id, size: request.size, crop: request.crop)

@@ -8,48 +8,16 @@ import JSONRPC
 /// The methods about the CardDAV face: where it listens, and turning it on and off (which
 /// writes `carddav.listen` into the configuration file and reloads it).
 extension Daemon {
-    static let serveStatusSchema: JSONValue = [
-        "type": "object",
-        "required": ["listen", "url", "listening", "books"],
-        "properties": [
-            "listen": Schemas.nullableString, "url": Schemas.nullableString, "listening": Schemas.boolean,
-            "books": [
-                "type": "array",
-                "items": ["type": "object", "required": ["name", "url"], "properties": ["name": Schemas.string, "url": Schemas.string]],
-            ],
-        ],
-    ]
-
     func serveMethods(store: ContactStore) -> [RPCMethod] {
         [
-            RPCMethod(
-                ContactsAPI.Method.serveStatus,
-                summary: "Where the store is served over CardDAV: the address set, whether it listens, and each book's URL.",
-                result: "serve", resultSchema: Self.serveStatusSchema
-            ) { [self] _ in try serveStatus(store) },
-            RPCMethod(
-                ContactsAPI.Method.serveSet,
-                summary:
-                    "Serves the store over CardDAV at listen (a loopback HOST:PORT, such as 127.0.0.1:5232), or stops serving it (null): writes carddav.listen into the configuration file and reloads it.",
-                params: [
-                    RPCParam(
-                        "listen", "127.0.0.1:PORT, [::1]:PORT or localhost:PORT; null to stop.", schema: Schemas.nullableString,
-                        required: true)
-                ],
-                result: "serve", resultSchema: Self.serveStatusSchema,
-                errors: [
-                    RPCError(.invalidParams, "Not a loopback address"), RPCError(.unavailable, "The configuration file cannot be written"),
-                ]
-            ) { [self] call in
+            RPCMethod(ServeStatus.self) { [self] _, _ in try serveStatus(store) },
+            RPCMethod(ServeSet.self) { [self] request, _ in
                 var listen: String?
-                switch call.params.object["listen"] {
-                case .string(let text)?:
+                if let text = request.listen {
                     switch LoopbackAddress.parse(text) {
                     case .success(let a): listen = a.description
                     case .failure(let e): throw RPCError(.invalidParams, "Invalid params: listen: \(e)", data: ["field": "listen"])
                     }
-                case .null?: listen = nil
-                default: throw RPCError.invalidParams("'listen' must be a loopback HOST:PORT or null", field: "listen")
                 }
                 try writeCardDAVSetting(listen)
                 reload()
