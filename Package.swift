@@ -21,13 +21,23 @@ let package = Package(
         // HTTP for sync: libcurl's blocking interface, one request on the caller's thread (no
         // event loop spinning while a slow server thinks), TLS with the system's trust store;
         // loaded at the first request (libcurl4-openssl-dev's headers, libcurl.so.4), not at start.
-        .target(name: "CCurl"),
+        .target(name: "CCurl", dependencies: ["LateLibrary"]),
         // libvips' thumbnail and save calls are variadic: a few plain C functions wrap them.
         .target(name: "VipsShim", dependencies: ["CVips"]),
         // HTTP serving (the CardDAV face): GNU libmicrohttpd (libmicrohttpd-dev's header), loaded
         // when the first listener starts, not at start (it brings GnuTLS); its variadic calls
         // behind plain C functions.
-        .target(name: "MicroHTTPDShim"),
+        .target(name: "MicroHTTPDShim", dependencies: ["LateLibrary"]),
+        // GnuTLS's certificate calls (libgnutls28-dev's headers, libgnutls.so.30), loaded when
+        // the LAN face's certificate is made or read: an ECDSA key, a self-signed certificate,
+        // what a certificate says.
+        .target(name: "TLSShim", dependencies: ["LateLibrary"]),
+        // libqrencode (libqrencode-dev's header, libqrencode.so.4), loaded when contactsctl
+        // first shows a device's QR code.
+        .target(name: "QRShim", dependencies: ["LateLibrary"]),
+        // A shared library opened when first needed, its functions found by name, and why it
+        // could not be: what the four shims above share.
+        .target(name: "LateLibrary"),
 
         // What is not about contacts: system calls and their errors, files, XDG paths, time,
         // the parallel pipeline, SHA-256, base64, log levels.
@@ -38,10 +48,10 @@ let package = Package(
         .target(name: "SQLiteMemory"),
         // An HTTP/1.1 server on a TCP socket, each request read whole and handed to one
         // function; who may connect told by the owner of the peer's socket. Knows nothing of DAV.
-        .target(name: "HTTPServer", dependencies: ["MicroHTTPDShim", "CSystem", "ContactsSupport"]),
+        .target(name: "HTTPServer", dependencies: ["MicroHTTPDShim", "TLSShim", "CSystem", "ContactsSupport"]),
         // The store served over CardDAV: discovery, PROPFIND, cards, reports, answered from a
         // narrow protocol the daemon implements over its store (this module knows no SQLite).
-        .target(name: "CardDAVServer", dependencies: ["HTTPServer", "DAVXML", "VCard"]),
+        .target(name: "CardDAVServer", dependencies: ["HTTPServer", "DAVXML", "VCard", "ContactsSupport"]),
         // A small, exact JSON value type with its own parser and writer.
         .target(name: "JSONCore"),
         // A JSON-RPC 2.0 engine and its Unix-socket transport; knows nothing about contacts.
@@ -99,7 +109,7 @@ let package = Package(
                 "CardDAVServer",
             ]),
         // The command-line client's logic; links neither SQLite nor image libraries.
-        .target(name: "ContactsControl", dependencies: ["ContactsAPI", "JSONRPC", "JSONCore", "ContactsSupport"]),
+        .target(name: "ContactsControl", dependencies: ["ContactsAPI", "JSONRPC", "JSONCore", "ContactsSupport", "QRShim"]),
 
         // jemalloc is linked here, into the executable alone: it serves the daemon's every malloc.
         .executableTarget(name: "contactsd", dependencies: ["ContactsAPI", "ContactsDaemon", "CJemalloc", "JemallocSettings"]),
@@ -147,6 +157,7 @@ let package = Package(
             name: "ContactsDaemonTests",
             dependencies: [
                 "ContactsDaemon", "ContactsAPI", "ContactsStore", "ContactsCore", "ContactsSupport", "JSONRPC", "JSONCore", "TestSupport",
+                "CardDAVServer",
             ]),
         // The client's parser, help and tables.
         .testTarget(name: "ContactsControlTests", dependencies: ["ContactsControl", "ContactsAPI", "JSONCore", "ContactsCore"]),

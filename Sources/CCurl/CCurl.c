@@ -1,6 +1,6 @@
 #include "ccurl.h"
 
-#include <dlfcn.h>
+#include <LateLibrary.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -22,42 +22,29 @@ static struct {
 } curl;
 
 static pthread_once_t loaded = PTHREAD_ONCE_INIT;
-static char failure[256];
-
-static void *symbol(void *library, const char *name) {
-    void *f = dlsym(library, name);
-    if (f == NULL && failure[0] == 0) snprintf(failure, sizeof failure, "%s has no %s", CCURL_LIBRARY, name);
-    return f;
-}
+static struct contactsd_library library = {CCURL_LIBRARY, NULL, {0}};
 
 static void load(void) {
     /* The library stays loaded: it keeps state (TLS, handlers at exit) for the process's life. */
-    void *library = dlopen(CCURL_LIBRARY, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
-    if (library == NULL) {
-        const char *why = dlerror();
-        snprintf(failure, sizeof failure, "cannot load %s: %s", CCURL_LIBRARY, why ? why : "unknown error");
-        return;
-    }
-    *(void **)&curl.global_init = symbol(library, "curl_global_init");
-    *(void **)&curl.easy_init = symbol(library, "curl_easy_init");
-    *(void **)&curl.easy_cleanup = symbol(library, "curl_easy_cleanup");
-    *(void **)&curl.easy_reset = symbol(library, "curl_easy_reset");
-    *(void **)&curl.easy_perform = symbol(library, "curl_easy_perform");
-    *(void **)&curl.easy_strerror = symbol(library, "curl_easy_strerror");
-    *(void **)&curl.easy_setopt = symbol(library, "curl_easy_setopt");
-    *(void **)&curl.easy_getinfo = symbol(library, "curl_easy_getinfo");
-    *(void **)&curl.slist_append = symbol(library, "curl_slist_append");
-    *(void **)&curl.slist_free_all = symbol(library, "curl_slist_free_all");
-    if (failure[0] != 0) return;
+    if (contactsd_library_open(&library) != 0) return;
+    *(void **)&curl.global_init = contactsd_library_symbol(&library, "curl_global_init");
+    *(void **)&curl.easy_init = contactsd_library_symbol(&library, "curl_easy_init");
+    *(void **)&curl.easy_cleanup = contactsd_library_symbol(&library, "curl_easy_cleanup");
+    *(void **)&curl.easy_reset = contactsd_library_symbol(&library, "curl_easy_reset");
+    *(void **)&curl.easy_perform = contactsd_library_symbol(&library, "curl_easy_perform");
+    *(void **)&curl.easy_strerror = contactsd_library_symbol(&library, "curl_easy_strerror");
+    *(void **)&curl.easy_setopt = contactsd_library_symbol(&library, "curl_easy_setopt");
+    *(void **)&curl.easy_getinfo = contactsd_library_symbol(&library, "curl_easy_getinfo");
+    *(void **)&curl.slist_append = contactsd_library_symbol(&library, "curl_slist_append");
+    *(void **)&curl.slist_free_all = contactsd_library_symbol(&library, "curl_slist_free_all");
+    if (library.failure[0] != 0) return;
     if (curl.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
-        snprintf(failure, sizeof failure, "%s could not set itself up", CCURL_LIBRARY);
+        snprintf(library.failure, sizeof library.failure, "%s could not set itself up", CCURL_LIBRARY);
 }
 
 int ccurl_load(char *error, size_t size) {
     pthread_once(&loaded, load);
-    if (failure[0] == 0) return 0;
-    if (error != NULL && size > 0) snprintf(error, size, "%s", failure);
-    return -1;
+    return contactsd_library_result(&library, error, size);
 }
 
 CURL *ccurl_easy_init(void) { return curl.easy_init(); }

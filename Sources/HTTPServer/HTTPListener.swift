@@ -18,11 +18,32 @@ public final class HTTPListener: @unchecked Sendable {
         /// Buffers a connection may hold for its headers and what is read ahead.
         public var connectionMemory = 128 << 10
         public var idleSeconds: UInt32 = 60
+        /// Connections at once, in all and from one address (0: libmicrohttpd's own limits).
+        public var connections: UInt32 = 0
+        public var connectionsPerAddress: UInt32 = 0
         public init() {}
+    }
+
+    /// What a listener that speaks TLS (and nothing else) presents: a certificate and its key,
+    /// both PEM, and the GnuTLS priorities it holds clients to.
+    public struct TLS: Sendable {
+        public var certificate: String
+        public var key: String
+        public var priorities: String
+
+        /// TLS 1.2 and 1.3 only, forward-secret key exchanges only (no static RSA), AEAD
+        /// ciphers only; the server's order of preference.
+        public static let modern =
+            "NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2:-RSA:-AES-128-CBC:-AES-256-CBC:-CAMELLIA-128-CBC:-CAMELLIA-256-CBC:-3DES-CBC:-ARCFOUR-128:%SERVER_PRECEDENCE"
+
+        public init(certificate: String, key: String, priorities: String = TLS.modern) {
+            (self.certificate, self.key, self.priorities) = (certificate, key, priorities)
+        }
     }
 
     let handler: Handler
     let limits: Limits
+    let tls: TLS?
     let owner: UInt32?
     /// Told of each refusal (peer uid, or nil when unknown), for the log.
     let refused: (@Sendable (UInt32?) -> Void)?
@@ -30,19 +51,20 @@ public final class HTTPListener: @unchecked Sendable {
     /// The address it listens on (the port the kernel chose when 0 was asked).
     public private(set) var port: UInt16 = 0
 
-    private init(limits: Limits, owner: UInt32?, refused: (@Sendable (UInt32?) -> Void)?, handler: @escaping Handler) {
+    private init(limits: Limits, tls: TLS?, owner: UInt32?, refused: (@Sendable (UInt32?) -> Void)?, handler: @escaping Handler) {
         self.handler = handler
         self.limits = limits
+        self.tls = tls
         self.owner = owner
         self.refused = refused
     }
 
     /// Listens on `host` (an IPv4 or IPv6 address, not a name) and `port` (0: any free one).
     public convenience init(
-        host: String, port: UInt16, limits: Limits = Limits(), owner: UInt32? = nil, refused: (@Sendable (UInt32?) -> Void)? = nil,
-        handler: @escaping Handler
+        host: String, port: UInt16, limits: Limits = Limits(), tls: TLS? = nil, owner: UInt32? = nil,
+        refused: (@Sendable (UInt32?) -> Void)? = nil, handler: @escaping Handler
     ) throws {
-        self.init(limits: limits, owner: owner, refused: refused, handler: handler)
+        self.init(limits: limits, tls: tls, owner: owner, refused: refused, handler: handler)
         var storage = sockaddr_storage()
         guard Self.address(host, port, into: &storage) else { throw HTTPListenerError.badAddress(host) }
         try withUnsafePointer(to: &storage) { p in
@@ -52,10 +74,10 @@ public final class HTTPListener: @unchecked Sendable {
 
     /// Serves a socket already listening (passed by systemd).
     public convenience init(
-        socket fd: Int32, limits: Limits = Limits(), owner: UInt32? = nil, refused: (@Sendable (UInt32?) -> Void)? = nil,
-        handler: @escaping Handler
+        socket fd: Int32, limits: Limits = Limits(), tls: TLS? = nil, owner: UInt32? = nil,
+        refused: (@Sendable (UInt32?) -> Void)? = nil, handler: @escaping Handler
     ) throws {
-        self.init(limits: limits, owner: owner, refused: refused, handler: handler)
+        self.init(limits: limits, tls: tls, owner: owner, refused: refused, handler: handler)
         try start(fd: fd, address: nil)
     }
 
@@ -67,8 +89,13 @@ public final class HTTPListener: @unchecked Sendable {
             throw HTTPListenerError.cannotLoad(String(decoding: why.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
         let me = Unmanaged.passUnretained(self).toOpaque()
-        daemon = contactsd_mhd_start(
-            fd, address, limits.threads, limits.connectionMemory, limits.idleSeconds, Self.access, me, Self.completed, nil)
+        daemon = withTLSStrings { certificate, key, priorities in
+            var settings = contactsd_mhd_settings(
+                threads: limits.threads, memory_limit: limits.connectionMemory, timeout_seconds: limits.idleSeconds,
+                connection_limit: limits.connections, per_address_limit: limits.connectionsPerAddress, tls_certificate: certificate,
+                tls_key: key, tls_priorities: priorities)
+            return contactsd_mhd_start(fd, address, &settings, Self.access, me, Self.completed, nil)
+        }
         guard let daemon else { throw HTTPListenerError.cannotListen(errno) }
         // The port actually bound: from the listening socket.
         let listening = fd >= 0 ? fd : contactsd_mhd_listen_fd(daemon)
@@ -82,6 +109,15 @@ public final class HTTPListener: @unchecked Sendable {
                 p.withMemoryRebound(to: sockaddr.self, capacity: 1) { PeerOwner.endpoint($0)?.port ?? 0 }
             }
         }
+    }
+
+    /// Calls `body` with the TLS identity's strings as C strings (nil without TLS), which
+    /// libmicrohttpd reads while it starts.
+    private func withTLSStrings<T>(
+        _ body: (UnsafePointer<CChar>?, UnsafePointer<CChar>?, UnsafePointer<CChar>?) -> T
+    ) -> T {
+        guard let tls else { return body(nil, nil, nil) }
+        return tls.certificate.withCString { c in tls.key.withCString { k in tls.priorities.withCString { p in body(c, k, p) } } }
     }
 
     /// Stops listening and waits for the requests in progress.
@@ -139,11 +175,14 @@ public final class HTTPListener: @unchecked Sendable {
         if pending.tooLarge {
             return HTTPResponse(status: 413, text: "the body is larger than \(limits.bodyBytes) bytes\n")
         }
-        return handler(HTTPRequest(method: method, path: path, headers: Self.headers(connection), body: pending.body, peerUID: uid))
+        var request = HTTPRequest(method: method, path: path, headers: Self.headers(connection), body: pending.body, peerUID: uid)
+        request.peerAddress = contactsd_mhd_client_address(connection).flatMap { PeerOwner.endpoint($0)?.text }
+        return handler(request)
     }
 
     /// The user owning the peer's socket: its address and ours, looked up in the kernel's tables.
     private func peerUID(_ connection: OpaquePointer) -> UInt32? {
+        guard owner != nil || refused != nil else { return nil }
         guard let peer = contactsd_mhd_client_address(connection) else { return nil }
         let fd = contactsd_mhd_connection_fd(connection)
         var local = sockaddr_storage()

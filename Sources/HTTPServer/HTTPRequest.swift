@@ -7,6 +7,8 @@ public struct HTTPRequest: Sendable {
     public var body: [UInt8]
     /// Who sent it: the local user that owns the peer's socket, when the listener could tell.
     public var peerUID: UInt32?
+    /// The peer's IP address as text (`198.18.0.2`, `fd00::2`), when the listener knows it.
+    public var peerAddress: String?
 
     public init(method: String, path: String, headers: [String: String] = [:], body: [UInt8] = [], peerUID: UInt32? = nil) {
         self.method = method

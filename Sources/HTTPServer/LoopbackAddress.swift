@@ -2,8 +2,7 @@ import Glibc
 
 /// Where the CardDAV face listens: a host (an IP address) and a port on loopback. Written
 /// `127.0.0.1:5232`, `[::1]:5232` or `localhost:5232`; any other address is refused, with
-/// why: nothing but TLS and passwords could make a non-loopback listener safe, and neither
-/// is there yet.
+/// why: this face has neither TLS nor passwords (the LAN face, `ListenAddress`, has both).
 public struct LoopbackAddress: Sendable, Equatable, CustomStringConvertible {
     public var host: String
     public var port: UInt16
@@ -20,24 +19,16 @@ public struct LoopbackAddress: Sendable, Equatable, CustomStringConvertible {
 
     public static func parse(_ text: String) -> Result<LoopbackAddress, ParseError> {
         let host: String
-        let portText: Substring
-        if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
-            host = String(text[text.index(after: text.startIndex)..<close])
-            let rest = text[text.index(after: close)...]
-            guard rest.hasPrefix(":") else { return .failure(.init("'\(text)' needs a port: [::1]:5232")) }
-            portText = rest.dropFirst()
-        } else if let colon = text.lastIndex(of: ":"), !text[..<colon].contains(":") {
-            host = String(text[..<colon])
-            portText = text[text.index(after: colon)...]
-        } else {
-            return .failure(.init("'\(text)' is not HOST:PORT (such as 127.0.0.1:5232)"))
+        let port: UInt16
+        switch ListenAddress.split(text, example: "127.0.0.1:5232") {
+        case .success(let parts): (host, port) = parts
+        case .failure(let e): return .failure(e)
         }
-        guard let port = UInt16(portText), port > 0 else { return .failure(.init("'\(portText)' is not a port from 1 to 65535")) }
         let numeric = host == "localhost" ? "127.0.0.1" : host
         guard isLoopback(numeric) else {
             return .failure(
                 .init(
-                    "'\(host)' is not a loopback address: contactsd serves CardDAV to this machine only (127.0.0.1 or [::1]), since a listener other machines reach would need TLS and passwords, which it does not have"
+                    "'\(host)' is not a loopback address: this face serves this machine only (127.0.0.1 or [::1]), with no password; other devices are served over TLS, each with its own password (carddav.lan: contactsctl serve lan enable)"
                 ))
         }
         return .success(LoopbackAddress(host: numeric, port: port))

@@ -15,6 +15,19 @@ public enum PeerOwner {
     struct Endpoint: Equatable {
         var address: [UInt8]
         var port: UInt16
+
+        /// The address as text: `198.18.0.2`, `fd00::2` (an IPv4 address mapped into IPv6 as
+        /// the IPv4 one).
+        var text: String? {
+            var bytes = address
+            if bytes.count == 16 && bytes.prefix(12) == [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff] { bytes = Array(bytes.suffix(4)) }
+            var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+            let family = bytes.count == 4 ? AF_INET : AF_INET6
+            guard bytes.count == 4 || bytes.count == 16, inet_ntop(family, bytes, &buffer, socklen_t(buffer.count)) != nil else {
+                return nil
+            }
+            return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
     }
 
     public static func uid(peer: UnsafePointer<sockaddr>, local: UnsafePointer<sockaddr>) -> UInt32? {

@@ -1,6 +1,6 @@
 #include "MicroHTTPDShim.h"
 
-#include <dlfcn.h>
+#include <LateLibrary.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -24,57 +24,63 @@ static struct {
 } mhd;
 
 static pthread_once_t loaded = PTHREAD_ONCE_INIT;
-static char failure[256];
-
-static void *symbol(void *library, const char *name) {
-    void *f = dlsym(library, name);
-    if (f == NULL && failure[0] == 0) snprintf(failure, sizeof failure, "%s has no %s", MHD_LIBRARY, name);
-    return f;
-}
+static struct contactsd_library library = {MHD_LIBRARY, NULL, {0}};
 
 static void load(void) {
-    void *library = dlopen(MHD_LIBRARY, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
-    if (library == NULL) {
-        const char *why = dlerror();
-        snprintf(failure, sizeof failure, "cannot load %s: %s", MHD_LIBRARY, why ? why : "unknown error");
-        return;
-    }
-    *(void **)&mhd.start_daemon = symbol(library, "MHD_start_daemon");
-    *(void **)&mhd.stop_daemon = symbol(library, "MHD_stop_daemon");
-    *(void **)&mhd.get_daemon_info = symbol(library, "MHD_get_daemon_info");
-    *(void **)&mhd.get_connection_info = symbol(library, "MHD_get_connection_info");
-    *(void **)&mhd.get_connection_values = symbol(library, "MHD_get_connection_values");
-    *(void **)&mhd.create_response_from_buffer = symbol(library, "MHD_create_response_from_buffer");
-    *(void **)&mhd.add_response_header = symbol(library, "MHD_add_response_header");
-    *(void **)&mhd.queue_response = symbol(library, "MHD_queue_response");
-    *(void **)&mhd.destroy_response = symbol(library, "MHD_destroy_response");
+    if (contactsd_library_open(&library) != 0) return;
+    *(void **)&mhd.start_daemon = contactsd_library_symbol(&library, "MHD_start_daemon");
+    *(void **)&mhd.stop_daemon = contactsd_library_symbol(&library, "MHD_stop_daemon");
+    *(void **)&mhd.get_daemon_info = contactsd_library_symbol(&library, "MHD_get_daemon_info");
+    *(void **)&mhd.get_connection_info = contactsd_library_symbol(&library, "MHD_get_connection_info");
+    *(void **)&mhd.get_connection_values = contactsd_library_symbol(&library, "MHD_get_connection_values");
+    *(void **)&mhd.create_response_from_buffer = contactsd_library_symbol(&library, "MHD_create_response_from_buffer");
+    *(void **)&mhd.add_response_header = contactsd_library_symbol(&library, "MHD_add_response_header");
+    *(void **)&mhd.queue_response = contactsd_library_symbol(&library, "MHD_queue_response");
+    *(void **)&mhd.destroy_response = contactsd_library_symbol(&library, "MHD_destroy_response");
 }
 
 int contactsd_mhd_load(char *error, size_t size) {
     pthread_once(&loaded, load);
-    if (failure[0] == 0) return 0;
-    if (error != NULL && size > 0) snprintf(error, size, "%s", failure);
-    return -1;
+    return contactsd_library_result(&library, error, size);
 }
 
-struct MHD_Daemon *contactsd_mhd_start(int listen_fd, const struct sockaddr *address, unsigned threads, size_t memory_limit,
-                                       unsigned timeout_seconds, MHD_AccessHandlerCallback handler, void *handler_cls,
-                                       MHD_RequestCompletedCallback completed, void *completed_cls) {
+struct MHD_Daemon *contactsd_mhd_start(int listen_fd, const struct sockaddr *address, const struct contactsd_mhd_settings *settings,
+                                       MHD_AccessHandlerCallback handler, void *handler_cls, MHD_RequestCompletedCallback completed,
+                                       void *completed_cls) {
     if (contactsd_mhd_load(NULL, 0) != 0) return NULL;
-    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG;
+    /* Errors are logged on loopback, where only the owner connects; on the network, what
+     * strangers send (a plain-HTTP probe, a broken handshake) would only fill the journal. */
+    int tls = settings->tls_certificate != NULL && settings->tls_key != NULL;
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | (tls ? 0 : MHD_USE_ERROR_LOG);
+    struct MHD_OptionItem options[16];
+    size_t n = 0;
+    uint16_t port = 0;
     if (listen_fd >= 0) {
-        return mhd.start_daemon(flags, 0, NULL, NULL, handler, handler_cls, MHD_OPTION_LISTEN_SOCKET, (MHD_socket)listen_fd,
-                                MHD_OPTION_THREAD_POOL_SIZE, threads, MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit,
-                                MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds, MHD_OPTION_NOTIFY_COMPLETED, completed,
-                                completed_cls, MHD_OPTION_END);
+        options[n++] = (struct MHD_OptionItem){MHD_OPTION_LISTEN_SOCKET, (intptr_t)listen_fd, NULL};
+    } else {
+        if (address == NULL) return NULL;
+        if (address->sa_family == AF_INET6) flags |= MHD_USE_IPv6;
+        port = address->sa_family == AF_INET6 ? ntohs(((const struct sockaddr_in6 *)address)->sin6_port)
+                                              : ntohs(((const struct sockaddr_in *)address)->sin_port);
+        options[n++] = (struct MHD_OptionItem){MHD_OPTION_SOCK_ADDR, 0, (void *)address};
     }
-    if (address == NULL) return NULL;
-    if (address->sa_family == AF_INET6) flags |= MHD_USE_IPv6;
-    uint16_t port = address->sa_family == AF_INET6 ? ntohs(((const struct sockaddr_in6 *)address)->sin6_port)
-                                                   : ntohs(((const struct sockaddr_in *)address)->sin_port);
-    return mhd.start_daemon(flags, port, NULL, NULL, handler, handler_cls, MHD_OPTION_SOCK_ADDR, address, MHD_OPTION_THREAD_POOL_SIZE,
-                            threads, MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit, MHD_OPTION_CONNECTION_TIMEOUT,
-                            timeout_seconds, MHD_OPTION_NOTIFY_COMPLETED, completed, completed_cls, MHD_OPTION_END);
+    options[n++] = (struct MHD_OptionItem){MHD_OPTION_THREAD_POOL_SIZE, (intptr_t)settings->threads, NULL};
+    options[n++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)settings->memory_limit, NULL};
+    options[n++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_TIMEOUT, (intptr_t)settings->timeout_seconds, NULL};
+    if (settings->connection_limit > 0)
+        options[n++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_LIMIT, (intptr_t)settings->connection_limit, NULL};
+    if (settings->per_address_limit > 0)
+        options[n++] = (struct MHD_OptionItem){MHD_OPTION_PER_IP_CONNECTION_LIMIT, (intptr_t)settings->per_address_limit, NULL};
+    if (tls) {
+        flags |= MHD_USE_TLS;
+        options[n++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_CERT, 0, (void *)settings->tls_certificate};
+        options[n++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_KEY, 0, (void *)settings->tls_key};
+        if (settings->tls_priorities != NULL)
+            options[n++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_PRIORITIES, 0, (void *)settings->tls_priorities};
+    }
+    options[n++] = (struct MHD_OptionItem){MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, completed_cls};
+    options[n] = (struct MHD_OptionItem){MHD_OPTION_END, 0, NULL};
+    return mhd.start_daemon(flags, port, NULL, NULL, handler, handler_cls, MHD_OPTION_ARRAY, options, MHD_OPTION_END);
 }
 
 void contactsd_mhd_stop(struct MHD_Daemon *daemon) {

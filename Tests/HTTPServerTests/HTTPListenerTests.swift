@@ -149,7 +149,8 @@ final class LoopbackAddressTests: XCTestCase {
         XCTAssertEqual(try LoopbackAddress.parse("[::1]:8443").get().url, "http://[::1]:8443/")
         XCTAssertEqual(try LoopbackAddress.parse("localhost:5232").get().host, "127.0.0.1")
         for (text, why) in [
-            ("0.0.0.0:5232", "not a loopback address"), ("192.168.1.5:5232", "TLS and passwords"), ("[::]:5232", "not a loopback"),
+            ("0.0.0.0:5232", "not a loopback address"), ("192.168.1.5:5232", "served over TLS, each with its own password"),
+            ("[::]:5232", "not a loopback"),
             ("127.0.0.1", "HOST:PORT"), ("127.0.0.1:0", "not a port"), ("127.0.0.1:99999", "not a port"), ("example.org:80", "loopback"),
         ] {
             guard case .failure(let e) = LoopbackAddress.parse(text) else {

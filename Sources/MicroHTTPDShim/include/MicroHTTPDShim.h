@@ -14,13 +14,27 @@
 /* Loads the library once; 0, or -1 with why in `error`. */
 int contactsd_mhd_load(char *error, size_t size);
 
-/* Starts a daemon with its own polling thread and a pool of `threads`, serving `listen_fd`
- * when it is a socket passed in (socket activation), else binding `address` (IPv4 or
- * IPv6). Each connection may use `memory_limit` bytes of buffers and is closed after
- * `timeout_seconds` idle. NULL when it could not start (errno says why). */
-struct MHD_Daemon *contactsd_mhd_start(int listen_fd, const struct sockaddr *address, unsigned threads, size_t memory_limit,
-                                       unsigned timeout_seconds, MHD_AccessHandlerCallback handler, void *handler_cls,
-                                       MHD_RequestCompletedCallback completed, void *completed_cls);
+/* How a daemon serves: a pool of `threads`; each connection may use `memory_limit` bytes of
+ * buffers and is closed after `timeout_seconds` idle; at most `connection_limit` connections
+ * in all and `per_address_limit` from one address (0: libmicrohttpd's defaults). With a
+ * certificate and key (PEM), it speaks TLS only, with the GnuTLS `priorities` given. */
+struct contactsd_mhd_settings {
+    unsigned threads;
+    size_t memory_limit;
+    unsigned timeout_seconds;
+    unsigned connection_limit;
+    unsigned per_address_limit;
+    const char *tls_certificate;
+    const char *tls_key;
+    const char *tls_priorities;
+};
+
+/* Starts a daemon with its own polling thread, serving `listen_fd` when it is a socket
+ * passed in (socket activation), else binding `address` (IPv4 or IPv6). NULL when it could
+ * not start (errno says why). */
+struct MHD_Daemon *contactsd_mhd_start(int listen_fd, const struct sockaddr *address, const struct contactsd_mhd_settings *settings,
+                                       MHD_AccessHandlerCallback handler, void *handler_cls, MHD_RequestCompletedCallback completed,
+                                       void *completed_cls);
 void contactsd_mhd_stop(struct MHD_Daemon *daemon);
 
 /* The daemon's listening socket, or -1. */
