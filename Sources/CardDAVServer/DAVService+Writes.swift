@@ -4,10 +4,22 @@ import HTTPServer
 
 /// PUT and DELETE: the client's conditions, and how a refused write is answered.
 extension DAVService {
+    /// A write to books the client may only read: 403 with the privilege it lacks (RFC 3744
+    /// §7.1.1), which DAVx⁵ and iOS take to show the book read-only.
     func readOnly(_ request: HTTPRequest) -> HTTPResponse {
-        HTTPResponse(
-            status: 405, headers: [("Allow", allowed), ("Content-Type", "text/plain; charset=utf-8")],
-            body: Array("\(request.method) is not served here: these cards are read only\n".utf8))
+        var w = XMLWriter()
+        w.start("error")
+        w.start("need-privileges")
+        w.start("resource")
+        w.element("href", text: DAVPath(request.path)?.href ?? "/")
+        w.start("privilege")
+        w.element(request.method == "PROPPATCH" ? "write-properties" : request.method == "PUT" ? "write-content" : "unbind")
+        w.end()
+        w.end()
+        w.end()
+        w.end()
+        return HTTPResponse(
+            status: 403, headers: [("Content-Type", "application/xml; charset=utf-8")], body: Array(w.text.utf8))
     }
 
     func put(_ request: HTTPRequest, _ writable: WritableBooks, book: String, name: String) throws -> HTTPResponse {

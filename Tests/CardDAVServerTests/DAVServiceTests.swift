@@ -158,8 +158,12 @@ final class DAVServiceTests: XCTestCase {
         let options = request("OPTIONS", "/books/local/", to: readOnly)
         XCTAssertFalse(header(options, "Allow")?.contains("PUT") ?? true)
         XCTAssertTrue(header(request("OPTIONS", "/", to: service), "Allow")?.contains("PUT") ?? false)
-        XCTAssertEqual(request("PUT", "/books/local/kate.vcf", Self.kate, to: readOnly).status, 405)
-        XCTAssertEqual(request("DELETE", "/books/local/kate.vcf", to: readOnly).status, 405)
+        let put = request("PUT", "/books/local/kate.vcf", Self.kate, to: readOnly)
+        XCTAssertEqual(put.status, 403)
+        XCTAssertTrue(String(decoding: put.body, as: UTF8.self).contains("need-privileges"), "RFC 3744: says which privilege is missing")
+        XCTAssertTrue(String(decoding: put.body, as: UTF8.self).contains("write-content"))
+        XCTAssertEqual(request("DELETE", "/books/local/kate.vcf", to: readOnly).status, 403)
+        XCTAssertEqual(request("PROPPATCH", "/books/local/", "<x/>", to: readOnly).status, 403)
         XCTAssertEqual(request("GET", "/books/local/kate.vcf", to: readOnly).status, 200)
     }
 
