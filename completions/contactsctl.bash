@@ -175,6 +175,46 @@ _contactsctl() {
                 ((i++))
                 continue
                 ;;
+            " serve status|--socket")
+                ((i++))
+                continue
+                ;;
+            " serve lan|--socket")
+                ((i++))
+                continue
+                ;;
+            " serve lan enable|--address"|" serve lan enable|--port"|" serve lan enable|--host"|" serve lan enable|--socket")
+                ((i++))
+                continue
+                ;;
+            " serve lan disable|--socket")
+                ((i++))
+                continue
+                ;;
+            " serve certificate|--use"|" serve certificate|--socket")
+                ((i++))
+                continue
+                ;;
+            " serve device|--socket")
+                ((i++))
+                continue
+                ;;
+            " serve device add|--book"|" serve device add|--qr"|" serve device add|--socket")
+                ((i++))
+                continue
+                ;;
+            " serve device list|--socket")
+                ((i++))
+                continue
+                ;;
+            " serve device remove|--socket")
+                ((i++))
+                continue
+                ;;
+            " serve device password|--qr"|" serve device password|--socket")
+                ((i++))
+                continue
+                ;;
             " fav|--socket")
                 ((i++))
                 continue
@@ -275,7 +315,7 @@ _contactsctl() {
         esac
         if ((nargs == 0)); then
             case "$cmdpath $w" in
-                " list"|" search"|" show"|" birthdays"|" add"|" edit"|" rm"|" delete"|" remove"|" move"|" duplicates"|" merge"|" not-duplicates"|" history"|" revert"|" changes"|" undo"|" redo"|" trash"|" trash empty"|" undelete"|" purge"|" account"|" account add"|" account list"|" account rm"|" sync"|" sync status"|" sync confirm"|" sync reject"|" serve"|" serve enable"|" serve disable"|" serve url"|" serve setup-evolution"|" fav"|" unfav"|" group"|" group list"|" group add"|" group rm"|" group rename"|" group members"|" group assign"|" group unassign"|" photo"|" photo set"|" photo get"|" photo rm"|" import"|" export"|" backup"|" restore"|" status"|" watch"|" query-email"|" who"|" completions"|" call")
+                " list"|" search"|" show"|" birthdays"|" add"|" edit"|" rm"|" delete"|" remove"|" move"|" duplicates"|" merge"|" not-duplicates"|" history"|" revert"|" changes"|" undo"|" redo"|" trash"|" trash empty"|" undelete"|" purge"|" account"|" account add"|" account list"|" account rm"|" sync"|" sync status"|" sync confirm"|" sync reject"|" serve"|" serve enable"|" serve disable"|" serve url"|" serve setup-evolution"|" serve status"|" serve lan"|" serve lan enable"|" serve lan disable"|" serve certificate"|" serve device"|" serve device add"|" serve device list"|" serve device remove"|" serve device password"|" fav"|" unfav"|" group"|" group list"|" group add"|" group rm"|" group rename"|" group members"|" group assign"|" group unassign"|" photo"|" photo set"|" photo get"|" photo rm"|" import"|" export"|" backup"|" restore"|" status"|" watch"|" query-email"|" who"|" completions"|" call")
                 cmdpath="$cmdpath $w"
                 continue
                 ;;
@@ -700,6 +740,74 @@ _contactsctl() {
         _contactsctl_files ''
         return
         ;;
+    " serve status|--socket")
+        _contactsctl_files ''
+        return
+        ;;
+    " serve lan|--socket")
+        _contactsctl_files ''
+        return
+        ;;
+    " serve lan enable|--address")
+        :
+        return
+        ;;
+    " serve lan enable|--port")
+        :
+        return
+        ;;
+    " serve lan enable|--host")
+        :
+        return
+        ;;
+    " serve lan enable|--socket")
+        _contactsctl_files ''
+        return
+        ;;
+    " serve lan disable|--socket")
+        _contactsctl_files ''
+        return
+        ;;
+    " serve certificate|--use")
+        _contactsctl_files 'pem|crt'
+        return
+        ;;
+    " serve certificate|--socket")
+        _contactsctl_files ''
+        return
+        ;;
+    " serve device|--socket")
+        _contactsctl_files ''
+        return
+        ;;
+    " serve device add|--book")
+        _contactsctl_live accounts
+        return
+        ;;
+    " serve device add|--qr")
+        _contactsctl_files 'png'
+        return
+        ;;
+    " serve device add|--socket")
+        _contactsctl_files ''
+        return
+        ;;
+    " serve device list|--socket")
+        _contactsctl_files ''
+        return
+        ;;
+    " serve device remove|--socket")
+        _contactsctl_files ''
+        return
+        ;;
+    " serve device password|--qr")
+        _contactsctl_files 'png'
+        return
+        ;;
+    " serve device password|--socket")
+        _contactsctl_files ''
+        return
+        ;;
     " fav|--socket")
         _contactsctl_files ''
         return
@@ -879,6 +987,16 @@ _contactsctl() {
     " serve disable") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " serve url") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " serve setup-evolution") COMPREPLY=($(compgen -W '--remove --json --socket --no-color --help -h' -- "$cur")) ;;
+    " serve status") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
+    " serve lan") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
+    " serve lan enable") COMPREPLY=($(compgen -W '--address --port --host --json --socket --no-color --help -h' -- "$cur")) ;;
+    " serve lan disable") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
+    " serve certificate") COMPREPLY=($(compgen -W '--renew --use --json --socket --no-color --help -h' -- "$cur")) ;;
+    " serve device") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
+    " serve device add") COMPREPLY=($(compgen -W '--read-only --book --qr --qr-with-password --json --socket --no-color --help -h' -- "$cur")) ;;
+    " serve device list") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
+    " serve device remove") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
+    " serve device password") COMPREPLY=($(compgen -W '--qr --qr-with-password --json --socket --no-color --help -h' -- "$cur")) ;;
     " fav") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " unfav") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " group") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
@@ -1008,7 +1126,7 @@ _contactsctl() {
         0) _contactsctl_live accounts ;;
         esac
         ;;
-    " serve") COMPREPLY=($(compgen -W 'enable disable url setup-evolution' -- "$cur")) ;;
+    " serve") COMPREPLY=($(compgen -W 'enable disable url setup-evolution status lan certificate device' -- "$cur")) ;;
     " serve url")
         case $nargs in
         0) _contactsctl_live accounts ;;
@@ -1017,6 +1135,28 @@ _contactsctl() {
     " serve setup-evolution")
         case $nargs in
         0) _contactsctl_live accounts ;;
+        esac
+        ;;
+    " serve lan") COMPREPLY=($(compgen -W 'enable disable' -- "$cur")) ;;
+    " serve certificate")
+        case $nargs in
+        0) _contactsctl_files 'pem|key' ;;
+        esac
+        ;;
+    " serve device") COMPREPLY=($(compgen -W 'add list remove password' -- "$cur")) ;;
+    " serve device add")
+        case $nargs in
+        0) : ;;
+        esac
+        ;;
+    " serve device remove")
+        case $nargs in
+        0) _contactsctl_live devices ;;
+        esac
+        ;;
+    " serve device password")
+        case $nargs in
+        0) _contactsctl_live devices ;;
         esac
         ;;
     " fav")

@@ -121,6 +121,36 @@ function __contactsctl_state
             case ' serve setup-evolution|--socket'
                 set skip 1
                 continue
+            case ' serve status|--socket'
+                set skip 1
+                continue
+            case ' serve lan|--socket'
+                set skip 1
+                continue
+            case ' serve lan enable|--address' ' serve lan enable|--port' ' serve lan enable|--host' ' serve lan enable|--socket'
+                set skip 1
+                continue
+            case ' serve lan disable|--socket'
+                set skip 1
+                continue
+            case ' serve certificate|--use' ' serve certificate|--socket'
+                set skip 1
+                continue
+            case ' serve device|--socket'
+                set skip 1
+                continue
+            case ' serve device add|--book' ' serve device add|--qr' ' serve device add|--socket'
+                set skip 1
+                continue
+            case ' serve device list|--socket'
+                set skip 1
+                continue
+            case ' serve device remove|--socket'
+                set skip 1
+                continue
+            case ' serve device password|--qr' ' serve device password|--socket'
+                set skip 1
+                continue
             case ' fav|--socket'
                 set skip 1
                 continue
@@ -199,7 +229,7 @@ function __contactsctl_state
         end
         if test $nargs = 0
             switch "$cmdpath $t"
-                case ' list' ' search' ' show' ' birthdays' ' add' ' edit' ' rm' ' delete' ' remove' ' move' ' duplicates' ' merge' ' not-duplicates' ' history' ' revert' ' changes' ' undo' ' redo' ' trash' ' trash empty' ' undelete' ' purge' ' account' ' account add' ' account list' ' account rm' ' sync' ' sync status' ' sync confirm' ' sync reject' ' serve' ' serve enable' ' serve disable' ' serve url' ' serve setup-evolution' ' fav' ' unfav' ' group' ' group list' ' group add' ' group rm' ' group rename' ' group members' ' group assign' ' group unassign' ' photo' ' photo set' ' photo get' ' photo rm' ' import' ' export' ' backup' ' restore' ' status' ' watch' ' query-email' ' who' ' completions' ' call'
+                case ' list' ' search' ' show' ' birthdays' ' add' ' edit' ' rm' ' delete' ' remove' ' move' ' duplicates' ' merge' ' not-duplicates' ' history' ' revert' ' changes' ' undo' ' redo' ' trash' ' trash empty' ' undelete' ' purge' ' account' ' account add' ' account list' ' account rm' ' sync' ' sync status' ' sync confirm' ' sync reject' ' serve' ' serve enable' ' serve disable' ' serve url' ' serve setup-evolution' ' serve status' ' serve lan' ' serve lan enable' ' serve lan disable' ' serve certificate' ' serve device' ' serve device add' ' serve device list' ' serve device remove' ' serve device password' ' fav' ' unfav' ' group' ' group list' ' group add' ' group rm' ' group rename' ' group members' ' group assign' ' group unassign' ' photo' ' photo set' ' photo get' ' photo rm' ' import' ' export' ' backup' ' restore' ' status' ' watch' ' query-email' ' who' ' completions' ' call'
                 set cmdpath "$cmdpath $t"
                 continue
             end
@@ -489,6 +519,10 @@ complete -c contactsctl -n "__contactsctl_at ' serve'" -a enable -d 'Serve them 
 complete -c contactsctl -n "__contactsctl_at ' serve'" -a disable -d 'Stop serving them.'
 complete -c contactsctl -n "__contactsctl_at ' serve'" -a url -d 'Print the address to give a client, or a book'\''s.'
 complete -c contactsctl -n "__contactsctl_at ' serve'" -a setup-evolution -d 'Show a book in GNOME Contacts and Evolution (writes their source file).'
+complete -c contactsctl -n "__contactsctl_at ' serve'" -a status -d 'Where the contacts are served, on this machine and on the network.'
+complete -c contactsctl -n "__contactsctl_at ' serve'" -a lan -d 'Serve them to your phone and other devices on the local network, over TLS.'
+complete -c contactsctl -n "__contactsctl_at ' serve'" -a certificate -d 'Show the network face'\''s certificate (its fingerprint, as phones show it), or renew or replace it.'
+complete -c contactsctl -n "__contactsctl_at ' serve'" -a device -d 'The devices that may sync over the network, each with its own password.'
 complete -c contactsctl -n "__contactsctl_at ' serve'" -l json -d 'print machine-readable JSON'
 complete -c contactsctl -n "__contactsctl_at ' serve'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
 complete -c contactsctl -n "__contactsctl_at ' serve'" -l no-color -d 'never colour the output'
@@ -514,6 +548,66 @@ complete -c contactsctl -n "__contactsctl_at ' serve setup-evolution'" -l socket
 complete -c contactsctl -n "__contactsctl_at ' serve setup-evolution'" -l no-color -d 'never colour the output'
 complete -c contactsctl -n "__contactsctl_at ' serve setup-evolution'" -l help -s h -d 'show help'
 complete -c contactsctl -n "__contactsctl_arg ' serve setup-evolution' '0'" -x -a '(contactsctl __complete accounts (commandline -ct) 2>/dev/null)'
+complete -c contactsctl -n "__contactsctl_at ' serve status'" -l json -d 'print machine-readable JSON'
+complete -c contactsctl -n "__contactsctl_at ' serve status'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
+complete -c contactsctl -n "__contactsctl_at ' serve status'" -l no-color -d 'never colour the output'
+complete -c contactsctl -n "__contactsctl_at ' serve status'" -l help -s h -d 'show help'
+complete -c contactsctl -n "__contactsctl_at ' serve lan'" -a enable -d 'Serve them on the network (every address, port 5233, unless told otherwise).'
+complete -c contactsctl -n "__contactsctl_at ' serve lan'" -a disable -d 'Stop serving them on the network.'
+complete -c contactsctl -n "__contactsctl_at ' serve lan'" -l json -d 'print machine-readable JSON'
+complete -c contactsctl -n "__contactsctl_at ' serve lan'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
+complete -c contactsctl -n "__contactsctl_at ' serve lan'" -l no-color -d 'never colour the output'
+complete -c contactsctl -n "__contactsctl_at ' serve lan'" -l help -s h -d 'show help'
+complete -c contactsctl -n "__contactsctl_at ' serve lan enable'" -l address -r -d 'the address to listen on (default: every address, 0.0.0.0)'
+complete -c contactsctl -n "__contactsctl_at ' serve lan enable'" -l port -r -d 'the port (default 5233)'
+complete -c contactsctl -n "__contactsctl_at ' serve lan enable'" -l host -r -d 'the host name devices are given (default: the machine'\''s address)'
+complete -c contactsctl -n "__contactsctl_at ' serve lan enable'" -l json -d 'print machine-readable JSON'
+complete -c contactsctl -n "__contactsctl_at ' serve lan enable'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
+complete -c contactsctl -n "__contactsctl_at ' serve lan enable'" -l no-color -d 'never colour the output'
+complete -c contactsctl -n "__contactsctl_at ' serve lan enable'" -l help -s h -d 'show help'
+complete -c contactsctl -n "__contactsctl_at ' serve lan disable'" -l json -d 'print machine-readable JSON'
+complete -c contactsctl -n "__contactsctl_at ' serve lan disable'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
+complete -c contactsctl -n "__contactsctl_at ' serve lan disable'" -l no-color -d 'never colour the output'
+complete -c contactsctl -n "__contactsctl_at ' serve lan disable'" -l help -s h -d 'show help'
+complete -c contactsctl -n "__contactsctl_at ' serve certificate'" -l renew -d 'make a new key and certificate (devices must accept it again)'
+complete -c contactsctl -n "__contactsctl_at ' serve certificate'" -l use -r -x -a '(__fish_complete_suffix .pem .crt)' -d 'use your own certificate (PEM) and KEY'
+complete -c contactsctl -n "__contactsctl_at ' serve certificate'" -l json -d 'print machine-readable JSON'
+complete -c contactsctl -n "__contactsctl_at ' serve certificate'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
+complete -c contactsctl -n "__contactsctl_at ' serve certificate'" -l no-color -d 'never colour the output'
+complete -c contactsctl -n "__contactsctl_at ' serve certificate'" -l help -s h -d 'show help'
+complete -c contactsctl -n "__contactsctl_arg ' serve certificate' '0'" -x -a '(__fish_complete_suffix .pem .key)'
+complete -c contactsctl -n "__contactsctl_at ' serve device'" -a add -d 'Let a device in: prints its password (once), the address, the fingerprint and a QR code for DAVx⁵.'
+complete -c contactsctl -n "__contactsctl_at ' serve device'" -a list -d 'The devices: books, access, when added, last seen, wrong passwords.'
+complete -c contactsctl -n "__contactsctl_at ' serve device'" -a remove -d 'Take a device away: refused from its next request on.'
+complete -c contactsctl -n "__contactsctl_at ' serve device'" -a password -d 'Give a device a new password; the old one stops at once.'
+complete -c contactsctl -n "__contactsctl_at ' serve device'" -l json -d 'print machine-readable JSON'
+complete -c contactsctl -n "__contactsctl_at ' serve device'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
+complete -c contactsctl -n "__contactsctl_at ' serve device'" -l no-color -d 'never colour the output'
+complete -c contactsctl -n "__contactsctl_at ' serve device'" -l help -s h -d 'show help'
+complete -c contactsctl -n "__contactsctl_at ' serve device add'" -l read-only -d 'it may read, not change'
+complete -c contactsctl -n "__contactsctl_at ' serve device add'" -l book -r -x -a '(contactsctl __complete accounts (commandline -ct) 2>/dev/null)' -d 'only this book (local, or an account'\''s name); repeatable'
+complete -c contactsctl -n "__contactsctl_at ' serve device add'" -l qr -r -x -a '(__fish_complete_suffix .png)' -d 'also write the QR code as a PNG image'
+complete -c contactsctl -n "__contactsctl_at ' serve device add'" -l qr-with-password -d 'put the password into the QR code too (anyone who sees the code can sign in)'
+complete -c contactsctl -n "__contactsctl_at ' serve device add'" -l json -d 'print machine-readable JSON'
+complete -c contactsctl -n "__contactsctl_at ' serve device add'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
+complete -c contactsctl -n "__contactsctl_at ' serve device add'" -l no-color -d 'never colour the output'
+complete -c contactsctl -n "__contactsctl_at ' serve device add'" -l help -s h -d 'show help'
+complete -c contactsctl -n "__contactsctl_at ' serve device list'" -l json -d 'print machine-readable JSON'
+complete -c contactsctl -n "__contactsctl_at ' serve device list'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
+complete -c contactsctl -n "__contactsctl_at ' serve device list'" -l no-color -d 'never colour the output'
+complete -c contactsctl -n "__contactsctl_at ' serve device list'" -l help -s h -d 'show help'
+complete -c contactsctl -n "__contactsctl_at ' serve device remove'" -l json -d 'print machine-readable JSON'
+complete -c contactsctl -n "__contactsctl_at ' serve device remove'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
+complete -c contactsctl -n "__contactsctl_at ' serve device remove'" -l no-color -d 'never colour the output'
+complete -c contactsctl -n "__contactsctl_at ' serve device remove'" -l help -s h -d 'show help'
+complete -c contactsctl -n "__contactsctl_arg ' serve device remove' '0'" -x -a '(contactsctl __complete devices (commandline -ct) 2>/dev/null)'
+complete -c contactsctl -n "__contactsctl_at ' serve device password'" -l qr -r -x -a '(__fish_complete_suffix .png)' -d 'also write the QR code as a PNG image'
+complete -c contactsctl -n "__contactsctl_at ' serve device password'" -l qr-with-password -d 'put the password into the QR code too (anyone who sees the code can sign in)'
+complete -c contactsctl -n "__contactsctl_at ' serve device password'" -l json -d 'print machine-readable JSON'
+complete -c contactsctl -n "__contactsctl_at ' serve device password'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
+complete -c contactsctl -n "__contactsctl_at ' serve device password'" -l no-color -d 'never colour the output'
+complete -c contactsctl -n "__contactsctl_at ' serve device password'" -l help -s h -d 'show help'
+complete -c contactsctl -n "__contactsctl_arg ' serve device password' '0'" -x -a '(contactsctl __complete devices (commandline -ct) 2>/dev/null)'
 complete -c contactsctl -n "__contactsctl_at ' fav'" -l json -d 'print machine-readable JSON'
 complete -c contactsctl -n "__contactsctl_at ' fav'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
 complete -c contactsctl -n "__contactsctl_at ' fav'" -l no-color -d 'never colour the output'

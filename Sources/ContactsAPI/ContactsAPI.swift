@@ -49,6 +49,12 @@ public enum ContactsAPI {
         public static let daemonStatus = DaemonStatus.method
         public static let serveStatus = ServeStatus.method
         public static let serveSet = ServeSet.method
+        public static let serveLANSet = ServeLANSet.method
+        public static let serveCertificate = ServeCertificate.method
+        public static let serveDevicesAdd = ServeDevicesAdd.method
+        public static let serveDevicesList = ServeDevicesList.method
+        public static let serveDevicesRemove = ServeDevicesRemove.method
+        public static let serveDevicesPassword = ServeDevicesPassword.method
         public static let eventsSubscribe = EventsSubscribe.method
         public static let groupsAddMembers = GroupsAddMembers.method
         public static let groupsCreate = GroupsCreate.method

@@ -14,7 +14,9 @@ enum ServeBench {
     static func measure(_ contacts: [Contact], scratch dir: String) throws -> Report {
         var out = Report()
         let port = try SyncBench.freePort()
-        let daemon = try DaemonRun(home: dir + "/serve", config: #"{"carddav": {"listen": "127.0.0.1:\#(port)"}}"#)
+        let lanPort = try SyncBench.freePort()
+        let daemon = try DaemonRun(
+            home: dir + "/serve", config: #"{"carddav": {"listen": "127.0.0.1:\#(port)", "lan": {"listen": "127.0.0.1:\#(lanPort)"}}}"#)
         defer { daemon.stop() }
         let some = Array(contacts.prefix(cards))
         let file = dir + "/serve/corpus.vcf"
@@ -47,6 +49,8 @@ enum ServeBench {
         let idle = try noOpSync(http, bookURL)
         out.row("CardDAV: sync-collection with nothing changed, \(some.count) cards (p50 of 20)", String(format: "%.2f ms", idle))
         out.figures["serveNoOpSyncMs"] = idle
+        try LANBench.measure(
+            daemon, port: lanPort, cards: try vCard3(some), count: some.count, loopbackNoOpMs: idle, scratch: dir, into: &out)
 
         // The same 10k cards served by Radicale, and vdirsyncer's first sync from each.
         var tPeerList: Double?
@@ -94,12 +98,22 @@ enum ServeBench {
             out.row("CardDAV: sync-collection with nothing changed, \(contacts.count) cards (p50 of 20)", String(format: "%.2f ms", large))
             out.figures["serveNoOpSyncLargeMs"] = large
         }
+        try LANBench.devicesAtOnce(daemon, port: lanPort, count: contacts.count, into: &out)
+        daemon.stop()
+        try LANBench.memoryAtRest(home: dir + "/serve", loopbackPort: port, lanPort: lanPort, into: &out)
         return out
     }
 
     /// The median time of 20 sync-collection requests from the book's current token, on one
     /// kept-alive connection, in ms.
     static func noOpSync(_ http: HTTPClient, _ url: URL) throws -> Double {
+        // The first one opens the connection.
+        try noOpSyncTimes(http, url, requests: 20).sorted()[10]
+    }
+
+    /// The times of `requests` no-op sync-collection requests on one kept-alive connection,
+    /// in ms, after one that opens it (and the PROPFIND that reads the token).
+    static func noOpSyncTimes(_ http: HTTPClient, _ url: URL, requests: Int) throws -> [Double] {
         let depth0 = HTTPRequest(
             "PROPFIND", url, headers: ["Depth": "0", "Content-Type": "application/xml"],
             body: Data("<d:propfind xmlns:d='DAV:'><d:prop><d:sync-token/></d:prop></d:propfind>".utf8))
@@ -114,7 +128,7 @@ enum ServeBench {
                 "<d:sync-collection xmlns:d='DAV:'><d:sync-token>\(token)</d:sync-token><d:sync-level>1</d:sync-level><d:prop><d:getetag/></d:prop></d:sync-collection>"
                     .utf8))
         var times: [Double] = []
-        for _ in 0..<21 {
+        for _ in 0...requests {
             let t = Date()
             let r = try http.send(report)
             guard r.status == 207, !String(decoding: r.body, as: UTF8.self).contains("<d:response>") else {
@@ -123,8 +137,7 @@ enum ServeBench {
             }
             times.append(Date().timeIntervalSince(t) * 1000)
         }
-        // The first one opens the connection.
-        return times.dropFirst().sorted()[10]
+        return Array(times.dropFirst())
     }
 
     /// The fastest of five runs of curl with these arguments, in ms (spawned as the other

@@ -95,4 +95,22 @@ final class RequestTests: XCTestCase {
         XCTAssertEqual(ServeStatus().params, [:])
         XCTAssertEqual(try ContactsDelete(RPCParams(ContactsDelete(ids: ["a"]).params)).ids, ["a"])
     }
+
+    func testTheServeRequestsSayWhatTheyChangeAndNothingElse() throws {
+        XCTAssertNil(try ServeCertificate(RPCParams([:])).change, "only say what it is")
+        XCTAssertEqual(try ServeCertificate(RPCParams(ServeCertificate(change: .renew).params)).change, .renew)
+        let own = ServeCertificate(change: .use(certificate: "C", key: "K"))
+        XCTAssertEqual(try ServeCertificate(RPCParams(own.params)).change, own.change)
+        XCTAssertThrowsError(try ServeCertificate(RPCParams(["certificate": "C"])), "a certificate goes with its key")
+        XCTAssertThrowsError(try ServeCertificate(RPCParams(["renew": true, "certificate": "C", "key": "K"])))
+        let add = ServeDevicesAdd(name: "phone", readOnly: true, books: ["family"])
+        let read = try ServeDevicesAdd(RPCParams(add.params))
+        XCTAssertEqual([read.name] + read.books, ["phone", "family"])
+        XCTAssertTrue(read.readOnly)
+        XCTAssertEqual(ServeDevicesAdd(name: "phone").params, ["name": "phone"], "defaults are not sent")
+        XCTAssertEqual(try ServeDevicesRemove(RPCParams(["name": "phone"])).name, "phone")
+        XCTAssertThrowsError(try ServeDevicesPassword(RPCParams([:])))
+        XCTAssertEqual(ServeLANSet(listen: nil).params, ["listen": .null])
+        XCTAssertEqual(try ServeLANSet(RPCParams(["listen": "0.0.0.0:5233", "host": "desk"])).host, "desk")
+    }
 }

@@ -144,12 +144,21 @@ final class DaemonFixture {
     }
 
     /// Starts the daemon and waits for READY=1.
-    func start(extraArgs: [String] = [], extraEnvironment: [String: String] = [:], keepLog: Bool = false) throws {
+    /// With `namespace`, the daemon runs inside that network namespace (`ip netns exec`, which
+    /// becomes the daemon: its pid is the daemon's).
+    func start(
+        extraArgs: [String] = [], extraEnvironment: [String: String] = [:], keepLog: Bool = false, namespace: String? = nil
+    ) throws {
         let receiver = try NotifyReceiver(path: home + "/notify-\(UUID().uuidString.prefix(4)).sock")
         notify = receiver
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: try Products.path("contactsd"))
-        p.arguments = extraArgs
+        if let namespace {
+            p.executableURL = URL(fileURLWithPath: TestNetwork.ip)
+            p.arguments = ["netns", "exec", namespace, try Products.path("contactsd")] + extraArgs
+        } else {
+            p.executableURL = URL(fileURLWithPath: try Products.path("contactsd"))
+            p.arguments = extraArgs
+        }
         var env = environment
         env["NOTIFY_SOCKET"] = receiver.path
         env.merge(extraEnvironment) { $1 }

@@ -10,6 +10,7 @@ public struct ServeStatus: ParameterlessRequest {
             "required": ["listen", "url", "listening", "books"],
             "properties": [
                 "listen": APISchema.nullableString, "url": APISchema.nullableString, "listening": APISchema.boolean,
+                "lan": ServeShape.lan,
                 "books": [
                     "type": "array",
                     "items": [
@@ -18,7 +19,9 @@ public struct ServeStatus: ParameterlessRequest {
                 ],
             ],
         ],
-        summary: "Where the store is served over CardDAV: the address set, whether it listens, and each book's URL.")
+        summary:
+            "Where the store is served over CardDAV: the loopback address set, whether it listens, each book's URL, and the LAN face (lan: where, its URL, certificate and devices; null while off)."
+    )
 
     public init() {}
 }

@@ -9,6 +9,8 @@ public enum CompletionKind: Sendable, Equatable {
     case trash
     /// The names of sync accounts.
     case accounts
+    /// The names of the devices the network face lets in.
+    case devices
 }
 
 /// One option, declared once; parsing, help and completion all read it.

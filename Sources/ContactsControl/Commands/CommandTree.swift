@@ -2,6 +2,11 @@ import ContactsAPI
 
 /// The whole of `contactsctl`, declared once.
 public enum CommandTree {
+    /// A device's QR code as an image, and whether it holds the password.
+    static let qrOptions = [
+        OptionSpec("qr", value: "FILE.png", help: "also write the QR code as a PNG image", completion: .files(extensions: ["png"])),
+        OptionSpec("qr-with-password", help: "put the password into the QR code too (anyone who sees the code can sign in)"),
+    ]
     static let contactArg = ArgumentSpec("ID", help: "a contact's id, or a unique name or part of one", completion: .contacts)
     static let groupFilter = OptionSpec("group", short: "g", value: "GROUP", help: "only members of GROUP", completion: .groups)
     static let favoritesFilter = OptionSpec("favorites", short: "f", help: "only favorites")
@@ -217,6 +222,64 @@ public enum CommandTree {
                         ],
                         options: [OptionSpec("remove", help: "remove the source file instead")],
                         run: ServeCommands.setupEvolution),
+                    CommandSpec(
+                        "status", summary: "Where the contacts are served, on this machine and on the network.", run: DeviceCommands.status),
+                    CommandSpec(
+                        "lan", summary: "Serve them to your phone and other devices on the local network, over TLS.",
+                        subcommands: [
+                            CommandSpec(
+                                "enable", summary: "Serve them on the network (every address, port 5233, unless told otherwise).",
+                                options: [
+                                    OptionSpec(
+                                        "address", value: "ADDR", help: "the address to listen on (default: every address, 0.0.0.0)"),
+                                    OptionSpec("port", value: "PORT", help: "the port (default 5233)"),
+                                    OptionSpec(
+                                        "host", value: "NAME", help: "the host name devices are given (default: the machine's address)"),
+                                ],
+                                run: DeviceCommands.enableLAN),
+                            CommandSpec("disable", summary: "Stop serving them on the network.", run: DeviceCommands.disableLAN),
+                        ]),
+                    CommandSpec(
+                        "certificate",
+                        summary: "Show the network face's certificate (its fingerprint, as phones show it), or renew or replace it.",
+                        arguments: [
+                            ArgumentSpec(
+                                "KEY", optional: true, help: "with --use: the certificate's private key (PEM)",
+                                completion: .files(extensions: ["pem", "key"]))
+                        ],
+                        options: [
+                            OptionSpec("renew", help: "make a new key and certificate (devices must accept it again)"),
+                            OptionSpec(
+                                "use", value: "CERT", help: "use your own certificate (PEM) and KEY",
+                                completion: .files(extensions: ["pem", "crt"])),
+                        ],
+                        run: DeviceCommands.certificate),
+                    CommandSpec(
+                        "device", summary: "The devices that may sync over the network, each with its own password.",
+                        subcommands: [
+                            CommandSpec(
+                                "add",
+                                summary:
+                                    "Let a device in: prints its password (once), the address, the fingerprint and a QR code for DAVx⁵.",
+                                arguments: [ArgumentSpec("NAME", help: "the device's name, also its user name")],
+                                options: [
+                                    OptionSpec("read-only", help: "it may read, not change"),
+                                    OptionSpec(
+                                        "book", value: "BOOK", repeats: true,
+                                        help: "only this book (local, or an account's name); repeatable", completion: .accounts),
+                                ] + qrOptions,
+                                run: DeviceCommands.add),
+                            CommandSpec(
+                                "list", summary: "The devices: books, access, when added, last seen, wrong passwords.",
+                                run: DeviceCommands.list),
+                            CommandSpec(
+                                "remove", summary: "Take a device away: refused from its next request on.",
+                                arguments: [ArgumentSpec("NAME", help: "the device", completion: .devices)], run: DeviceCommands.remove),
+                            CommandSpec(
+                                "password", summary: "Give a device a new password; the old one stops at once.",
+                                arguments: [ArgumentSpec("NAME", help: "the device", completion: .devices)], options: qrOptions,
+                                run: DeviceCommands.password),
+                        ]),
                 ]),
             CommandSpec(
                 "fav", summary: "Mark a contact as a favorite.", arguments: [contactArg], run: { try ContactCommands.favorite(&$0, true) }),

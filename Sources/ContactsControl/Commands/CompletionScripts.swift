@@ -175,6 +175,7 @@ enum CompletionScripts {
         case .groups: "_contactsctl_live groups"
         case .trash: "_contactsctl_live trash"
         case .accounts: "_contactsctl_live accounts"
+        case .devices: "_contactsctl_live devices"
         }
     }
 
@@ -252,6 +253,7 @@ enum CompletionScripts {
         case .groups: "_contactsctl_live groups"
         case .trash: "_contactsctl_live trash"
         case .accounts: "_contactsctl_live accounts"
+        case .devices: "_contactsctl_live devices"
         }
     }
 
@@ -353,6 +355,7 @@ enum CompletionScripts {
         case .groups: " -x -a '(contactsctl __complete groups (commandline -ct) 2>/dev/null)'"
         case .trash: " -x -a '(contactsctl __complete trash (commandline -ct) 2>/dev/null)'"
         case .accounts: " -x -a '(contactsctl __complete accounts (commandline -ct) 2>/dev/null)'"
+        case .devices: " -x -a '(contactsctl __complete devices (commandline -ct) 2>/dev/null)'"
         }
     }
 }

@@ -163,6 +163,10 @@ enum LiveCommands {
             for a in (try? client.call(AccountsList()))?["accounts"]?.arrayValue ?? [] {
                 if let n = a["name"]?.stringValue, n.hasPrefix(prefix) { inv.output.line(n) }
             }
+        case "devices":
+            for d in (try? client.call(ServeDevicesList()))?["devices"]?.arrayValue ?? [] {
+                if let n = d["name"]?.stringValue, n.hasPrefix(prefix) { inv.output.line(n) }
+            }
         default: break
         }
         return 0

@@ -12,18 +12,31 @@ extension Daemon {
         [
             RPCMethod(ServeStatus.self) { [self] _, _ in try serveStatus(store) },
             RPCMethod(ServeSet.self) { [self] request, _ in
-                var listen: String?
+                var listen: JSONValue = .null
                 if let text = request.listen {
                     switch LoopbackAddress.parse(text) {
-                    case .success(let a): listen = a.description
+                    case .success(let a): listen = .string(a.description)
                     case .failure(let e): throw RPCError(.invalidParams, "Invalid params: listen: \(e)", data: ["field": "listen"])
                     }
                 }
-                try writeCardDAVSetting(listen)
+                try writeCardDAVSetting("listen", listen)
                 reload()
                 return try serveStatus(store)
             },
-        ]
+            RPCMethod(ServeLANSet.self) { [self] request, _ in
+                var lan: JSONValue = .null
+                if let text = request.listen {
+                    switch ListenAddress.parse(text) {
+                    case .success(let a):
+                        lan = .object(.present(["listen": .string(a.description), "host": request.host.map { .string($0) }]))
+                    case .failure(let e): throw RPCError(.invalidParams, "Invalid params: listen: \(e)", data: ["field": "listen"])
+                    }
+                }
+                try writeCardDAVSetting("lan", lan)
+                reload()
+                return try serveStatus(store)
+            },
+        ] + deviceMethods(store: store)
     }
 
     private func serveStatus(_ store: ContactStore) throws -> JSONValue {
@@ -36,7 +49,7 @@ extension Daemon {
         }
         return [
             "listen": wanted.map { .string($0.description) } ?? .null, "url": url.map { .string($0) } ?? .null,
-            "listening": .bool(url != nil), "books": .array(books ?? []),
+            "listening": .bool(url != nil), "books": .array(books ?? []), "lan": lanStatus(),
         ]
     }
 
@@ -44,9 +57,9 @@ extension Daemon {
         name.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? name
     }
 
-    /// `carddav.listen` set in (or, nil, taken out of) the configuration file, the rest of it
-    /// as it was; written to a temporary file and renamed over it.
-    private func writeCardDAVSetting(_ listen: String?) throws {
+    /// `carddav.KEY` set in (or, null, taken out of) the configuration file, the rest of it as
+    /// it was; written to a temporary file and renamed over it.
+    func writeCardDAVSetting(_ key: String, _ value: JSONValue) throws {
         let path = options.configPath ?? paths.configHome + "/contactsd/config.json"
         var root = JSONObject()
         if let data = FileManager.default.contents(atPath: path) {
@@ -55,11 +68,9 @@ extension Daemon {
             }
             root = o
         }
-        if let listen {
-            root["carddav"] = ["listen": .string(listen)]
-        } else {
-            root["carddav"] = nil
-        }
+        var carddav = root["carddav"]?.objectValue ?? [:]
+        carddav[key] = value.isNull ? nil : value
+        root["carddav"] = carddav.isEmpty ? nil : .object(carddav)
         do {
             try FileManager.default.createDirectory(
                 atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true,

@@ -34,6 +34,10 @@ public final class Daemon: @unchecked Sendable {
     private var sync: SyncService?
     private var vdirs: VdirWatcher?
     private(set) var cardDAV: CardDAVFace?
+    /// The CardDAV face on the local network (devices, TLS); nil when its files cannot be read.
+    private(set) var lan: LANFace?
+    /// Why there is no LAN face.
+    private(set) var lanFailure: String?
     /// The CardDAV socket the service manager passed, if it did.
     private var passedCardDAVSocket: Int32?
     /// How the last sync of each account went, for the status line.
@@ -183,15 +187,24 @@ public final class Daemon: @unchecked Sendable {
         } catch {
             log.warning("vdir accounts are not watched (they sync every interval): \(error)")
         }
-        try server.start()
+        // The faces and the drop folder are there before the first request too: a client may ask
+        // where the store is served, or drop a file, as soon as the socket answers.
+        try FileIO.makeDirectories(inboxPath)
         let face = CardDAVFace(store: store, sync: sync, log: log)
         cardDAV = face
+        do {
+            lan = try LANFace(store: store, sync: sync, directory: dataDirectory + "/lan", log: log)
+        } catch {
+            lanFailure = error.description
+            log.error("devices cannot be served: \(error)")
+        }
+        try server.start()
         if let fd = passedCardDAVSocket {
             face.serve(passedSocket: fd)
         } else {
             face.apply(settings.cardDAVListen)
         }
-        try FileIO.makeDirectories(inboxPath)
+        lan?.apply(settings.cardDAVLAN)
         try watcher.start()
         startWatchdog()
         let counts = (try? store.counts()) ?? (contacts: 0, groups: 0)
@@ -400,6 +413,7 @@ public final class Daemon: @unchecked Sendable {
             store?.keepsHistory = fresh.historyDays > 0
             sync?.defaultAccount = fresh.defaultAccount
             cardDAV?.apply(fresh.cardDAVListen)
+            lan?.apply(fresh.cardDAVLAN)
             if fresh.defaultRegion != old.defaultRegion {
                 PhoneRegion.current = fresh.defaultRegion
                 let keyed = try store?.phoneRegionChanged() ?? 0
@@ -436,6 +450,7 @@ public final class Daemon: @unchecked Sendable {
         vdirs?.stop()
         inbox?.stop()
         cardDAV?.stop()
+        lan?.stop()
         server?.shutdown(grace: 10)
         store?.close()
         if ownsSocketFile { unlink(socketPath) }

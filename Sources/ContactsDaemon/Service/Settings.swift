@@ -32,6 +32,8 @@ public struct Settings: Sendable, Equatable {
     public var regionSource: String?
     /// Where the store is served over CardDAV (`carddav.listen`); nil: it is not.
     public var cardDAVListen: LoopbackAddress?
+    /// Where the store is served over CardDAV with TLS to devices (`carddav.lan`); nil: it is not.
+    public var cardDAVLAN: LANSettings?
     /// A directory kept as a calendar of the contacts' birthdays and dates (`birthdayCalendar`);
     /// nil: none is kept.
     public var birthdayCalendar: String?
@@ -148,7 +150,7 @@ public struct Settings: Sendable, Equatable {
                 defaultRegion = code
             case "carddav":
                 guard case .object(let c) = m.value else { throw fail("must be an object such as {\"listen\": \"127.0.0.1:5232\"}") }
-                for k in c where k.key != "listen" { throw fail("has no setting '\(k.key)' (known: listen)") }
+                for k in c where k.key != "listen" && k.key != "lan" { throw fail("has no setting '\(k.key)' (known: listen, lan)") }
                 switch c["listen"] {
                 case nil, .null?: cardDAVListen = nil
                 case .string(let text)?:
@@ -158,9 +160,32 @@ public struct Settings: Sendable, Equatable {
                     }
                 default: throw fail("listen must be a string such as \"127.0.0.1:5232\"")
                 }
+                cardDAVLAN = try Self.lan(c["lan"], fail)
             default:
                 throw fail("is not a setting (known: \(Self.knownKeys.joined(separator: ", ")))")
             }
         }
+    }
+}
+
+extension Settings {
+    /// `carddav.lan`: `{"listen": "ADDR:PORT", "host": "NAME"}`, or nothing.
+    static func lan(_ value: JSONValue?, _ fail: (String) -> FileError) throws(FileError) -> LANSettings? {
+        guard let value, !value.isNull else { return nil }
+        guard case .object(let o) = value else { throw fail("lan must be an object such as {\"listen\": \"0.0.0.0:5233\"}") }
+        for k in o where k.key != "listen" && k.key != "host" { throw fail("lan has no setting '\(k.key)' (known: listen, host)") }
+        guard let text = o["listen"]?.stringValue else { throw fail("lan.listen must be a string such as \"0.0.0.0:5233\"") }
+        let address: ListenAddress
+        switch ListenAddress.parse(text) {
+        case .success(let a): address = a
+        case .failure(let e): throw fail("lan.listen: \(e)")
+        }
+        var host: String?
+        switch o["host"] {
+        case nil, .null?: host = nil
+        case .string(let h)? where !h.isEmpty && h.count <= 253 && !h.contains("/") && !h.contains(" "): host = h
+        default: throw fail("lan.host must be a host name or address")
+        }
+        return LANSettings(listen: address, host: host)
     }
 }
