@@ -272,4 +272,80 @@ final class LANTests: FixtureTestCase {
         let history = try daemon.ctl("history", "Grace Hopper")
         XCTAssertTrue(history.stdout.contains("carddav:desk"), history.stdout)
     }
+
+    func testAFloodOfIdleConnectionsLeavesTheOwnersFacesAndOtherDevicesAnswering() throws {
+        let phone = try addDevice("phone")
+        XCTAssertEqual(try daemon.ctl("serve", "enable", "--port", "15232").status, 0)
+        let flag = daemon.home + "/flood"
+        // 200 connections that never start a handshake, held open until the test is done.
+        let script = """
+            import os, socket, sys, time
+            held = []
+            for _ in range(200):
+                try:
+                    held.append(socket.create_connection((sys.argv[1], \(port)), timeout=2))
+                except OSError:
+                    pass
+            open(sys.argv[2] + ".ready", "w").close()
+            while not os.path.exists(sys.argv[2]): time.sleep(0.05)
+            """
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: TestNetwork.ip)
+        p.arguments = ["netns", "exec", network.client, "/usr/bin/python3", "-c", script, network.serverAddress, flag]
+        try p.run()
+        defer {
+            FileManager.default.createFile(atPath: flag, contents: nil)
+            p.waitUntilExit()
+        }
+        XCTAssertTrue(waitForFile(flag + ".ready", timeout: 30))
+        XCTAssertEqual(try daemon.ctl("list").status, 0, "the socket answers")
+        let loopback = try network.inServer(
+            "/usr/bin/curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "5", "http://127.0.0.1:15232/"])
+        XCTAssertEqual(loopback.stdout, "200", "the loopback face answers")
+        // A device reaching the LAN face from the server's own side is still served.
+        let local = try network.inServer(
+            "/usr/bin/curl",
+            [
+                "-s", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "10", "--cacert", certificatePath, "-u",
+                "phone:\(phone.password)", "\(base)/",
+            ])
+        XCTAssertEqual(local.stdout, "200", "another address is served while one floods")
+    }
+
+    func testTheUsersOwnCertificateIsTakenWhenItsKeyMatches() throws {
+        let dir = daemon.home + "/own"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let made = try runProgram(
+            "/usr/bin/openssl",
+            [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "30", "-subj", "/CN=desk",
+                "-addext", "subjectAltName=IP:\(network.serverAddress)", "-keyout", dir + "/key.pem", "-out", dir + "/cert.pem",
+            ], environment: ProcessInfo.processInfo.environment)
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let other = try runProgram(
+            "/usr/bin/openssl", ["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-out", dir + "/other.pem"],
+            environment: ProcessInfo.processInfo.environment)
+        XCTAssertEqual(other.status, 0)
+        let mismatched = try daemon.ctl("serve", "certificate", "--use", dir + "/cert.pem", dir + "/other.pem")
+        XCTAssertNotEqual(mismatched.status, 0, "a key that is not the certificate's is refused")
+        let used = try daemon.ctl("serve", "certificate", "--use", dir + "/cert.pem", dir + "/key.pem")
+        XCTAssertEqual(used.status, 0, used.stderr)
+        let status = try daemon.ctl("serve", "status")
+        XCTAssertTrue(status.stderr.contains("expires within 30 days"), "a certificate near its end is warned of: \(status.stderr)")
+        let phone = try addDevice("phone")
+        let r = try network.inClient(
+            "/usr/bin/curl",
+            [
+                "-s", "-o", "/dev/null", "-w", "%{http_code}", "--max-time", "10", "--cacert", dir + "/cert.pem", "-u",
+                "phone:\(phone.password)", "\(base)/",
+            ])
+        XCTAssertEqual(r.stdout, "200", "served with the user's certificate")
+        let qr = daemon.home + "/with-password.png"
+        let renewed = try daemon.ctl("serve", "device", "password", "phone", "--qr", qr, "--qr-with-password", "--json")
+        let password = try XCTUnwrap(
+            (try JSONSerialization.jsonObject(with: Data(renewed.stdout.utf8)) as? [String: Any])?["password"] as? String)
+        let scanned = try runProgram("/usr/bin/zbarimg", ["-q", "--raw", qr], environment: ProcessInfo.processInfo.environment)
+        XCTAssertEqual(
+            scanned.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "davx5://phone:\(password)@\(network.serverAddress):\(port)/")
+    }
 }
