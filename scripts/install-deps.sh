@@ -2,13 +2,13 @@
 # Installs what building, running, testing and benchmarking contactsd needs (abook is a peer
 # the benchmark measures beside contactsctl; evolution-data-server with its Python bindings,
 # dbus-daemon and litmus are the CardDAV face's peers; GnuTLS's and libqrencode's headers build the
-# LAN face and its QR codes, and gnutls-bin, openssl, zbar-tools and iproute2 are its tests' peers
-# and network namespaces), and nothing that is already there.
+# LAN face and its QR codes, and gnutls-bin, openssl, zbar-tools, iproute2 and Avahi are its tests'
+# peers, network namespaces and DNS-SD), and nothing that is already there.
 set -euo pipefail
 
 packages=(libsqlite3-dev libsystemd-dev libvips-dev libjemalloc-dev libcurl4-openssl-dev libphonenumber-dev libmicrohttpd-dev curl systemd socat python3 python3-pip make man-db bash-completion zsh fish abook
     evolution-data-server gir1.2-ebook-1.2 gir1.2-edataserver-1.2 python3-gi dbus-daemon litmus
-    libgnutls28-dev libqrencode-dev gnutls-bin openssl zbar-tools iproute2)
+    libgnutls28-dev libqrencode-dev gnutls-bin openssl zbar-tools iproute2 avahi-daemon avahi-utils)
 missing=()
 for p in "${packages[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

@@ -44,6 +44,11 @@ public final class OnDemandListener: Sendable {
 
     /// Watches a socket already listening (passed by systemd, or bound above).
     public init(socket fd: Int32) {
+        // The connections it accepts inherit this: a response goes out as it is written, not
+        // held back for the client's acknowledgement of the last piece (TLS writes a response
+        // as several records, each of which would otherwise wait for a delayed ACK).
+        var yes: Int32 = 1
+        setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &yes, socklen_t(MemoryLayout<Int32>.size))
         state = Locked(State(fd: fd))
         var bound = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)

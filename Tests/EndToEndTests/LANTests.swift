@@ -348,4 +348,24 @@ final class LANTests: FixtureTestCase {
         XCTAssertEqual(
             scanned.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "davx5://phone:\(password)@\(network.serverAddress):\(port)/")
     }
+
+    func testTheLANFaceIsAnnouncedByDNSSDWhereAvahiRunsAndWithdrawnWhenItStops() throws {
+        let avahi = try TestAvahi(network)
+        defer { avahi.stop() }
+        // The daemon again, finding the Avahi of its namespace through its system bus.
+        daemon.stop()
+        try daemon.start(extraEnvironment: ["DBUS_SYSTEM_BUS_ADDRESS": avahi.serverBus], namespace: network.server)
+        var found = ""
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline && !found.contains(";\(network.serverAddress);\(port);") {
+            found = try avahi.browse("_carddavs._tcp")
+            if !found.contains(";\(network.serverAddress);\(port);") { usleep(300_000) }
+        }
+        XCTAssertTrue(found.contains("=;"), "resolved: \(found)\n\(daemon.log)")
+        XCTAssertTrue(found.contains(";\(network.serverAddress);\(port);\"path=/\""), found)
+        XCTAssertEqual(try daemon.ctl("serve", "lan", "disable").status, 0)
+        let publishers = try runProgram(
+            "/usr/bin/pgrep", ["-f", "avahi-publish -s contactsd"], environment: ProcessInfo.processInfo.environment)
+        XCTAssertEqual(publishers.stdout, "", "the announcement is withdrawn with the face")
+    }
 }

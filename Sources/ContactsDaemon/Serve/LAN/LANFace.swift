@@ -15,6 +15,7 @@ final class LANFace: @unchecked Sendable {
     let identity: LANIdentity
     let registry: DeviceRegistry
     let limiter = SignInLimiter()
+    private let announcement: ServiceAnnouncement
 
     private struct State {
         var settings: LANSettings?
@@ -28,6 +29,7 @@ final class LANFace: @unchecked Sendable {
         self.sync = sync
         self.log = log
         identity = LANIdentity(directory: directory)
+        announcement = ServiceAnnouncement(log: log)
         registry = try DeviceRegistry(path: directory + "/devices.json")
     }
 
@@ -39,7 +41,7 @@ final class LANFace: @unchecked Sendable {
             s.listener?.stop()
             s.listener = nil
             s.settings = wanted
-            guard let wanted else { return }
+            guard let wanted else { return announcement.withdraw() }
             start(wanted, &s)
         }
     }
@@ -70,6 +72,7 @@ final class LANFace: @unchecked Sendable {
                 failed: { [log] error in log.error("cannot serve CardDAV on the network at \(settings.listen): \(error)") })
             s.listener = socket
             log.info("serving CardDAV to devices at \(Self.url(settings)) (TLS; certificate \(info.fingerprintText))")
+            announcement.announce(name: "contactsd on \(NetworkInterfaces.hostName())", port: socket.port)
         } catch {
             log.error("cannot serve CardDAV on the network at \(settings.listen): \(error)")
         }
@@ -111,6 +114,7 @@ final class LANFace: @unchecked Sendable {
             s.listener?.stop()
             s.listener = nil
         }
+        announcement.withdraw()
         registry.flush()
     }
 
