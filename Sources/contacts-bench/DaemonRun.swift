@@ -94,6 +94,16 @@ final class DaemonRun {
         return Date().timeIntervalSince(start)
     }
 
+    /// Waits until the phones of an import are read as numbers (the daemon does that right
+    /// after a large import, in the background): what is measured next finds it at rest.
+    func waitForPhoneNumbers(timeout: Double = 120) throws {
+        let client = try RPCClient(path: socket)
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline, (try client.call("daemon.status", [:]))["phonesAwaitingNumbers"]?.intValue ?? 0 > 0 {
+            usleep(50_000)
+        }
+    }
+
     private var stopped = false
 
     func stop() {
