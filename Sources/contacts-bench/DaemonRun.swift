@@ -94,14 +94,17 @@ final class DaemonRun {
         return Date().timeIntervalSince(start)
     }
 
-    /// Waits until the phones of an import are read as numbers (the daemon does that right
-    /// after a large import, in the background): what is measured next finds it at rest.
-    func waitForPhoneNumbers(timeout: Double = 120) throws {
+    /// Waits until the daemon is at rest after a large import: its phones read as numbers (in
+    /// the background, right after the import), then two seconds without a request, in which
+    /// it writes its log back into the database file (a read through a log of a whole import
+    /// is slower than one from the file).
+    func waitUntilAtRest(timeout: Double = 120) throws {
         let client = try RPCClient(path: socket)
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline, (try client.call("daemon.status", [:]))["phonesAwaitingNumbers"]?.intValue ?? 0 > 0 {
             usleep(50_000)
         }
+        usleep(2_000_000)
     }
 
     private var stopped = false

@@ -22,7 +22,7 @@ enum ServeBench {
         let file = dir + "/serve/corpus.vcf"
         try vCard3(some).write(toFile: file, atomically: false, encoding: .utf8)
         _ = try RPCClient(path: daemon.socket).call("contacts.import", ["path": .string(file)])
-        try daemon.waitForPhoneNumbers()
+        try daemon.waitUntilAtRest()
         let book = "http://127.0.0.1:\(port)/books/local/"
         let listing = [
             "-X", "PROPFIND", "-H", "Depth: 1", "--data", "<d:propfind xmlns:d='DAV:'><d:prop><d:getetag/></d:prop></d:propfind>", book,
@@ -97,7 +97,7 @@ enum ServeBench {
             let rest = dir + "/serve/rest.vcf"
             try vCard3(Array(contacts.dropFirst(cards))).write(toFile: rest, atomically: false, encoding: .utf8)
             _ = try RPCClient(path: daemon.socket).call("contacts.import", ["path": .string(rest)])
-            try daemon.waitForPhoneNumbers()
+            try daemon.waitUntilAtRest()
             let large = try noOpSync(http, bookURL)
             out.row("CardDAV: sync-collection with nothing changed, \(contacts.count) cards (p50 of 20)", String(format: "%.2f ms", large))
             out.figures["serveNoOpSyncLargeMs"] = large
