@@ -1,6 +1,7 @@
 import CardDAVServer
 import ContactsCore
 import ContactsStore
+import ContactsSupport
 import Foundation
 import VCard
 
@@ -134,13 +135,19 @@ struct StoreBooks: WritableBooks {
         }
         let contacts = try store.contacts(ids: Array(Set(candidates.values.joined())))
         var out: [String: ServedCard] = [:]
+        var found: [(name: String, contact: Contact)] = []
         for name in names {
             guard let contact = candidates[name]?.lazy.compactMap({ contacts[$0] }).first(where: { ($0.account ?? Self.local) == book })
             else {
                 if let g = try servedGroup(name, in: book) { out[name] = ServedCard(info: Self.info(g), text: Self.text(g, version)) }
                 continue
             }
-            out[name] = ServedCard(info: Self.info(contact, name: served[contact.id]), text: text(contact, version))
+            found.append((name, contact))
+        }
+        // The cards written on every core: a first sync asks for a whole book in one multiget.
+        let texts = Parallel.chunks(found.count, minimum: 256) { [self, found] range in found[range].map { text($0.contact, version) } }
+        for (item, text) in zip(found, texts.joined()) {
+            out[item.name] = ServedCard(info: Self.info(item.contact, name: served[item.contact.id]), text: text)
         }
         return out
     }
