@@ -350,13 +350,17 @@ final class LANTests: FixtureTestCase {
     }
 
     func testTheLANFaceIsAnnouncedByDNSSDWhereAvahiRunsAndWithdrawnWhenItStops() throws {
+        #if CONTACTSD_SANITIZED
+            // Avahi's probing and the browse are timed for a daemon at full speed.
+            throw XCTSkip("DNS-SD is tested without the sanitizer")
+        #endif
         let avahi = try TestAvahi(network)
         defer { avahi.stop() }
         // The daemon again, finding the Avahi of its namespace through its system bus.
         daemon.stop()
         try daemon.start(extraEnvironment: ["DBUS_SYSTEM_BUS_ADDRESS": avahi.serverBus], namespace: network.server)
         var found = ""
-        let deadline = Date().addingTimeInterval(20)
+        let deadline = Date().addingTimeInterval(60)
         while Date() < deadline && !found.contains(";\(network.serverAddress);\(port);") {
             found = try avahi.browse("_carddavs._tcp")
             if !found.contains(";\(network.serverAddress);\(port);") { usleep(300_000) }
