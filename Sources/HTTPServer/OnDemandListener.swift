@@ -16,6 +16,8 @@ public final class OnDemandListener: Sendable {
         /// when no one waits. (A thread waits in poll, not a Dispatch source: a process that
         /// used Dispatch's worker threads wakes every second for the rest of its life.)
         var wakeFD: Int32 = -1
+        /// Signalled when the thread waiting for the first connection has left its poll.
+        var waiterDone: DispatchSemaphore?
         var listener: HTTPListener?
     }
     private let state: Locked<State>
@@ -70,6 +72,7 @@ public final class OnDemandListener: Sendable {
     /// Waits for the first connection, then serves the socket with the listener `make`
     /// makes; `failed` hears why it could not be made (the socket is closed then).
     public func start(_ make: @escaping Make, failed: @escaping @Sendable (Error) -> Void) {
+        let done = DispatchSemaphore(value: 0)
         let ends: (listening: Int32, wake: Int32)? = state.withLock { s in
             guard s.wakeFD < 0, s.listener == nil, s.fd >= 0 else { return nil }
             var ends: [Int32] = [-1, -1]
@@ -79,6 +82,7 @@ public final class OnDemandListener: Sendable {
             }
             for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
             s.wakeFD = ends[1]
+            s.waiterDone = done
             return (s.fd, ends[0])
         }
         guard let (listening, wake) = ends else { return }
@@ -86,6 +90,7 @@ public final class OnDemandListener: Sendable {
             var fds = [pollfd(fd: listening, events: Int16(POLLIN), revents: 0), pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
             _ = try? retryingSyscall("poll") { poll(&fds, 2, -1) }
             close(wake)
+            done.signal()
             // Stopped: the pipe's write end was closed.
             guard fds[1].revents == 0 else { return }
             self?.firstConnection(make, failed)
@@ -109,21 +114,27 @@ public final class OnDemandListener: Sendable {
         }
     }
 
-    /// Stops listening: the socket is closed, and the listener, if one was made, stops.
+    /// Stops listening: the socket is closed, and the listener, if one was made, stops. When
+    /// it returns the port is free to be bound again.
     public func stop() {
-        state.withLock { s in
-            if s.wakeFD >= 0 {
-                close(s.wakeFD)
+        let (waiting, listening, listener) = state.withLock { s in
+            defer {
                 s.wakeFD = -1
-            }
-            if let listener = s.listener {
-                // It closes the socket it was given.
-                listener.stop()
+                s.waiterDone = nil
+                s.fd = -1
                 s.listener = nil
-            } else if s.fd >= 0 {
-                close(s.fd)
             }
-            s.fd = -1
+            if s.wakeFD >= 0 { close(s.wakeFD) }
+            return (s.wakeFD >= 0 ? s.waiterDone : nil, s.fd, s.listener)
+        }
+        if let listener {
+            // It closes the socket it was given.
+            listener.stop()
+        } else if listening >= 0 {
+            // A thread in poll holds the socket open (closing the descriptor would not end
+            // its listening, and the port could not be bound again) until it has woken.
+            waiting?.wait()
+            close(listening)
         }
     }
 }

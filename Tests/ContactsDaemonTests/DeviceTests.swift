@@ -56,6 +56,7 @@ final class DeviceTests: XCTestCase {
         let again = try DeviceRegistry(path: path)
         XCTAssertEqual(again.devices.map(\.books), [["local"]])
         XCTAssertEqual(again.devices.first?.readOnly, true)
+        XCTAssertEqual(again.signIn("phone", password)?.name, "phone", "a password given before a restart signs in after it")
         let fresh = try again.renewPassword("phone")
         XCTAssertNil(again.signIn("phone", password))
         XCTAssertNotNil(again.signIn("phone", fresh))
@@ -65,6 +66,8 @@ final class DeviceTests: XCTestCase {
         let third = try DeviceRegistry(path: path)
         XCTAssertEqual(third.devices.first?.lastSeenFrom, "198.18.0.2")
         XCTAssertEqual(third.devices.first?.failedSignIns, 1)
+        XCTAssertNotNil(third.signIn("phone", fresh), "the new password, read back from the file")
+        XCTAssertNil(third.signIn("phone", password))
         try third.remove("phone")
         XCTAssertThrowsError(try third.remove("phone")) { e in XCTAssertEqual(e as? DeviceRegistry.Failure, .notFound("phone")) }
         XCTAssertTrue(try DeviceRegistry(path: path).devices.isEmpty)

@@ -232,4 +232,25 @@ final class OnDemandListenerTests: XCTestCase {
             XCTAssertEqual(error as? HTTPListenerError, .cannotListen(EADDRINUSE))
         }
     }
+
+    func testAStoppedListenerLeavesItsPortFreeAtOnceWhetherOrNotAClientCame() throws {
+        // Stopping while a thread still waits in poll on the socket must not leave it
+        // listening: the same port is bound again straight after, as a face restarted with a
+        // new certificate does. Many rounds, since the waiting thread wakes when it is scheduled.
+        let first = try OnDemandListener(host: "127.0.0.1", port: 0)
+        let port = first.port
+        first.start({ fd in try HTTPListener(socket: fd, owner: getuid()) { _ in HTTPResponse(status: 200, text: "") } }, failed: { _ in })
+        first.stop()
+        for round in 0..<300 {
+            let again: OnDemandListener
+            do {
+                again = try OnDemandListener(host: "127.0.0.1", port: port)
+            } catch {
+                return XCTFail("round \(round): the port is still taken: \(error)")
+            }
+            again.start(
+                { fd in try HTTPListener(socket: fd, owner: getuid()) { _ in HTTPResponse(status: 200, text: "") } }, failed: { _ in })
+            again.stop()
+        }
+    }
 }
