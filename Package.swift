@@ -35,6 +35,10 @@ let package = Package(
         // libqrencode (libqrencode-dev's header, libqrencode.so.4), loaded when contactsctl
         // first shows a device's QR code.
         .target(name: "QRShim", dependencies: ["LateLibrary"]),
+        // libsecret (the Secret Service) behind three functions, loaded when a secret is first kept or read.
+        .target(name: "SecretShim", dependencies: ["LateLibrary"]),
+        // An account's secrets (a refresh token) in the user's keyring.
+        .target(name: "Secrets", dependencies: ["SecretShim"]),
         // A shared library opened when first needed, its functions found by name, and why it
         // could not be: what the four shims above share.
         .target(name: "LateLibrary"),
@@ -100,13 +104,17 @@ let package = Package(
         // Two-way sync of the store with an account's cards: the engine, its backends (CardDAV
         // now), the three-way merge's use, the deletion guard, the intent journal.
         .target(name: "ContactsSync", dependencies: ["CardDAV", "ContactsStore", "ContactsCore", "ContactsSupport", "VCard"]),
+        // A Google account's contacts through the People API, as a backend of the sync engine:
+        // people as cards, labels as groups, starred as favorite, batched writes.
+        .target(
+            name: "GooglePeople", dependencies: ["CardDAV", "ContactsSync", "ContactsCore", "ContactsSupport", "JSONCore", "VCard"]),
         // Wires store, RPC, systemd and configuration into the service.
         .target(
             name: "ContactsDaemon",
             dependencies: [
                 "ContactsAPI", "ContactsStore", "Thumbnails", "ContactsCore", "ContactsSupport", "VCard", "JSONRPC", "JSONCore", "CSystemd",
                 "CSystem", "CardDAV", "ContactsSync", "PhoneNumbers", "Duplicates", "StoredDuplicates", "ContactsCSV", "HTTPServer",
-                "CardDAVServer",
+                "CardDAVServer", "GooglePeople", "Secrets",
             ]),
         // The command-line client's logic; links neither SQLite nor image libraries.
         .target(name: "ContactsControl", dependencies: ["ContactsAPI", "JSONRPC", "JSONCore", "ContactsSupport", "QRShim"]),
@@ -143,6 +151,10 @@ let package = Package(
             dependencies: [
                 "ContactsSync", "CardDAV", "ContactsStore", "StoredDuplicates", "ContactsCore", "VCard", "ContactsSupport", "TestSupport",
             ]),
+        // The People API backend against a faithful fake of Google's (Tests/fakes/people_fake.py).
+        .testTarget(
+            name: "GooglePeopleTests",
+            dependencies: ["GooglePeople", "ContactsSync", "CardDAV", "ContactsStore", "ContactsCore", "JSONCore", "TestSupport"]),
         .testTarget(name: "ContactsSupportTests", dependencies: ["ContactsSupport", "SHA256Kernel"]),
         .testTarget(name: "ContactsCoreTests", dependencies: ["ContactsCore", "ContactsSupport", "JSONCore", "VCard", "TestSupport"]),
         .testTarget(

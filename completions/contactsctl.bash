@@ -127,11 +127,15 @@ _contactsctl() {
                 ((i++))
                 continue
                 ;;
-            " account add|--vdir"|" account add|--user"|" account add|--password-command"|" account add|--token-command"|" account add|--address-book"|" account add|--ca-file"|" account add|--interval"|" account add|--socket")
+            " account add|--vdir"|" account add|--people-url"|" account add|--client-id"|" account add|--client-secret"|" account add|--auth-url"|" account add|--token-url"|" account add|--user"|" account add|--password-command"|" account add|--token-command"|" account add|--address-book"|" account add|--ca-file"|" account add|--interval"|" account add|--socket")
                 ((i++))
                 continue
                 ;;
             " account list|--socket")
+                ((i++))
+                continue
+                ;;
+            " account login|--socket")
                 ((i++))
                 continue
                 ;;
@@ -315,7 +319,7 @@ _contactsctl() {
         esac
         if ((nargs == 0)); then
             case "$cmdpath $w" in
-                " list"|" search"|" show"|" birthdays"|" add"|" edit"|" rm"|" delete"|" remove"|" move"|" duplicates"|" merge"|" not-duplicates"|" history"|" revert"|" changes"|" undo"|" redo"|" trash"|" trash empty"|" undelete"|" purge"|" account"|" account add"|" account list"|" account rm"|" sync"|" sync status"|" sync confirm"|" sync reject"|" serve"|" serve enable"|" serve disable"|" serve url"|" serve setup-evolution"|" serve status"|" serve lan"|" serve lan enable"|" serve lan disable"|" serve certificate"|" serve device"|" serve device add"|" serve device list"|" serve device remove"|" serve device password"|" fav"|" unfav"|" group"|" group list"|" group add"|" group rm"|" group rename"|" group members"|" group assign"|" group unassign"|" photo"|" photo set"|" photo get"|" photo rm"|" import"|" export"|" backup"|" restore"|" status"|" watch"|" query-email"|" who"|" completions"|" call")
+                " list"|" search"|" show"|" birthdays"|" add"|" edit"|" rm"|" delete"|" remove"|" move"|" duplicates"|" merge"|" not-duplicates"|" history"|" revert"|" changes"|" undo"|" redo"|" trash"|" trash empty"|" undelete"|" purge"|" account"|" account add"|" account list"|" account login"|" account rm"|" sync"|" sync status"|" sync confirm"|" sync reject"|" serve"|" serve enable"|" serve disable"|" serve url"|" serve setup-evolution"|" serve status"|" serve lan"|" serve lan enable"|" serve lan disable"|" serve certificate"|" serve device"|" serve device add"|" serve device list"|" serve device remove"|" serve device password"|" fav"|" unfav"|" group"|" group list"|" group add"|" group rm"|" group rename"|" group members"|" group assign"|" group unassign"|" photo"|" photo set"|" photo get"|" photo rm"|" import"|" export"|" backup"|" restore"|" status"|" watch"|" query-email"|" who"|" completions"|" call")
                 cmdpath="$cmdpath $w"
                 continue
                 ;;
@@ -660,6 +664,26 @@ _contactsctl() {
         _contactsctl_files ''
         return
         ;;
+    " account add|--people-url")
+        :
+        return
+        ;;
+    " account add|--client-id")
+        :
+        return
+        ;;
+    " account add|--client-secret")
+        :
+        return
+        ;;
+    " account add|--auth-url")
+        :
+        return
+        ;;
+    " account add|--token-url")
+        :
+        return
+        ;;
     " account add|--user")
         :
         return
@@ -689,6 +713,10 @@ _contactsctl() {
         return
         ;;
     " account list|--socket")
+        _contactsctl_files ''
+        return
+        ;;
+    " account login|--socket")
         _contactsctl_files ''
         return
         ;;
@@ -975,8 +1003,9 @@ _contactsctl() {
     " undelete") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " purge") COMPREPLY=($(compgen -W '--yes -y --json --socket --no-color --help -h' -- "$cur")) ;;
     " account") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
-    " account add") COMPREPLY=($(compgen -W '--vdir --user --password-command --token-command --address-book --ca-file --interval --read-only --adopt-local --json --socket --no-color --help -h' -- "$cur")) ;;
+    " account add") COMPREPLY=($(compgen -W '--vdir --google --people-url --client-id --client-secret --auth-url --token-url --user --password-command --token-command --address-book --ca-file --interval --read-only --adopt-local --json --socket --no-color --help -h' -- "$cur")) ;;
     " account list") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
+    " account login") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " account rm") COMPREPLY=($(compgen -W '--delete-contacts --json --socket --no-color --help -h' -- "$cur")) ;;
     " sync") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " sync status") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
@@ -1103,11 +1132,16 @@ _contactsctl() {
         *) _contactsctl_live trash ;;
         esac
         ;;
-    " account") COMPREPLY=($(compgen -W 'add list rm' -- "$cur")) ;;
+    " account") COMPREPLY=($(compgen -W 'add list login rm' -- "$cur")) ;;
     " account add")
         case $nargs in
         0) : ;;
         1) : ;;
+        esac
+        ;;
+    " account login")
+        case $nargs in
+        0) _contactsctl_live accounts ;;
         esac
         ;;
     " account rm")

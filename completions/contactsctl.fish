@@ -85,10 +85,13 @@ function __contactsctl_state
             case ' account|--socket'
                 set skip 1
                 continue
-            case ' account add|--vdir' ' account add|--user' ' account add|--password-command' ' account add|--token-command' ' account add|--address-book' ' account add|--ca-file' ' account add|--interval' ' account add|--socket'
+            case ' account add|--vdir' ' account add|--people-url' ' account add|--client-id' ' account add|--client-secret' ' account add|--auth-url' ' account add|--token-url' ' account add|--user' ' account add|--password-command' ' account add|--token-command' ' account add|--address-book' ' account add|--ca-file' ' account add|--interval' ' account add|--socket'
                 set skip 1
                 continue
             case ' account list|--socket'
+                set skip 1
+                continue
+            case ' account login|--socket'
                 set skip 1
                 continue
             case ' account rm|--socket'
@@ -229,7 +232,7 @@ function __contactsctl_state
         end
         if test $nargs = 0
             switch "$cmdpath $t"
-                case ' list' ' search' ' show' ' birthdays' ' add' ' edit' ' rm' ' delete' ' remove' ' move' ' duplicates' ' merge' ' not-duplicates' ' history' ' revert' ' changes' ' undo' ' redo' ' trash' ' trash empty' ' undelete' ' purge' ' account' ' account add' ' account list' ' account rm' ' sync' ' sync status' ' sync confirm' ' sync reject' ' serve' ' serve enable' ' serve disable' ' serve url' ' serve setup-evolution' ' serve status' ' serve lan' ' serve lan enable' ' serve lan disable' ' serve certificate' ' serve device' ' serve device add' ' serve device list' ' serve device remove' ' serve device password' ' fav' ' unfav' ' group' ' group list' ' group add' ' group rm' ' group rename' ' group members' ' group assign' ' group unassign' ' photo' ' photo set' ' photo get' ' photo rm' ' import' ' export' ' backup' ' restore' ' status' ' watch' ' query-email' ' who' ' completions' ' call'
+                case ' list' ' search' ' show' ' birthdays' ' add' ' edit' ' rm' ' delete' ' remove' ' move' ' duplicates' ' merge' ' not-duplicates' ' history' ' revert' ' changes' ' undo' ' redo' ' trash' ' trash empty' ' undelete' ' purge' ' account' ' account add' ' account list' ' account login' ' account rm' ' sync' ' sync status' ' sync confirm' ' sync reject' ' serve' ' serve enable' ' serve disable' ' serve url' ' serve setup-evolution' ' serve status' ' serve lan' ' serve lan enable' ' serve lan disable' ' serve certificate' ' serve device' ' serve device add' ' serve device list' ' serve device remove' ' serve device password' ' fav' ' unfav' ' group' ' group list' ' group add' ' group rm' ' group rename' ' group members' ' group assign' ' group unassign' ' photo' ' photo set' ' photo get' ' photo rm' ' import' ' export' ' backup' ' restore' ' status' ' watch' ' query-email' ' who' ' completions' ' call'
                 set cmdpath "$cmdpath $t"
                 continue
             end
@@ -464,14 +467,21 @@ complete -c contactsctl -n "__contactsctl_at ' purge'" -l socket -r -F -d 'the d
 complete -c contactsctl -n "__contactsctl_at ' purge'" -l no-color -d 'never colour the output'
 complete -c contactsctl -n "__contactsctl_at ' purge'" -l help -s h -d 'show help'
 complete -c contactsctl -n "__contactsctl_arg ' purge' '*'" -x -a '(contactsctl __complete trash (commandline -ct) 2>/dev/null)'
-complete -c contactsctl -n "__contactsctl_at ' account'" -a add -d 'Add an account: find the address book behind URL, sign in, and keep it in sync; or keep a vdir (--vdir DIR) in sync.'
+complete -c contactsctl -n "__contactsctl_at ' account'" -a add -d 'Add an account: find the address book behind URL, sign in, and keep it in sync; or keep a vdir (--vdir DIR) or a Google account (--google) in sync.'
 complete -c contactsctl -n "__contactsctl_at ' account'" -a list -d 'List the accounts with their last sync.'
+complete -c contactsctl -n "__contactsctl_at ' account'" -a login -d 'Sign a Google account in again, in a browser (after Google stopped accepting its sign-in).'
 complete -c contactsctl -n "__contactsctl_at ' account'" -a rm -d 'Remove an account (its contacts stay here unless --delete-contacts).'
 complete -c contactsctl -n "__contactsctl_at ' account'" -l json -d 'print machine-readable JSON'
 complete -c contactsctl -n "__contactsctl_at ' account'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
 complete -c contactsctl -n "__contactsctl_at ' account'" -l no-color -d 'never colour the output'
 complete -c contactsctl -n "__contactsctl_at ' account'" -l help -s h -d 'show help'
 complete -c contactsctl -n "__contactsctl_at ' account add'" -l vdir -r -F -d 'instead of URL: a directory of .vcf files, one a contact (khard, vdirsyncer)'
+complete -c contactsctl -n "__contactsctl_at ' account add'" -l google -d 'instead of URL: a Google account, through the People API (labels and starred kept)'
+complete -c contactsctl -n "__contactsctl_at ' account add'" -l people-url -r -d 'with --google: the People API'\''s root, for a server standing in'
+complete -c contactsctl -n "__contactsctl_at ' account add'" -l client-id -r -d 'with --google: your own OAuth client (a Desktop app) to sign in with, in a browser'
+complete -c contactsctl -n "__contactsctl_at ' account add'" -l client-secret -r -d 'with --client-id: the client'\''s secret, if it has one'
+complete -c contactsctl -n "__contactsctl_at ' account add'" -l auth-url -r -d 'with --client-id: the authorization endpoint (Google'\''s by default)'
+complete -c contactsctl -n "__contactsctl_at ' account add'" -l token-url -r -d 'with --client-id: the token endpoint (Google'\''s by default)'
 complete -c contactsctl -n "__contactsctl_at ' account add'" -l user -r -d 'the user to sign in as'
 complete -c contactsctl -n "__contactsctl_at ' account add'" -l password-command -r -d 'a command that prints the password (secret-tool, pass)'
 complete -c contactsctl -n "__contactsctl_at ' account add'" -l token-command -r -d 'a command that prints a bearer token (OAuth 2)'
@@ -488,6 +498,11 @@ complete -c contactsctl -n "__contactsctl_at ' account list'" -l json -d 'print 
 complete -c contactsctl -n "__contactsctl_at ' account list'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
 complete -c contactsctl -n "__contactsctl_at ' account list'" -l no-color -d 'never colour the output'
 complete -c contactsctl -n "__contactsctl_at ' account list'" -l help -s h -d 'show help'
+complete -c contactsctl -n "__contactsctl_at ' account login'" -l json -d 'print machine-readable JSON'
+complete -c contactsctl -n "__contactsctl_at ' account login'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
+complete -c contactsctl -n "__contactsctl_at ' account login'" -l no-color -d 'never colour the output'
+complete -c contactsctl -n "__contactsctl_at ' account login'" -l help -s h -d 'show help'
+complete -c contactsctl -n "__contactsctl_arg ' account login' '0'" -x -a '(contactsctl __complete accounts (commandline -ct) 2>/dev/null)'
 complete -c contactsctl -n "__contactsctl_at ' account rm'" -l delete-contacts -d 'move its contacts to the trash'
 complete -c contactsctl -n "__contactsctl_at ' account rm'" -l json -d 'print machine-readable JSON'
 complete -c contactsctl -n "__contactsctl_at ' account rm'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'

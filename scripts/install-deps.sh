@@ -3,12 +3,15 @@
 # the benchmark measures beside contactsctl; evolution-data-server with its Python bindings,
 # dbus-daemon and litmus are the CardDAV face's peers; GnuTLS's and libqrencode's headers build the
 # LAN face and its QR codes, and gnutls-bin, openssl, zbar-tools, iproute2 and Avahi are its tests'
-# peers, network namespaces and DNS-SD), and nothing that is already there.
+# peers, network namespaces and DNS-SD; libsecret keeps a Google sign-in in the Secret Service,
+# whose tests run gnome-keyring on a private session bus and read it back with secret-tool),
+# and nothing that is already there.
 set -euo pipefail
 
 packages=(libsqlite3-dev libsystemd-dev libvips-dev libjemalloc-dev libcurl4-openssl-dev libphonenumber-dev libmicrohttpd-dev curl systemd socat python3 python3-pip make man-db bash-completion zsh fish abook
     evolution-data-server gir1.2-ebook-1.2 gir1.2-edataserver-1.2 python3-gi dbus-daemon litmus
-    libgnutls28-dev libqrencode-dev gnutls-bin openssl zbar-tools iproute2 avahi-daemon avahi-utils)
+    libgnutls28-dev libqrencode-dev gnutls-bin openssl zbar-tools iproute2 avahi-daemon avahi-utils
+    libsecret-1-0 gnome-keyring libsecret-tools)
 missing=()
 for p in "${packages[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

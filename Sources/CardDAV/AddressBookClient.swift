@@ -23,6 +23,10 @@ public struct RemoteChanges: Sendable {
     public var token: String?
     /// The server has more to tell (507 on the collection): ask again from `token`.
     public var truncated: Bool
+
+    public init(changed: [(href: String, etag: String?)], removed: [String], token: String?, truncated: Bool) {
+        (self.changed, self.removed, self.token, self.truncated) = (changed, removed, token, truncated)
+    }
 }
 
 /// What an address book collection says of itself.

@@ -78,8 +78,14 @@ public final class HTTPClient: Sendable {
     /// large as a whole address book.
     public func send(_ request: HTTPRequest, bodyToFile: Bool = false) throws(DAVError) -> HTTPResponse {
         var current = request
+        var renewed = false
         for _ in 0...5 {
-            let answer = try once(current, bodyToFile: bodyToFile)
+            var answer = try once(current, bodyToFile: bodyToFile, renewed: false)
+            if answer.status == 401, case .tokens = credentials, !renewed, Self.origin(of: current.url) == origin {
+                // The access token expired: a new one, and the same request once more.
+                renewed = true
+                answer = try once(current, bodyToFile: bodyToFile, renewed: true)
+            }
             guard [301, 302, 303, 307, 308].contains(answer.status), let location = answer.header("location"),
                 let next = URL(string: location, relativeTo: current.url)?.absoluteURL
             else { return answer }
@@ -92,11 +98,11 @@ public final class HTTPClient: Sendable {
         throw .status(310, url: URLPolicy.redacted(request.url), message: "too many redirects", retryAfter: nil)
     }
 
-    private func once(_ request: HTTPRequest, bodyToFile: Bool) throws(DAVError) -> HTTPResponse {
+    private func once(_ request: HTTPRequest, bodyToFile: Bool, renewed: Bool) throws(DAVError) -> HTTPResponse {
         try URLPolicy.check(request.url)
         var headers = request.headers
         headers["User-Agent"] = "contactsd"
-        if Self.origin(of: request.url) == origin, let auth = credentials.header { headers["Authorization"] = auth }
+        if Self.origin(of: request.url) == origin, let auth = try credentials.header(renewed: renewed) { headers["Authorization"] = auth }
         sent.withLock { $0 += 1 }
         let shown = URLPolicy.redacted(request.url)
         let file: BodyFile?

@@ -41,6 +41,7 @@ public enum ContactsAPI {
         public static let accountsList = AccountsList.method
         public static let accountsRemove = AccountsRemove.method
         public static let accountsUpdate = AccountsUpdate.method
+        public static let accountsLogin = AccountsLogin.method
         public static let contactsMove = ContactsMove.method
         public static let syncRun = SyncRun.method
         public static let syncStatus = SyncStatus.method
@@ -78,6 +79,8 @@ public enum ContactsAPI {
         public static let syncFinished = "sync.finished"
         public static let syncHeld = "sync.held"
         public static let syncProgress = "sync.progress"
+        /// To the caller of a sign-in: `{account, url}`, the page to open in a browser.
+        public static let accountSignIn = "account.signIn"
         public static let viewChanged = "view.changed"
         public static let viewReset = "view.reset"
     }

@@ -2,7 +2,8 @@
 /// version both started from, field by field: a field only one side changed takes that
 /// side's value; lists both changed (phones, emails, addresses, urls, groups) are united; a
 /// single value both changed to different things takes the later edit's, and is a conflict.
-/// The favorite flag is this machine's own and stays.
+/// The favorite flag is this machine's own and stays, unless both sides keep it (`withFavorite`:
+/// Google's starred).
 public enum ThreeWayMerge {
     public struct Result: Sendable {
         public var merged: Contact
@@ -17,12 +18,12 @@ public enum ThreeWayMerge {
     /// `base` nil: the two were never synced (a card made on both sides under one UID); then
     /// they started from nothing: a value only one side has is kept, and every value both
     /// have and that differs counts as changed on both.
-    public static func merge(base: Contact?, local: Contact, remote: Contact, remoteIsLater: Bool) -> Result {
+    public static func merge(base: Contact?, local: Contact, remote: Contact, remoteIsLater: Bool, withFavorite: Bool = false) -> Result {
         var merged = local
         var conflicts: [String] = []
         var remoteLost = false
         let base = base ?? Contact(name: "")
-        for f in ContactField.all where f.name != "favorite" {
+        for f in ContactField.all where withFavorite || f.name != "favorite" {
             if f.same(local, remote) { continue }
             let localChanged = !f.same(base, local)
             let remoteChanged = !f.same(base, remote)
@@ -41,7 +42,7 @@ public enum ThreeWayMerge {
                 }
             }
         }
-        let differs = ContactField.all.contains { $0.name != "favorite" && !$0.same(merged, remote) }
+        let differs = ContactField.all.contains { (withFavorite || $0.name != "favorite") && !$0.same(merged, remote) }
         return Result(merged: merged, conflicts: conflicts, remoteLost: remoteLost, differsFromRemote: differs)
     }
 }

@@ -22,6 +22,38 @@ public protocol SyncBackend: Sendable {
     func hrefForNewCard(uid: String) -> String
     /// Requests sent so far.
     var requests: Int { get }
+    /// How many writes `write` sends in one request (1: each its own).
+    var writeBatch: Int { get }
+    /// Sends writes together where the server takes them so (Google's batches); the answers
+    /// in the order given. By default each is a `put` or `delete` of its own.
+    func write(_ batch: [CardWrite]) -> [Result<WriteResult, DAVError>]
+}
+
+/// One write of a batch: a card to put (new when `etag` is nil) or, without data, a deletion.
+public struct CardWrite: Sendable {
+    public var href: String
+    public var data: Data?
+    public var etag: String?
+    /// The card as last synced: a backend that writes only the fields that changed reads
+    /// which did from it.
+    public var base: String?
+
+    public init(href: String, data: Data?, etag: String?, base: String?) {
+        (self.href, self.data, self.etag, self.base) = (href, data, etag, base)
+    }
+}
+
+extension SyncBackend {
+    public var writeBatch: Int { 1 }
+
+    public func write(_ batch: [CardWrite]) -> [Result<WriteResult, DAVError>] {
+        batch.map { w in
+            SyncEngine.attempt { () throws(DAVError) in
+                if let data = w.data { return try put(w.href, data, etag: w.etag) }
+                return try delete(w.href, etag: w.etag)
+            }
+        }
+    }
 }
 
 extension AddressBookClient: SyncBackend {

@@ -140,8 +140,7 @@ extension SyncEngine {
     {
         guard let d = try prepare(ReadCard(card), item: item, local: &local, account, &report) else { return }
         do {
-            let stored = try store.applyDownload(
-                account: account.name, href: d.href, etag: d.etag, card: d.card, contact: d.contact, photo: d.photo, pending: d.pending)
+            let stored = try store.applyDownloads(account: account.name, [d])[0].get()
             if item?.contactID == nil { report.downloaded.created += 1 } else { report.downloaded.updated += 1 }
             local[stored.id] = stored
         } catch let e as StoreError {
@@ -172,7 +171,8 @@ extension SyncEngine {
             // card someone else put at this name, merged as two versions of one person).
             let base = item.card.flatMap { Self.contact(Data($0.utf8)) }
             let remoteTime = Self.revisionTime(parsed) ?? Timestamp.now()
-            let m = ThreeWayMerge.merge(base: base, local: mine, remote: remote, remoteIsLater: remoteTime > mine.updatedAt)
+            let m = ThreeWayMerge.merge(
+                base: base, local: mine, remote: remote, remoteIsLater: remoteTime > mine.updatedAt, withFavorite: account.peopleAPI)
             if m.remoteLost {
                 // The value that lost goes into the contact's history first.
                 _ = try store.applyDownload(
@@ -187,7 +187,9 @@ extension SyncEngine {
             // The book keeps no groups: what it sends says nothing of them.
             incoming.groups = mine.groups
         }
-        return ContactStore.Download(href: card.href, etag: card.etag, card: text, contact: incoming, photo: read.photo, pending: pending)
+        return ContactStore.Download(
+            href: card.href, etag: card.etag, card: text, contact: incoming, photo: read.photo, pending: pending,
+            carriesFavorite: account.peopleAPI)
     }
 
     /// Cards deleted on the server: their contacts go to the trash, unless edited here (then

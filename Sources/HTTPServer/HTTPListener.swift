@@ -176,6 +176,7 @@ public final class HTTPListener: @unchecked Sendable {
             return HTTPResponse(status: 413, text: "the body is larger than \(limits.bodyBytes) bytes\n")
         }
         var request = HTTPRequest(method: method, path: path, headers: Self.headers(connection), body: pending.body, peerUID: uid)
+        request.query = Self.arguments(connection)
         request.peerAddress = contactsd_mhd_client_address(connection).flatMap { PeerOwner.endpoint($0)?.text }
         return handler(request)
     }
@@ -196,25 +197,37 @@ public final class HTTPListener: @unchecked Sendable {
         }
     }
 
-    final class HeaderBox {
-        var headers: [String: String] = [:]
+    /// Name–value pairs libmicrohttpd reads out of a request, gathered by its iterator.
+    final class Pairs {
+        /// Headers: names in lower case, one sent twice is one list (as HTTP says). Query
+        /// arguments: names as sent, the last of one sent twice.
+        let areHeaders: Bool
+        var values: [String: String] = [:]
+        init(areHeaders: Bool) { self.areHeaders = areHeaders }
     }
 
-    private static func headers(_ connection: OpaquePointer) -> [String: String] {
-        let box = HeaderBox()
+    private static func headers(_ connection: OpaquePointer) -> [String: String] { pairs(connection, headers: true) }
+
+    /// The URL's query arguments, decoded.
+    private static func arguments(_ connection: OpaquePointer) -> [String: String] { pairs(connection, headers: false) }
+
+    private static func pairs(_ connection: OpaquePointer, headers: Bool) -> [String: String] {
+        let box = Pairs(areHeaders: headers)
         let pointer = Unmanaged.passUnretained(box).toOpaque()
-        _ = contactsd_mhd_headers(
-            connection,
-            { cls, _, key, value in
-                guard let cls, let key else { return .YES }
-                let box = Unmanaged<HeaderBox>.fromOpaque(cls).takeUnretainedValue()
+        let gather: MHD_KeyValueIterator = { cls, _, key, value in
+            guard let cls, let key else { return .YES }
+            let box = Unmanaged<Pairs>.fromOpaque(cls).takeUnretainedValue()
+            let v = value.map { String(cString: $0) } ?? ""
+            if box.areHeaders {
                 let name = String(cString: key).lowercased()
-                let v = value.map { String(cString: $0) } ?? ""
-                // A header sent twice is one list, as HTTP says.
-                box.headers[name] = box.headers[name].map { $0 + ", " + v } ?? v
-                return .YES
-            }, pointer)
-        return withExtendedLifetime(box) { box.headers }
+                box.values[name] = box.values[name].map { $0 + ", " + v } ?? v
+            } else {
+                box.values[String(cString: key)] = v
+            }
+            return .YES
+        }
+        _ = headers ? contactsd_mhd_headers(connection, gather, pointer) : contactsd_mhd_arguments(connection, gather, pointer)
+        return withExtendedLifetime(box) { box.values }
     }
 
     private static func send(_ response: HTTPResponse, on connection: OpaquePointer) -> MHD_Result {

@@ -4,6 +4,8 @@ public struct HTTPRequest: Sendable {
     /// The path as sent, percent-encoding kept; no query.
     public var path: String
     public var headers: [String: String]
+    /// The URL's query arguments, decoded.
+    public var query: [String: String] = [:]
     public var body: [UInt8]
     /// Who sent it: the local user that owns the peer's socket, when the listener could tell.
     public var peerUID: UInt32?

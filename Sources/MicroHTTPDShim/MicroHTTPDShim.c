@@ -106,6 +106,10 @@ int contactsd_mhd_headers(struct MHD_Connection *connection, MHD_KeyValueIterato
     return mhd.get_connection_values(connection, MHD_HEADER_KIND, iterator, cls);
 }
 
+int contactsd_mhd_arguments(struct MHD_Connection *connection, MHD_KeyValueIterator iterator, void *cls) {
+    return mhd.get_connection_values(connection, MHD_GET_ARGUMENT_KIND, iterator, cls);
+}
+
 enum MHD_Result contactsd_mhd_respond(struct MHD_Connection *connection, unsigned status, const char *const *names,
                                       const char *const *values, size_t count, const void *body, size_t length) {
     struct MHD_Response *response = mhd.create_response_from_buffer(length, (void *)body, MHD_RESPMEM_MUST_COPY);

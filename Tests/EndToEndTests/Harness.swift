@@ -204,8 +204,8 @@ final class DaemonFixture {
 
     func ctl(_ args: String..., stdin: String? = nil) throws -> ProcessResult { try ctl(args, stdin: stdin) }
 
-    func ctl(_ args: [String], stdin: String? = nil) throws -> ProcessResult {
-        try runProgram(try Products.path("contactsctl"), args, environment: environment, stdin: stdin)
+    func ctl(_ args: [String], stdin: String? = nil, extraEnvironment: [String: String] = [:]) throws -> ProcessResult {
+        try runProgram(try Products.path("contactsctl"), args, environment: environment.merging(extraEnvironment) { $1 }, stdin: stdin)
     }
 
     func client() throws -> RPCClient { try RPCClient(path: socketPath) }

@@ -236,7 +236,7 @@ public final class DAVServer: @unchecked Sendable {
     }
 
     /// Whether something listens on the loopback port.
-    private static func accepts(_ port: Int) -> Bool {
+    static func accepts(_ port: Int) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }

@@ -14,6 +14,19 @@ public struct AccountsAdd: APIRequest {
             RPCParam(
                 "vdir", "Instead of url: an absolute path to a directory of .vcf files, one a contact (khard, vdirsyncer).",
                 schema: APISchema.string),
+            RPCParam(
+                "google",
+                "Instead of url: a Google account, synced through the People API (labels and starred too); signs in with the OAuth client of clientId (the caller is sent account.signIn with the URL to open) or with tokenCommand.",
+                schema: APISchema.boolean),
+            RPCParam(
+                "peopleURL", "With google: the People API's root (default https://people.googleapis.com/), for a server that stands in.",
+                schema: APISchema.string),
+            RPCParam("clientId", "With google: the user's own OAuth client (a Desktop app) to sign in with.", schema: APISchema.string),
+            RPCParam(
+                "clientSecret", "With clientId: the client's secret, when it has one (kept in the Secret Service).",
+                schema: APISchema.string),
+            RPCParam("authURL", "With clientId: the authorization endpoint (default Google's).", schema: APISchema.string),
+            RPCParam("tokenURL", "With clientId: the token endpoint (default Google's).", schema: APISchema.string),
             RPCParam("username", "The user to sign in as (HTTP Basic).", schema: APISchema.string),
             RPCParam("passwordCommand", "A command (argv) that prints the password.", schema: APISchema.stringArray),
             RPCParam("tokenCommand", "A command (argv) that prints a bearer token (OAuth 2).", schema: APISchema.stringArray),
@@ -36,10 +49,17 @@ public struct AccountsAdd: APIRequest {
         case url(String)
         /// An absolute path to a directory of `.vcf` files.
         case vdir(String)
+        /// A Google account through the People API at this root.
+        case google(peopleURL: String)
     }
+
+    /// Google's People API.
+    public static let googlePeopleURL = "https://people.googleapis.com/"
 
     public var name: String
     public var book: Book
+    /// A Google account's own sign-in: the OAuth client and, when not Google's, its endpoints.
+    public var oauth: OAuthClient?
     public var username: String?
     public var passwordCommand: [String]?
     public var tokenCommand: [String]?
@@ -61,10 +81,23 @@ public struct AccountsAdd: APIRequest {
                 .invalidParams, "Invalid params: name must be 1 to 64 characters, without '/', and not 'local' (which means this machine)",
                 data: ["field": "name"])
         }
-        guard p.has("url") != p.has("vdir") else {
-            throw .invalidParams("give either 'url' (a CardDAV address book) or 'vdir' (a directory)")
+        let google = try p.optionalBool("google") ?? false
+        guard [p.has("url"), p.has("vdir"), google].filter({ $0 }).count == 1 else {
+            throw .invalidParams("give one of 'url' (a CardDAV address book), 'vdir' (a directory) or 'google' (a Google account)")
         }
-        book = p.has("vdir") ? .vdir(try p.string("vdir")) : .url(try p.string("url"))
+        oauth = try OAuthClient(p)
+        if google {
+            guard p.has("tokenCommand") != (oauth != nil) else {
+                throw RPCError(
+                    .invalidParams,
+                    "Invalid params: a Google account signs in with clientId (its own sign-in) or tokenCommand, one of them",
+                    data: ["field": "clientId"])
+            }
+            book = .google(peopleURL: try p.optionalString("peopleURL") ?? Self.googlePeopleURL)
+        } else {
+            guard !p.has("peopleURL"), oauth == nil else { throw .invalidParams("'peopleURL' and 'clientId' go with 'google'") }
+            book = p.has("vdir") ? .vdir(try p.string("vdir")) : .url(try p.string("url"))
+        }
         username = try p.optionalString("username")
         passwordCommand = p.has("passwordCommand") ? try p.stringArray("passwordCommand") : nil
         tokenCommand = p.has("tokenCommand") ? try p.stringArray("tokenCommand") : nil
@@ -80,13 +113,54 @@ public struct AccountsAdd: APIRequest {
             switch book {
             case .url(let u): (u, nil)
             case .vdir(let d): (nil, d)
+            case .google: (nil, nil)
             }
-        return .present([
+        var peopleURL: String?
+        if case .google(let root) = book, root != Self.googlePeopleURL { peopleURL = root }
+        let google: JSONValue? = if case .google = book { true } else { nil }
+        var o: JSONObject = .present([
+            "google": google, "peopleURL": peopleURL.map { .string($0) },
             "name": .string(name), "url": url.map { .string($0) }, "vdir": vdir.map { .string($0) },
             "username": username.map { .string($0) }, "passwordCommand": passwordCommand.map { .array($0.map { .string($0) }) },
             "tokenCommand": tokenCommand.map { .array($0.map { .string($0) }) }, "addressBook": addressBook.map { .string($0) },
             "caFile": caFile.map { .string($0) }, "interval": .int(interval), "readOnly": readOnly ? true : nil,
             "adoptLocal": adoptLocal ? true : nil,
+        ])
+        if let oauth { for m in oauth.params { o[m.key] = m.value } }
+        return o
+    }
+}
+
+/// The user's own OAuth client a Google account signs in with, and the endpoints when they
+/// are not Google's (a server standing in).
+public struct OAuthClient: Sendable, Equatable {
+    public var clientID: String
+    public var clientSecret: String?
+    public var authURL: String?
+    public var tokenURL: String?
+
+    public init(clientID: String, clientSecret: String? = nil, authURL: String? = nil, tokenURL: String? = nil) {
+        (self.clientID, self.clientSecret, self.authURL, self.tokenURL) = (clientID, clientSecret, authURL, tokenURL)
+    }
+
+    /// The client named in a request's parameters; nil without `clientId`.
+    init?(_ p: RPCParams) throws(RPCError) {
+        guard let id = try p.optionalString("clientId") else {
+            guard !p.has("clientSecret"), !p.has("authURL"), !p.has("tokenURL") else {
+                throw .invalidParams("'clientSecret', 'authURL' and 'tokenURL' go with 'clientId'")
+            }
+            return nil
+        }
+        guard !id.isEmpty else { throw RPCError(.invalidParams, "Invalid params: clientId is empty", data: ["field": "clientId"]) }
+        (clientID, clientSecret, authURL, tokenURL) = (
+            id, try p.optionalString("clientSecret"), try p.optionalString("authURL"), try p.optionalString("tokenURL")
+        )
+    }
+
+    var params: JSONObject {
+        .present([
+            "clientId": .string(clientID), "clientSecret": clientSecret.map { .string($0) }, "authURL": authURL.map { .string($0) },
+            "tokenURL": tokenURL.map { .string($0) },
         ])
     }
 }

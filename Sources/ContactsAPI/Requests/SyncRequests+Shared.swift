@@ -15,7 +15,7 @@ public enum SyncShape {
             "displayName": APISchema.nullableString, "username": APISchema.nullableString, "interval": APISchema.integer,
             "readOnly": APISchema.boolean, "contacts": APISchema.integer, "groups": ["enum": ["book", "local"]],
             "caFile": APISchema.nullableString, "vcardVersion": ["enum": ["3.0", "4.0"]], "lastSuccess": APISchema.nullableString,
-            "lastError": APISchema.nullableString,
+            "lastError": APISchema.nullableString, "protocol": ["enum": ["carddav", "vdir", "people"]],
         ],
     ]
 

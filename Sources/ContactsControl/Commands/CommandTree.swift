@@ -158,7 +158,7 @@ public enum CommandTree {
                     CommandSpec(
                         "add",
                         summary:
-                            "Add an account: find the address book behind URL, sign in, and keep it in sync; or keep a vdir (--vdir DIR) in sync.",
+                            "Add an account: find the address book behind URL, sign in, and keep it in sync; or keep a vdir (--vdir DIR) or a Google account (--google) in sync.",
                         arguments: [
                             ArgumentSpec("NAME", help: "the account's name"),
                             ArgumentSpec("URL", optional: true, help: "the address book, the server, a host or an email address"),
@@ -167,6 +167,16 @@ public enum CommandTree {
                             OptionSpec(
                                 "vdir", value: "DIR", help: "instead of URL: a directory of .vcf files, one a contact (khard, vdirsyncer)",
                                 completion: .files(extensions: [])),
+                            OptionSpec(
+                                "google", help: "instead of URL: a Google account, through the People API (labels and starred kept)"),
+                            OptionSpec("people-url", value: "URL", help: "with --google: the People API's root, for a server standing in"),
+                            OptionSpec(
+                                "client-id", value: "ID",
+                                help: "with --google: your own OAuth client (a Desktop app) to sign in with, in a browser"),
+                            OptionSpec("client-secret", value: "SECRET", help: "with --client-id: the client's secret, if it has one"),
+                            OptionSpec(
+                                "auth-url", value: "URL", help: "with --client-id: the authorization endpoint (Google's by default)"),
+                            OptionSpec("token-url", value: "URL", help: "with --client-id: the token endpoint (Google's by default)"),
                             OptionSpec("user", value: "USER", help: "the user to sign in as"),
                             OptionSpec("password-command", value: "CMD", help: "a command that prints the password (secret-tool, pass)"),
                             OptionSpec("token-command", value: "CMD", help: "a command that prints a bearer token (OAuth 2)"),
@@ -180,6 +190,9 @@ public enum CommandTree {
                         ],
                         run: SyncCommands.add),
                     CommandSpec("list", summary: "List the accounts with their last sync.", run: SyncCommands.list),
+                    CommandSpec(
+                        "login", summary: "Sign a Google account in again, in a browser (after Google stopped accepting its sign-in).",
+                        arguments: [ArgumentSpec("NAME", help: "the account", completion: .accounts)], run: SyncCommands.login),
                     CommandSpec(
                         "rm", summary: "Remove an account (its contacts stay here unless --delete-contacts).",
                         arguments: [ArgumentSpec("NAME", help: "the account", completion: .accounts)],

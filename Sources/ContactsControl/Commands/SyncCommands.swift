@@ -7,14 +7,20 @@ import JSONCore
 enum SyncCommands {
     static func add(_ inv: inout Invocation) throws -> Int32 {
         let book: AccountsAdd.Book
-        switch (inv.arguments.count > 1 ? inv.arguments[1] : nil, inv.value("vdir")) {
-        case (let url?, nil): book = .url(url)
-        case (nil, let dir?): book = .vdir(TransferCommands.absolute(dir))
+        switch (inv.arguments.count > 1 ? inv.arguments[1] : nil, inv.value("vdir"), inv.flag("google")) {
+        case (let url?, nil, false): book = .url(url)
+        case (nil, let dir?, false): book = .vdir(TransferCommands.absolute(dir))
+        case (nil, nil, true): book = .google(peopleURL: inv.value("people-url") ?? AccountsAdd.googlePeopleURL)
         default:
             throw UsageError(
-                message: "give the address book's URL, or --vdir DIR for a directory of .vcf files", command: "contactsctl account add")
+                message: "give the address book's URL, --vdir DIR for a directory of .vcf files, or --google for a Google account",
+                command: "contactsctl account add")
         }
         var request = AccountsAdd(name: inv.arguments[0], book: book)
+        if let id = inv.value("client-id") {
+            request.oauth = OAuthClient(
+                clientID: id, clientSecret: inv.value("client-secret"), authURL: inv.value("auth-url"), tokenURL: inv.value("token-url"))
+        }
         request.username = inv.value("user")
         request.passwordCommand = try inv.value("password-command").map(words)
         request.tokenCommand = try inv.value("token-command").map(words)
@@ -28,7 +34,7 @@ enum SyncCommands {
         }
         request.readOnly = inv.flag("read-only")
         request.adoptLocal = inv.flag("adopt-local")
-        let account = try inv.call(request)
+        let account = try signingIn(&inv) { inv in try inv.call(request) }
         if inv.json {
             inv.output.json(account)
         } else {
@@ -92,6 +98,32 @@ enum SyncCommands {
             inv.output.line("Moved \(n) contact\(n == 1 ? "" : "s") to \(place)\(n < ids.count ? " (the others were there already)" : "")")
         }
         return 0
+    }
+
+    static func login(_ inv: inout Invocation) throws -> Int32 {
+        let account = try signingIn(&inv) { inv in try inv.call(AccountsLogin(name: inv.arguments[0])) }
+        if inv.json {
+            inv.output.json(account)
+        } else {
+            inv.output.line("Signed \(inv.output.bold(inv.arguments[0])) in again as \(account["url"]?.stringValue ?? "")")
+        }
+        return 0
+    }
+
+    /// Runs a call that may sign in to Google: when the daemon sends the page to sign in on,
+    /// the browser opens it ($BROWSER, else xdg-open) and the address is printed for a
+    /// terminal without one.
+    static func signingIn(_ inv: inout Invocation, _ call: (inout Invocation) throws -> JSONValue) throws -> JSONValue {
+        let client = try inv.client()
+        client.onNotification = { n in
+            guard n["method"]?.stringValue == ContactsAPI.Notification.accountSignIn, let url = n["params"]?["url"]?.stringValue else {
+                return
+            }
+            FileHandle.standardError.write(
+                Data("Sign in to Google in the browser that opens; if none does, open this address:\n  \(url)\n".utf8))
+            Browser.open(url)
+        }
+        return try call(&inv)
     }
 
     static func run(_ inv: inout Invocation) throws -> Int32 {

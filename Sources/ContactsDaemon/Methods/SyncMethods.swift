@@ -5,14 +5,16 @@ import ContactsSupport
 import ContactsSync
 import Foundation
 import Glibc
+import GooglePeople
 import JSONCore
 import JSONRPC
+import Secrets
 
 /// Sync accounts and syncs: add (discovered and signed in first), list, remove, run, status.
 enum SyncMethods {
     static func all(store: ContactStore, sync: SyncService) -> [RPCMethod] {
         [
-            RPCMethod(AccountsAdd.self) { request, _ in
+            RPCMethod(AccountsAdd.self) { request, call in
                 let name = request.name
                 var a: SyncAccount
                 var book: URL? = nil
@@ -32,10 +34,17 @@ enum SyncMethods {
                     a.caFile = caFile
                     a.offers4 = properties.versions.contains("4.0")
                     book = found.url
+                case .google(let root):
+                    a = try googleAccount(request, root: root, sync: sync, store: store, call: call)
                 }
                 a.interval = request.interval
                 a.readOnly = request.readOnly
-                try store.addAccount(a)
+                do {
+                    try store.addAccount(a)
+                } catch {
+                    sync.forgetSignIn(a)
+                    throw error
+                }
                 if request.adoptLocal {
                     _ = try store.addToAccount(name, ids: try store.localContactIDs()) { [a] c in
                         SyncService.hrefForNewCard(uid: c.uid, account: a, book: book)
@@ -73,7 +82,26 @@ enum SyncMethods {
                 return try json(try store.account(named: name), store: store, sync: sync)
             },
             RPCMethod(ContactsMove.self) { request, _ in ["moved": .int(try sync.move(ids: request.ids, to: request.account))] },
+            RPCMethod(AccountsLogin.self) { request, call in
+                var a = try store.account(named: request.name)
+                guard a.peopleAPI, let id = a.oauthClientID else {
+                    throw RPCError.invalidParams(
+                        "account '\(a.name)' does not sign in through contactsd (it uses its password or token command)", field: "name")
+                }
+                let client = OAuthClient(
+                    clientID: id, clientSecret: sync.clientSecret(of: a), authURL: a.oauthAuthURL, tokenURL: a.oauthTokenURL)
+                _ = try remote(url: a.addressBookURL, account: a.name) {
+                    try sync.signInToGoogle(
+                        a.name, client: client, root: a.addressBookURL, expectedUser: a.url, open: signInNotice(call, a.name),
+                        abandoned: callerLeft(call))
+                }
+                a.lastError = nil
+                try store.updateAccount(a)
+                sync.accountsChanged()
+                return try json(try store.account(named: a.name), store: store, sync: sync)
+            },
             RPCMethod(AccountsRemove.self) { request, _ in
+                if let a = try? store.account(named: request.name) { sync.forgetSignIn(a) }
                 let n = try store.removeAccount(name: request.name, keepContacts: request.keepContacts)
                 sync.accountsChanged()
                 return ["removed": .string(request.name), "contacts": .int(n)]
@@ -154,9 +182,58 @@ enum SyncMethods {
     }
 
     /// Runs `body`, turning what the server did into -32007 with the account, URL and status.
+    /// A Google account from `accounts.add`: signed in through contactsd (the caller is sent
+    /// the page to open), or with its token command; its user names it.
+    static func googleAccount(_ request: AccountsAdd, root: String, sync: SyncService, store: ContactStore, call: RPCCall) throws
+        -> SyncAccount
+    {
+        let name = request.name
+        if (try? store.account(named: name)) != nil {
+            throw RPCError(.conflict, "an account named '\(name)' exists already")
+        }
+        var a: SyncAccount
+        if let client = request.oauth {
+            let user = try remote(url: root, account: name) {
+                try sync.signInToGoogle(name, client: client, root: root, open: signInNotice(call, name), abandoned: callerLeft(call))
+            }
+            a = SyncAccount(
+                name: name, url: user, addressBookURL: PeopleBackend.bookURL(root: root, user: user),
+                displayName: "Google Contacts of \(user)")
+            (a.oauthClientID, a.oauthAuthURL, a.oauthTokenURL) = (client.clientID, client.authURL, client.tokenURL)
+        } else {
+            let tokenCommand = request.tokenCommand
+            let user = try remote(url: root, account: name) {
+                try SyncService.googleUser(root: root, tokenCommand: tokenCommand, account: name)
+            }
+            a = SyncAccount(
+                name: name, url: user, addressBookURL: PeopleBackend.bookURL(root: root, user: user),
+                displayName: "Google Contacts of \(user)", tokenCommand: tokenCommand)
+        }
+        a.peopleAPI = true
+        return a
+    }
+
+    /// Whether the caller of a sign-in has gone (the person gave up with Ctrl-C).
+    static func callerLeft(_ call: RPCCall) -> @Sendable () -> Bool {
+        let session = call.session
+        return { session?.clientHasGone ?? false }
+    }
+
+    /// Tells the caller of a sign-in which page to open.
+    static func signInNotice(_ call: RPCCall, _ account: String) -> (URL) -> Void {
+        { url in
+            _ = call.session?.sendNotification(
+                method: ContactsAPI.Notification.accountSignIn, params: ["account": .string(account), "url": .string(url.absoluteString)])
+        }
+    }
+
     static func remote<T>(url: String, account: String, _ body: () throws -> T) throws -> T {
         do {
             return try body()
+        } catch let e as GoogleOAuth.Failure {
+            throw RPCError(.remoteFailed, "Account '\(account)': \(e)", data: ["account": .string(account), "url": .string(url)])
+        } catch let e as SecretService.Failure {
+            throw RPCError(.remoteFailed, "Account '\(account)': \(e)", data: ["account": .string(account)])
         } catch let e as DAVError {
             var data: JSONObject = ["account": .string(account), "url": .string(url)]
             if let status = e.status { data["status"] = .int(status) }
@@ -175,6 +252,7 @@ enum SyncMethods {
             "interval": .int(a.interval), "readOnly": .bool(a.readOnly), "contacts": .int(contacts),
             "groups": .string(a.groupsLocal ? "local" : "book"), "caFile": a.caFile.map(JSONValue.string) ?? .null,
             "vcardVersion": .string(a.vcard4 ? "4.0" : "3.0"),
+            "protocol": .string(a.peopleAPI ? "people" : a.vdirPath != nil ? "vdir" : "carddav"),
             "lastSuccess": a.lastSuccess.map { .string(Timestamp.format($0)) } ?? .null,
             "lastError": a.lastError.map(JSONValue.string) ?? .null,
         ]

@@ -147,6 +147,7 @@ public final class Daemon: @unchecked Sendable {
         self.photos = photos
         let sync = SyncService(store: store, smallerPhoto: photos.smallerJPEG)
         sync.defaultAccount = settings.defaultAccount
+        sync.labelsDirectory = dataDirectory + "/accounts"
         if let d = settings.defaultAccount, (try? store.account(named: d)) == nil {
             log.warning("defaultAccount '\(d)' is not an account: new contacts stay on this machine until it is added")
         }

@@ -3,6 +3,7 @@ import ContactsStore
 import ContactsSupport
 import ContactsSync
 import Foundation
+import GooglePeople
 import JSONCore
 
 /// The daemon's side of sync: signs in for an account (running its password or token
@@ -80,6 +81,33 @@ final class SyncService: @unchecked Sendable {
         return (book, try AddressBookClient(url: book.url, http: http).properties())
     }
 
+    // MARK: Google
+
+    /// Where each Google account keeps its labels between syncs.
+    var labelsDirectory: String?
+    /// The access tokens of Google accounts signed in through contactsd.
+    let googleTokens = GoogleTokens()
+
+    /// A Google account's people, signed in with its token command.
+    func peopleBackend(_ account: SyncAccount) throws -> PeopleBackend {
+        guard let root = PeopleBackend.root(of: account.addressBookURL) else {
+            throw DAVError.refusedURL("account '\(account.name)' has no usable People API URL")
+        }
+        let credentials = try credentials(for: account)
+        let labels = labelsDirectory.map { dir -> String in
+            try? FileIO.makeDirectories(dir)
+            return dir + "/" + (account.name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "account") + ".labels.json"
+        }
+        return PeopleBackend(client: PeopleClient(root: root, http: HTTPClient(credentials: credentials, for: root)), labelsFile: labels)
+    }
+
+    /// The address of the Google user a token command signs in as.
+    static func googleUser(root: String, tokenCommand: [String]?, account: String) throws -> String {
+        guard let url = URL(string: root) else { throw DAVError.refusedURL("'\(root)' is not a URL") }
+        let credentials = try credentials(username: nil, passwordCommand: nil, tokenCommand: tokenCommand, account: account)
+        return try PeopleClient(root: url, http: HTTPClient(credentials: credentials, for: url)).me()
+    }
+
     /// One sync of `name` now; waits for one of the same account under way to end first.
     /// `progress` hears how far it has come, besides `onProgress`.
     func sync(_ name: String, held: SyncEngine.HeldDeletions = .hold, progress: @escaping (SyncProgress) -> Void = { _ in }) throws
@@ -125,6 +153,9 @@ final class SyncService: @unchecked Sendable {
                 r.errors += vdir.problems.map { SyncReport.CardError(href: $0.href, status: nil, message: "\($0.href) \($0.message)") }
                 return r
             }
+        } else if account.peopleAPI {
+            let people = try peopleBackend(account)
+            result = Result { try engine.sync(account, with: people, held: held, cancelled: isStopping, progress: report) }
         } else {
             let url = try Self.bookURL(account)
             let credentials = try Self.credentials(
@@ -188,10 +219,11 @@ final class SyncService: @unchecked Sendable {
         return moved
     }
 
-    /// Where a new card of an account goes: a file named by its UID in a vdir, else a path in
-    /// the address book (`book`).
+    /// Where a new card of an account goes: a file named by its UID in a vdir, a name Google
+    /// replaces with its own, else a path in the address book (`book`).
     static func hrefForNewCard(uid: String, account: SyncAccount?, book: URL?) -> String {
         if account?.vdirPath != nil { return VdirBackend.fileName(uid: uid) }
+        if account?.peopleAPI == true { return PeopleBackend.hrefForNewCard(uid: uid) }
         return book.map { AddressBookClient.hrefForNewCard(uid: uid, in: $0) } ?? ""
     }
 

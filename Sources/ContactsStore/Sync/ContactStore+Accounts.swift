@@ -44,6 +44,10 @@ extension ContactStore {
                     a.interval = o["interval"]?.intValue ?? 900
                     a.readOnly = o["readOnly"]?.boolValue ?? false
                     a.groupsLocal = o["groupsLocal"]?.boolValue ?? false
+                    a.peopleAPI = o["peopleAPI"]?.boolValue ?? false
+                    a.oauthClientID = o["oauthClientID"]?.stringValue
+                    a.oauthAuthURL = o["oauthAuthURL"]?.stringValue
+                    a.oauthTokenURL = o["oauthTokenURL"]?.stringValue
                     a.caFile = o["caFile"]?.stringValue
                     a.offers4 = o["offers4"]?.boolValue ?? false
                     a.vcard4 = o["vcard4"]?.boolValue ?? false
@@ -122,6 +126,10 @@ extension ContactStore {
     static func settings(_ a: SyncAccount) -> String {
         var o: [(String, JSONValue)] = [("interval", .int(a.interval)), ("readOnly", .bool(a.readOnly))]
         if a.groupsLocal { o.append(("groupsLocal", true)) }
+        if a.peopleAPI { o.append(("peopleAPI", true)) }
+        for (key, value) in [("oauthClientID", a.oauthClientID), ("oauthAuthURL", a.oauthAuthURL), ("oauthTokenURL", a.oauthTokenURL)] {
+            if let value { o.append((key, .string(value))) }
+        }
         if let ca = a.caFile { o.append(("caFile", .string(ca))) }
         if a.offers4 { o.append(("offers4", true)) }
         if a.vcard4 { o.append(("vcard4", true)) }

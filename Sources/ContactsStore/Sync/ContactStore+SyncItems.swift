@@ -67,12 +67,18 @@ extension ContactStore {
     }
 
     /// The contacts with these ids that are in the store now (not the trash), with their cards.
+    /// Many are read on every core, each part in a read of its own (a first sync's multiget
+    /// asks for a whole book).
     public func contacts(ids: [String]) throws -> [String: Contact] {
-        try read { db in
-            var out: [String: Contact] = [:]
-            for id in ids { if let c = try Self.fetch(db, id: id, withCard: true) { out[id] = c } }
-            return out
+        let parts = Parallel.chunks(ids.count, minimum: 1024) { range in
+            Result { () throws -> [(String, Contact)] in
+                try read { db in try ids[range].compactMap { id in try Self.fetch(db, id: id, withCard: true).map { (id, $0) } } }
+            }
         }
+        var out: [String: Contact] = [:]
+        out.reserveCapacity(ids.count)
+        for part in parts { for (id, c) in try part.get() { out[id] = c } }
+        return out
     }
 
     /// Whether the contact is in the trash.
@@ -90,20 +96,28 @@ extension ContactStore {
         /// The contact stored differs from the card (a merge of edits on both sides) and is to
         /// be sent back.
         public var pending: Bool
+        /// The card says whether the contact is a favorite (Google's starred), and that is
+        /// taken; else the flag is this machine's and stays.
+        public var carriesFavorite: Bool
 
-        public init(href: String, etag: String?, card: String, contact: Contact, photo: PhotoData? = nil, pending: Bool = false) {
+        public init(
+            href: String, etag: String?, card: String, contact: Contact, photo: PhotoData? = nil, pending: Bool = false,
+            carriesFavorite: Bool = false
+        ) {
             self.href = href
             self.etag = etag
             self.card = card
             self.contact = contact
             self.photo = photo
             self.pending = pending
+            self.carriesFavorite = carriesFavorite
         }
     }
 
     /// Stores a card `account` has at `href`: the contact it is already (back from the trash
     /// when it was deleted here), else a stored contact of the same UID that no account has,
-    /// else a new contact. Its favorite flag is this machine's and stays. Returns the contact.
+    /// else a new contact. Its favorite flag is this machine's and stays (unless the card
+    /// carries one). Returns the contact.
     public func applyDownload(
         account: String, href: String, etag: String?, card: String, contact incoming: Contact, photo: PhotoData? = nil,
         pending: Bool = false
@@ -161,7 +175,7 @@ extension ContactStore {
         if let target {
             c.id = target.id
             c.createdAt = target.createdAt
-            c.favorite = target.favorite
+            if !d.carriesFavorite { c.favorite = target.favorite }
             if c.uid.isEmpty { c.uid = target.uid }
             try validate(c)
             if let photo = d.photo { _ = try photos.put(photo.hash, photo.bytes) }

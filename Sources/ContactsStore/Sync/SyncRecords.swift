@@ -24,6 +24,15 @@ public struct SyncAccount: Sendable, Equatable {
     /// The book keeps no groups (Google drops CATEGORIES): the contacts' groups stay here and
     /// what the server sends never takes them away.
     public var groupsLocal = false
+    /// The account is Google's People API (`addressBookURL` is the API's root, not a book):
+    /// its people carry the favorite flag (starred) both ways.
+    public var peopleAPI = false
+    /// The OAuth client a Google account signed in with (contactsd's own sign-in): its id,
+    /// and the endpoints when not Google's. Its refresh token (and client secret) are in the
+    /// Secret Service, never here.
+    public var oauthClientID: String?
+    public var oauthAuthURL: String?
+    public var oauthTokenURL: String?
     public var syncToken: String?
     public var lastSuccess: Int64?
     public var lastError: String?

@@ -47,6 +47,9 @@ int contactsd_mhd_connection_fd(struct MHD_Connection *connection);
 /* Each request header, to `iterator`. */
 int contactsd_mhd_headers(struct MHD_Connection *connection, MHD_KeyValueIterator iterator, void *cls);
 
+/* Calls `iterator` with each argument of the URL's query, decoded. */
+int contactsd_mhd_arguments(struct MHD_Connection *connection, MHD_KeyValueIterator iterator, void *cls);
+
 /* Queues an answer: the status, the headers (`count` names and values), the body (copied). */
 enum MHD_Result contactsd_mhd_respond(struct MHD_Connection *connection, unsigned status, const char *const *names,
                                       const char *const *values, size_t count, const void *body, size_t length);
