@@ -37,6 +37,8 @@ let package = Package(
         .target(name: "QRShim", dependencies: ["LateLibrary"]),
         // libsecret (the Secret Service) behind three functions, loaded when a secret is first kept or read.
         .target(name: "SecretShim", dependencies: ["LateLibrary"]),
+        // GNOME Online Accounts' Google accounts and their tokens, over the session bus (sd-bus).
+        .target(name: "GOAShim", dependencies: ["CSystemd"]),
         // An account's secrets (a refresh token) in the user's keyring.
         .target(name: "Secrets", dependencies: ["SecretShim"]),
         // A shared library opened when first needed, its functions found by name, and why it
@@ -114,7 +116,7 @@ let package = Package(
             dependencies: [
                 "ContactsAPI", "ContactsStore", "Thumbnails", "ContactsCore", "ContactsSupport", "VCard", "JSONRPC", "JSONCore", "CSystemd",
                 "CSystem", "CardDAV", "ContactsSync", "PhoneNumbers", "Duplicates", "StoredDuplicates", "ContactsCSV", "HTTPServer",
-                "CardDAVServer", "GooglePeople", "Secrets",
+                "CardDAVServer", "GooglePeople", "Secrets", "GOAShim",
             ]),
         // The command-line client's logic; links neither SQLite nor image libraries.
         .target(name: "ContactsControl", dependencies: ["ContactsAPI", "JSONRPC", "JSONCore", "ContactsSupport", "QRShim"]),
@@ -129,7 +131,7 @@ let package = Package(
             name: "contacts-bench",
             dependencies: [
                 "ContactsStore", "ContactsCore", "ContactsSupport", "VCard", "JSONRPC", "JSONCore", "Thumbnails", "VipsImages", "CardDAV",
-                "ContactsSync", "PhoneNumbers", "Duplicates", "StoredDuplicates",
+                "ContactsSync", "PhoneNumbers", "Duplicates", "StoredDuplicates", "GooglePeople",
             ]),
 
         .testTarget(name: "JSONCoreTests", dependencies: ["JSONCore"]),

@@ -127,7 +127,7 @@ _contactsctl() {
                 ((i++))
                 continue
                 ;;
-            " account add|--vdir"|" account add|--people-url"|" account add|--client-id"|" account add|--client-secret"|" account add|--auth-url"|" account add|--token-url"|" account add|--user"|" account add|--password-command"|" account add|--token-command"|" account add|--address-book"|" account add|--ca-file"|" account add|--interval"|" account add|--socket")
+            " account add|--vdir"|" account add|--people-url"|" account add|--client-id"|" account add|--client-secret"|" account add|--goa-account"|" account add|--auth-url"|" account add|--token-url"|" account add|--user"|" account add|--password-command"|" account add|--token-command"|" account add|--address-book"|" account add|--ca-file"|" account add|--interval"|" account add|--socket")
                 ((i++))
                 continue
                 ;;
@@ -676,6 +676,10 @@ _contactsctl() {
         :
         return
         ;;
+    " account add|--goa-account")
+        :
+        return
+        ;;
     " account add|--auth-url")
         :
         return
@@ -1003,7 +1007,7 @@ _contactsctl() {
     " undelete") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " purge") COMPREPLY=($(compgen -W '--yes -y --json --socket --no-color --help -h' -- "$cur")) ;;
     " account") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
-    " account add") COMPREPLY=($(compgen -W '--vdir --google --people-url --client-id --client-secret --auth-url --token-url --user --password-command --token-command --address-book --ca-file --interval --read-only --adopt-local --json --socket --no-color --help -h' -- "$cur")) ;;
+    " account add") COMPREPLY=($(compgen -W '--vdir --google --people-url --client-id --client-secret --goa-account --auth-url --token-url --user --password-command --token-command --address-book --ca-file --interval --read-only --adopt-local --json --socket --no-color --help -h' -- "$cur")) ;;
     " account list") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " account login") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " account rm") COMPREPLY=($(compgen -W '--delete-contacts --json --socket --no-color --help -h' -- "$cur")) ;;

@@ -85,7 +85,7 @@ function __contactsctl_state
             case ' account|--socket'
                 set skip 1
                 continue
-            case ' account add|--vdir' ' account add|--people-url' ' account add|--client-id' ' account add|--client-secret' ' account add|--auth-url' ' account add|--token-url' ' account add|--user' ' account add|--password-command' ' account add|--token-command' ' account add|--address-book' ' account add|--ca-file' ' account add|--interval' ' account add|--socket'
+            case ' account add|--vdir' ' account add|--people-url' ' account add|--client-id' ' account add|--client-secret' ' account add|--goa-account' ' account add|--auth-url' ' account add|--token-url' ' account add|--user' ' account add|--password-command' ' account add|--token-command' ' account add|--address-book' ' account add|--ca-file' ' account add|--interval' ' account add|--socket'
                 set skip 1
                 continue
             case ' account list|--socket'
@@ -480,6 +480,7 @@ complete -c contactsctl -n "__contactsctl_at ' account add'" -l google -d 'inste
 complete -c contactsctl -n "__contactsctl_at ' account add'" -l people-url -r -d 'with --google: the People API'\''s root, for a server standing in'
 complete -c contactsctl -n "__contactsctl_at ' account add'" -l client-id -r -d 'with --google: your own OAuth client (a Desktop app) to sign in with, in a browser'
 complete -c contactsctl -n "__contactsctl_at ' account add'" -l client-secret -r -d 'with --client-id: the client'\''s secret, if it has one'
+complete -c contactsctl -n "__contactsctl_at ' account add'" -l goa-account -r -d 'with --google: which Google account of GNOME Online Accounts (used when neither --client-id nor --token-command is given)'
 complete -c contactsctl -n "__contactsctl_at ' account add'" -l auth-url -r -d 'with --client-id: the authorization endpoint (Google'\''s by default)'
 complete -c contactsctl -n "__contactsctl_at ' account add'" -l token-url -r -d 'with --client-id: the token endpoint (Google'\''s by default)'
 complete -c contactsctl -n "__contactsctl_at ' account add'" -l user -r -d 'the user to sign in as'

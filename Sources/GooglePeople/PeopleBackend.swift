@@ -208,7 +208,11 @@ public final class PeopleBackend: SyncBackend, Sendable {
             switch written {
             case .person(let person):
                 let card = Self.card(person, labels: labels)
-                state.withLock { $0.written[card.href] = card }
+                // A person just made has a name of Google's, which the engine reads next: it is
+                // answered from here. An edit keeps its name and is never read from here.
+                state.withLock { s in
+                    if card.href != batch[index].href { s.written[card.href] = card } else { s.written[card.href] = nil }
+                }
                 answers[index] = .success(.written(href: card.href, etag: card.etag))
             case .stale: answers[index] = .success(.preconditionFailed)
             case .failed(let status, let message):
@@ -270,7 +274,14 @@ public final class PeopleBackend: SyncBackend, Sendable {
         var ids = Dictionary(currentLabels().map { ($0.value, $0.key) }, uniquingKeysWith: { a, _ in a })
         let wanted = Set(batch.compactMap { $0.data.flatMap(Self.contact)?.groups }.joined())
         for name in wanted.sorted() where ids[name] == nil {
-            let made = try client.createGroup(named: name)
+            let made: PeopleClient.Group
+            do {
+                made = try client.createGroup(named: name)
+            } catch .status(409, _, _, _) {
+                // Made meanwhile elsewhere (another contactsd, the phone): that one is it.
+                guard let there = try client.groups().first(where: { $0.isUsers && $0.name == name }) else { continue }
+                made = there
+            }
             ids[name] = made.resourceName
             state.withLock { s in s.labels?[made.resourceName] = name }
         }

@@ -31,7 +31,7 @@ public enum PersonMapping {
         var c = Contact(name: "")
         c.uid = uid(of: person)
         if let n = first(person, "names") {
-            c.name = n["displayName"]?.stringValue ?? ""
+            c.name = n["displayName"]?.stringValue ?? n["unstructuredName"]?.stringValue ?? ""
             let s = StructuredName(
                 family: text(n, "familyName"), given: text(n, "givenName"), additional: text(n, "middleName"),
                 prefix: text(n, "honorificPrefix"), suffix: text(n, "honorificSuffix"))

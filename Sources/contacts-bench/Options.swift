@@ -20,6 +20,8 @@ struct Options {
     var noSync: Bool { environment["BENCH_NO_SYNC"] != nil }
     /// Only the CardDAV serving figures (with Radicale and vdirsyncer beside them).
     var serveOnly: Bool { environment["BENCH_SERVE_ONLY"] != nil }
+    /// Only the Google account's request counts (`BENCH_GOOGLE_ONLY`).
+    var googleOnly: Bool { environment["BENCH_GOOGLE_ONLY"] != nil }
     /// Only the live views' figures.
     var viewsOnly: Bool { environment["BENCH_VIEWS_ONLY"] != nil }
     /// Only what a client of a real contactsd sees: the drop-folder import, search, export,
@@ -43,6 +45,7 @@ struct Options {
     var serveFigures: Bool { (daemonFigures && !dropOnly && !daemonOnly) || serveOnly }
     var viewsFigures: Bool { daemonFigures && !dropOnly && !daemonOnly }
     var syncFigures: Bool { !viewsOnly && !importOnly && !searchOnly && !dropOnly && !noSync && !serveOnly && !daemonOnly }
+    var googleFigures: Bool { syncFigures || googleOnly }
 
     static let usage = "usage: contacts-bench [--contacts N] [--json FILE]"
 

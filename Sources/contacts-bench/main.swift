@@ -52,6 +52,11 @@ if options.typedOnly {
     report.print(title: "contacts-bench: dates, relations, IM and readings in an import, \(count) contacts")
     exit(0)
 }
+if options.googleOnly {
+    report.merge(try GoogleBench.measure(contacts, scratch: dir))
+    report.print(title: "contacts-bench: a Google account, \(count) contacts")
+    exit(0)
+}
 if options.viewsOnly {
     report.merge(try ViewsBench.measure(contacts, scratch: dir))
     report.print(title: "contacts-bench: live views, \(count) contacts")
@@ -112,6 +117,14 @@ if options.syncFigures {
         report.merge(try SyncBench.measure(contacts, scratch: dir))
     } catch {
         report.row("sync with Radicale", "skipped: \(error)")
+    }
+}
+
+if options.googleFigures {
+    do {
+        report.merge(try GoogleBench.measure(contacts, scratch: dir))
+    } catch {
+        report.row("Google (People API)", "skipped: \(error)")
     }
 }
 

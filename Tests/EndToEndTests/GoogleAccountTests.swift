@@ -139,3 +139,61 @@ final class GoogleSignInTests: DaemonTestCase {
         XCTAssertFalse(r.stderr.contains("Sign in to Google"), "no browser for nothing")
     }
 }
+
+/// A Google account of GNOME Online Accounts (a stand-in of GOA's documented D-Bus service,
+/// `Tests/fakes/goa_fake.py`, on a private session bus): found and used with nothing to type,
+/// its tokens asked of GOA at each sync; switched off or removed there, the account stops with
+/// a status that says so and nothing is deleted.
+final class GnomeOnlineAccountsTests: DaemonTestCase {
+    func testTheGoogleAccountOfGnomeOnlineAccountsSyncsWithNothingToType() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"),
+            (try? runProgram("/usr/bin/python3", ["-c", "import gi"], environment: [:]).status) == 0
+        else { throw XCTSkip("python3-gi is missing (scripts/install-deps.sh installs it)") }
+        let google = try PeopleServer()
+        defer { google.stop() }
+        let session = try TestKeyring()
+        defer { session.stop() }
+        let accountsFile = session.directory + "/goa.json"
+        func goa(_ accounts: [[String: Any]]) throws {
+            try JSONSerialization.data(withJSONObject: accounts).write(to: URL(fileURLWithPath: accountsFile + ".new"))
+            _ = rename(accountsFile + ".new", accountsFile)
+        }
+        try goa([
+            ["provider": "google", "identity": "kate@example.com", "token": google.token],
+            ["provider": "windows_live", "identity": "kate@outlook.example"],
+        ])
+        let script = Products.repository.appendingPathComponent("Tests/fakes/goa_fake.py").path
+        try session.start("exec /usr/bin/python3 \"$GOA\" \"$ACCOUNTS\"", environment: ["GOA": script, "ACCOUNTS": accountsFile])
+        daemon.stop()
+        try daemon.start(extraEnvironment: ["DBUS_SESSION_BUS_ADDRESS": session.bus])
+        _ = try google.create(["names": [["givenName": "Grace", "familyName": "Hopper"]]])
+        var added = try daemon.ctl("account", "add", "g", "--google", "--people-url", google.root.absoluteString)
+        for _ in 0..<50 where added.status != 0 && added.stderr.contains("org.gnome.OnlineAccounts") {
+            // The stand-in takes its name on the bus a moment after it starts.
+            usleep(100_000)
+            added = try daemon.ctl("account", "add", "g", "--google", "--people-url", google.root.absoluteString)
+        }
+        XCTAssertEqual(added.status, 0, added.stderr + daemon.log)
+        XCTAssertTrue(added.stdout.contains("kate@example.com"), added.stdout)
+        XCTAssertEqual(try daemon.ctl("sync", "g").status, 0)
+        XCTAssertTrue(try daemon.ctl("list").stdout.contains("Grace Hopper"))
+        let other = try daemon.ctl(
+            "account", "add", "h", "--google", "--goa-account", "nobody@example.com", "--people-url", google.root.absoluteString)
+        XCTAssertNotEqual(other.status, 0)
+        XCTAssertTrue(other.stderr.contains("kate@example.com"), "says which accounts there are: \(other.stderr)")
+
+        // Contacts switched off in Settings: the sync stops and says so; nothing goes.
+        try goa([["provider": "google", "identity": "kate@example.com", "token": google.token, "contactsDisabled": true]])
+        let off = try daemon.ctl("sync", "g")
+        XCTAssertNotEqual(off.status, 0)
+        XCTAssertTrue(off.stderr.contains("switched off"), off.stderr)
+        XCTAssertTrue(try daemon.ctl("list").stdout.contains("Grace Hopper"))
+        // Removed from GOA: the same, and it says to add it again.
+        try goa([])
+        let gone = try daemon.ctl("sync", "g")
+        XCTAssertTrue(gone.stderr.contains("no longer has"), gone.stderr)
+        XCTAssertTrue(try daemon.ctl("list").stdout.contains("Grace Hopper"), "nothing deleted")
+        let keptFiles = try runProgram("/bin/grep", ["-rlF", google.token, daemon.home], environment: [:])
+        XCTAssertEqual(keptFiles.stdout, "", "contactsd keeps no token of GOA's")
+    }
+}

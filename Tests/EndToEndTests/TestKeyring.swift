@@ -1,9 +1,10 @@
 import Foundation
 import XCTest
 
-/// A Secret Service of the test's own: a private D-Bus session bus and gnome-keyring-daemon on
-/// it, with its keyrings in a directory of the test's, unlocked with a password the test knows.
-/// The daemon under test finds it through `DBUS_SESSION_BUS_ADDRESS` (`environment`).
+/// A desktop session's services of the test's own: a private D-Bus session bus with
+/// gnome-keyring-daemon on it (the Secret Service), its keyrings in a directory of the test's,
+/// unlocked with a password the test knows; other helpers (a GNOME Online Accounts stand-in)
+/// may join it (`start`). The daemon under test finds it through `DBUS_SESSION_BUS_ADDRESS`.
 final class TestKeyring {
     let directory: String
     /// The helpers' pids (started through a shell that leaves them no descriptor but the
@@ -47,8 +48,9 @@ final class TestKeyring {
         while (try? lookup(account: "-", kind: "-")) == nil && Date() < deadline { usleep(100_000) }
     }
 
-    private func start(_ command: String) throws {
-        var env = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    /// Runs a helper on the bus (left behind by a shell, its pid kept for `stop`).
+    func start(_ command: String, environment extra: [String: String] = [:]) throws {
+        var env = ProcessInfo.processInfo.environment.merging(environment) { $1 }.merging(extra) { $1 }
         env["DIR"] = directory
         env["HOME"] = directory
         let r = try runProgram(

@@ -84,7 +84,7 @@ class PeopleSyncTests: ScratchDirectoryTestCase {
         let r = try sync()
         XCTAssertEqual(r.downloaded.created, 2500)
         XCTAssertEqual(r.requests, 4, "\(r)")
-        XCTAssertEqual(try server.requests()["GET people"] ?? 0, (before["GET people"] ?? 0) + 3, "1,000 a page")
+        XCTAssertEqual(try server.requests()["GET connections"] ?? 0, (before["GET connections"] ?? 0) + 3, "1,000 a page")
     }
 
     func testContactsMadeHereGoUpInBatchesWithTheirUIDsAndGroups() throws {

@@ -58,6 +58,15 @@ public final class PeopleServer: @unchecked Sendable {
     /// A request as the phone (or, for `/_test/`, to the fake itself); the answer's status and JSON.
     @discardableResult
     public func call(_ method: String, _ path: String, _ body: Any? = nil) throws -> (status: Int, json: Any?) {
+        // A fault injected for the sync is met by the phone too: it tries again, as phones do.
+        for _ in 0..<5 {
+            let r = try once(method, path, body)
+            guard r.status == 429 || r.status == 503 else { return r }
+        }
+        return try once(method, path, body)
+    }
+
+    private func once(_ method: String, _ path: String, _ body: Any?) throws -> (status: Int, json: Any?) {
         var args = ["-s", "-X", method, "-H", "Authorization: Bearer \(phoneToken)", "-w", "\n%{http_code}", "--max-time", "20"]
         if let body {
             args += ["-H", "Content-Type: application/json", "--data-binary", "@-"]

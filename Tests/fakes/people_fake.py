@@ -23,6 +23,7 @@ One user's people and contact groups in memory, behind bearer tokens:
   faults      POST /_test/faults {"status": 429, "count": N, "retryAfter": S}: the next N
               API requests are answered so.
   counting    GET /_test/requests: the API requests answered, by method and path.
+  seeding     POST /_test/seed {"people": [...]}: people made at once, counted as no request.
   oauth       Google's endpoints for installed apps: GET /o/oauth2/v2/auth redirects to a
               loopback redirect_uri with a code and the state, only for the test's client
               (test-client, secret test-secret), scope contacts and a PKCE S256 challenge;
@@ -190,7 +191,11 @@ class Handler(BaseHTTPRequestHandler):
                 raise ApiError(401, "UNAUTHENTICATED", "Request had invalid authentication credentials. Expected OAuth 2 access token.")
             with s.lock:
                 key = method + " " + (path.split("/")[2] if path.count("/") >= 2 else path)
-                if path.startswith("/v1/people/") and ":" not in path and not path.startswith("/v1/people/me"):
+                if path == "/v1/people/me/connections":
+                    key = method + " connections"
+                elif path == "/v1/people/me":
+                    key = method + " me"
+                elif path.startswith("/v1/people/") and ":" not in path:
                     key = method + " person"
                 s.requests[key] = s.requests.get(key, 0) + 1
                 if s.faults:
@@ -299,6 +304,17 @@ class Handler(BaseHTTPRequestHandler):
                 return s.requests
             if path == "/_test/people":
                 return {"people": list(s.people.values()), "groups": s.groups}
+            if path == "/_test/seed":
+                # Many people at once, as made on the phone long ago (seen at once by any listing).
+                for p in self.body().get("people", []):
+                    name = "people/c%d" % s.next_id
+                    s.next_id += 1
+                    p = self.clean(p)
+                    p["resourceName"], p["etag"] = name, Store.etag()
+                    p.setdefault("memberships", []).insert(0, {"contactGroupMembership": {"contactGroupResourceName": "contactGroups/myContacts"}})
+                    s.people[name] = p
+                    s.changes[name] = (s.now() - 1, False)
+                return {"people": len(s.people)}
         raise ApiError(404, "NOT_FOUND", "no such control")
 
     def api(self, method, path, query, s):
@@ -386,6 +402,17 @@ class Handler(BaseHTTPRequestHandler):
 
     def clean(self, person):
         person = {k: v for k, v in person.items() if k in FIELDS and k != "metadata"}
+        # Google fills in what is output only: a name's displayName and its parts.
+        for n in person.get("names", []):
+            n.pop("displayName", None)
+            if n.get("unstructuredName") and not (n.get("givenName") or n.get("familyName")):
+                parts = n["unstructuredName"].rsplit(" ", 1)
+                n["givenName"] = parts[0]
+                if len(parts) > 1:
+                    n["familyName"] = parts[1]
+            shown = " ".join(x for x in (n.get("honorificPrefix"), n.get("givenName"), n.get("middleName"), n.get("familyName"), n.get("honorificSuffix")) if x)
+            n["displayName"] = shown or n.get("unstructuredName", "")
+            n.setdefault("unstructuredName", n["displayName"])
         memberships = person.get("memberships", [])
         for m in memberships:
             g = m.get("contactGroupMembership", {}).get("contactGroupResourceName")

@@ -23,6 +23,10 @@ public struct AccountsAdd: APIRequest {
                 schema: APISchema.string),
             RPCParam("clientId", "With google: the user's own OAuth client (a Desktop app) to sign in with.", schema: APISchema.string),
             RPCParam(
+                "goaAccount",
+                "With google, and neither clientId nor tokenCommand: which Google account of GNOME Online Accounts (by address), when it has several.",
+                schema: APISchema.string),
+            RPCParam(
                 "clientSecret", "With clientId: the client's secret, when it has one (kept in the Secret Service).",
                 schema: APISchema.string),
             RPCParam("authURL", "With clientId: the authorization endpoint (default Google's).", schema: APISchema.string),
@@ -60,6 +64,8 @@ public struct AccountsAdd: APIRequest {
     public var book: Book
     /// A Google account's own sign-in: the OAuth client and, when not Google's, its endpoints.
     public var oauth: OAuthClient?
+    /// A Google account of GNOME Online Accounts, by its address.
+    public var goaAccount: String?
     public var username: String?
     public var passwordCommand: [String]?
     public var tokenCommand: [String]?
@@ -87,15 +93,18 @@ public struct AccountsAdd: APIRequest {
         }
         oauth = try OAuthClient(p)
         if google {
-            guard p.has("tokenCommand") != (oauth != nil) else {
+            goaAccount = try p.optionalString("goaAccount")
+            guard [p.has("tokenCommand"), oauth != nil, goaAccount != nil].filter({ $0 }).count <= 1 else {
                 throw RPCError(
                     .invalidParams,
-                    "Invalid params: a Google account signs in with clientId (its own sign-in) or tokenCommand, one of them",
+                    "Invalid params: a Google account signs in through GNOME Online Accounts (goaAccount, or none given), clientId or tokenCommand: one of them",
                     data: ["field": "clientId"])
             }
             book = .google(peopleURL: try p.optionalString("peopleURL") ?? Self.googlePeopleURL)
         } else {
-            guard !p.has("peopleURL"), oauth == nil else { throw .invalidParams("'peopleURL' and 'clientId' go with 'google'") }
+            guard !p.has("peopleURL"), !p.has("goaAccount"), oauth == nil else {
+                throw .invalidParams("'peopleURL', 'goaAccount' and 'clientId' go with 'google'")
+            }
             book = p.has("vdir") ? .vdir(try p.string("vdir")) : .url(try p.string("url"))
         }
         username = try p.optionalString("username")
@@ -127,6 +136,7 @@ public struct AccountsAdd: APIRequest {
             "adoptLocal": adoptLocal ? true : nil,
         ])
         if let oauth { for m in oauth.params { o[m.key] = m.value } }
+        if let goaAccount { o["goaAccount"] = .string(goaAccount) }
         return o
     }
 }

@@ -175,6 +175,11 @@ public enum CommandTree {
                                 help: "with --google: your own OAuth client (a Desktop app) to sign in with, in a browser"),
                             OptionSpec("client-secret", value: "SECRET", help: "with --client-id: the client's secret, if it has one"),
                             OptionSpec(
+                                "goa-account", value: "EMAIL",
+                                help:
+                                    "with --google: which Google account of GNOME Online Accounts (used when neither --client-id nor --token-command is given)"
+                            ),
+                            OptionSpec(
                                 "auth-url", value: "URL", help: "with --client-id: the authorization endpoint (Google's by default)"),
                             OptionSpec("token-url", value: "URL", help: "with --client-id: the token endpoint (Google's by default)"),
                             OptionSpec("user", value: "USER", help: "the user to sign in as"),

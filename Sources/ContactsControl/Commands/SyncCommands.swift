@@ -17,6 +17,7 @@ enum SyncCommands {
                 command: "contactsctl account add")
         }
         var request = AccountsAdd(name: inv.arguments[0], book: book)
+        request.goaAccount = inv.value("goa-account")
         if let id = inv.value("client-id") {
             request.oauth = OAuthClient(
                 clientID: id, clientSecret: inv.value("client-secret"), authURL: inv.value("auth-url"), tokenURL: inv.value("token-url"))

@@ -53,6 +53,10 @@ extension SyncService {
     /// What an account signs in with: contactsd's own Google sign-in, else its commands.
     func credentials(for account: SyncAccount) throws -> Credentials {
         if account.oauthClientID != nil { return googleTokens.credentials(for: account) }
+        if let identity = account.goaAccount {
+            let name = account.name
+            return .tokens(TokenSource { _ throws(DAVError) in try GnomeOnlineAccounts.accessToken(identity: identity, account: name) })
+        }
         return try Self.credentials(
             username: account.username, passwordCommand: account.passwordCommand, tokenCommand: account.tokenCommand, account: account.name)
     }

@@ -200,6 +200,23 @@ enum SyncMethods {
                 name: name, url: user, addressBookURL: PeopleBackend.bookURL(root: root, user: user),
                 displayName: "Google Contacts of \(user)")
             (a.oauthClientID, a.oauthAuthURL, a.oauthTokenURL) = (client.clientID, client.authURL, client.tokenURL)
+        } else if request.tokenCommand == nil {
+            // GNOME Online Accounts: the person signed in to Google in Settings already.
+            let goa: GnomeOnlineAccounts.Account
+            do {
+                goa = try GnomeOnlineAccounts.pick(request.goaAccount)
+            } catch {
+                throw RPCError(.remoteFailed, "Account '\(name)': \(error)", data: ["account": .string(name)])
+            }
+            let user = try remote(url: root, account: name) {
+                guard let people = PeopleBackend.root(of: root) else { throw DAVError.refusedURL("'\(root)' is not a URL") }
+                let token = try GnomeOnlineAccounts.accessToken(identity: goa.identity, account: name)
+                return try PeopleClient(root: people, http: HTTPClient(credentials: .bearer(token), for: people)).me()
+            }
+            a = SyncAccount(
+                name: name, url: user, addressBookURL: PeopleBackend.bookURL(root: root, user: user),
+                displayName: "Google Contacts of \(user)")
+            a.goaAccount = goa.identity
         } else {
             let tokenCommand = request.tokenCommand
             let user = try remote(url: root, account: name) {

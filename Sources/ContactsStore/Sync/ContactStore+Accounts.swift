@@ -46,6 +46,7 @@ extension ContactStore {
                     a.groupsLocal = o["groupsLocal"]?.boolValue ?? false
                     a.peopleAPI = o["peopleAPI"]?.boolValue ?? false
                     a.oauthClientID = o["oauthClientID"]?.stringValue
+                    a.goaAccount = o["goaAccount"]?.stringValue
                     a.oauthAuthURL = o["oauthAuthURL"]?.stringValue
                     a.oauthTokenURL = o["oauthTokenURL"]?.stringValue
                     a.caFile = o["caFile"]?.stringValue
@@ -127,7 +128,10 @@ extension ContactStore {
         var o: [(String, JSONValue)] = [("interval", .int(a.interval)), ("readOnly", .bool(a.readOnly))]
         if a.groupsLocal { o.append(("groupsLocal", true)) }
         if a.peopleAPI { o.append(("peopleAPI", true)) }
-        for (key, value) in [("oauthClientID", a.oauthClientID), ("oauthAuthURL", a.oauthAuthURL), ("oauthTokenURL", a.oauthTokenURL)] {
+        for (key, value) in [
+            ("oauthClientID", a.oauthClientID), ("oauthAuthURL", a.oauthAuthURL), ("oauthTokenURL", a.oauthTokenURL),
+            ("goaAccount", a.goaAccount),
+        ] {
             if let value { o.append((key, .string(value))) }
         }
         if let ca = a.caFile { o.append(("caFile", .string(ca))) }

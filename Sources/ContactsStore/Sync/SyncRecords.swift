@@ -31,6 +31,8 @@ public struct SyncAccount: Sendable, Equatable {
     /// and the endpoints when not Google's. Its refresh token (and client secret) are in the
     /// Secret Service, never here.
     public var oauthClientID: String?
+    /// The GNOME Online Accounts account (its address) a Google account asks for tokens.
+    public var goaAccount: String?
     public var oauthAuthURL: String?
     public var oauthTokenURL: String?
     public var syncToken: String?
