@@ -1,4 +1,3 @@
-import ContactsSupport
 import DAVXML
 import Foundation
 import HTTPServer
@@ -51,7 +50,7 @@ extension DAVService {
         // The responses written on every core, each part in order: a first sync asks for a
         // whole book in one multiget, and escaping its cards is most of the work.
         let maxResourceSize = maxResourceSize
-        let parts = Parallel.chunks(hrefs.count, minimum: 256) { [plain, wantsData] range in
+        let parts = books.inParts(hrefs.count, minimum: 256) { [plain, wantsData] range in
             var w = XMLWriter(fragment: true)
             for href in hrefs[range] {
                 guard case .card(let b, let name)? = DAVPath(href), b == book, let card = found[name] else {

@@ -41,6 +41,10 @@ public struct ScopedBooks: ServedBooks {
     public func changes(in book: String, since token: String?, limit: Int?) throws -> ServedSync {
         sees(book) ? try inner.changes(in: book, since: token, limit: limit) : .noBook
     }
+
+    public func inParts<T: Sendable>(_ count: Int, minimum: Int, _ body: @escaping @Sendable (Range<Int>) -> T) -> [T] {
+        inner.inParts(count, minimum: minimum, body)
+    }
 }
 
 /// A client's writable view: what `ScopedBooks` shows, and writes to those books alone, in
@@ -63,6 +67,9 @@ struct WritableScopedBooks: WritableBooks {
     func cardInfo(_ name: String, in book: String) throws -> ServedCardInfo? { try scoped.cardInfo(name, in: book) }
     func changes(in book: String, since token: String?, limit: Int?) throws -> ServedSync {
         try scoped.changes(in: book, since: token, limit: limit)
+    }
+    func inParts<T: Sendable>(_ count: Int, minimum: Int, _ body: @escaping @Sendable (Range<Int>) -> T) -> [T] {
+        scoped.inParts(count, minimum: minimum, body)
     }
 
     func put(_ name: String, in book: String, body: [UInt8], condition: WriteCondition, client _: String) throws -> PutOutcome {

@@ -19,6 +19,10 @@ public protocol ServedBooks: Sendable {
     /// What changed in a book after a sync token (RFC 6578), at most `limit` changes; without
     /// a token, every card. `.unsupported` when the books keep no change log.
     func changes(in book: String, since token: String?, limit: Int?) throws -> ServedSync
+    /// `body` over `0..<count` cut into parts, each part's result in order: on every core
+    /// where the books' host has threads for it (a multiget of a whole book is written so),
+    /// else in one part on the caller's thread.
+    func inParts<T: Sendable>(_ count: Int, minimum: Int, _ body: @escaping @Sendable (Range<Int>) -> T) -> [T]
 }
 
 extension ServedBooks {
@@ -37,6 +41,10 @@ extension ServedBooks {
     }
 
     public func changes(in book: String, since token: String?, limit: Int?) throws -> ServedSync { .unsupported }
+
+    public func inParts<T: Sendable>(_ count: Int, minimum: Int, _ body: @escaping @Sendable (Range<Int>) -> T) -> [T] {
+        [body(0..<count)]
+    }
 }
 
 /// A `sync-collection` answer, as the books give it.

@@ -13,11 +13,12 @@ import VCard
 public final class PeopleBackend: SyncBackend, Sendable {
     public let client: PeopleClient
     private let labelsFile: String?
+    let localGroups: (@Sendable () -> Set<String>)?
     /// How long the labels known are taken as current when no person changed (a label
     /// renamed on the phone, and nothing else, is seen within this).
     let labelsFreshFor: TimeInterval
 
-    private struct State {
+    struct State {
         /// The user's labels by resource name, and when they were last read from Google.
         var labels: [String: String]?
         var labelsRead: Date?
@@ -25,11 +26,17 @@ public final class PeopleBackend: SyncBackend, Sendable {
         /// People just written, by resource name: the engine asks for them right after.
         var written: [String: RemoteCard] = [:]
     }
-    private let state: Locked<State>
+    let state: Locked<State>
 
     /// `labelsFile` keeps the labels between syncs (a no-op sync is then one request).
-    public init(client: PeopleClient, labelsFile: String? = nil, labelsFreshFor: TimeInterval = 3600) {
+    /// `localGroups` names the groups the store has now: a label whose group is gone from it
+    /// (renamed, deleted) is renamed or deleted on Google as the cards that leave it go up.
+    public init(
+        client: PeopleClient, labelsFile: String? = nil, labelsFreshFor: TimeInterval = 3600,
+        localGroups: (@Sendable () -> Set<String>)? = nil
+    ) {
         self.client = client
+        self.localGroups = localGroups
         self.labelsFreshFor = labelsFreshFor
         self.labelsFile = labelsFile
         var s = State()
@@ -51,14 +58,13 @@ public final class PeopleBackend: SyncBackend, Sendable {
         repeat {
             let p = try client.connections(syncToken: token, pageToken: page)
             if !p.people.isEmpty || token == nil { changed += try readLabels(force: true) }
-            let labels = currentLabels()
             for person in p.people {
                 guard let href = person["resourceName"]?.stringValue else { continue }
                 if person["metadata"]?["deleted"]?.boolValue == true {
                     removed.append(href)
                     continue
                 }
-                let card = Self.card(person, labels: labels)
+                let card = render(person)
                 changed.append((href, card.etag))
                 if sending, let cards { sending = cards(card) }
             }
@@ -117,7 +123,7 @@ public final class PeopleBackend: SyncBackend, Sendable {
         var out: [RemoteCard] = []
         for start in stride(from: 0, to: hrefs.count, by: PeopleClient.getBatch) {
             let people = try client.people(Array(hrefs[start..<min(hrefs.count, start + PeopleClient.getBatch)]))
-            out += people.map { Self.card($0, labels: currentLabels()) }
+            out += people.map(render)
         }
         return out
     }
@@ -125,7 +131,7 @@ public final class PeopleBackend: SyncBackend, Sendable {
     public func get(_ href: String) throws(DAVError) -> RemoteCard? {
         if let just = state.withLock({ $0.written.removeValue(forKey: href) }) { return just }
         guard href.hasPrefix("people/"), !href.hasPrefix(Self.newPrefix) else { return nil }
-        return try client.person(href).map { Self.card($0, labels: currentLabels()) }
+        return try client.person(href).map(render)
     }
 
     // MARK: Writing
@@ -168,11 +174,14 @@ public final class PeopleBackend: SyncBackend, Sendable {
         var updates: [String: [(index: Int, name: String, person: JSONObject)]] = [:]
         var deletions: [Int] = []
         var labelIDs: [String: String]
+        let gone: [String]
         do {
+            gone = try renameLabels(for: batch)
             labelIDs = try labelIDsFor(batch)
         } catch {
             return batch.map { _ in .failure(error) }
         }
+        defer { deleteLabels(gone, after: batch, answers) }
         for (i, w) in batch.enumerated() {
             guard let data = w.data else {
                 if w.href.hasPrefix(Self.newPrefix) {
@@ -194,6 +203,7 @@ public final class PeopleBackend: SyncBackend, Sendable {
                 let base = w.base.flatMap { Self.contact(Data($0.utf8)) }
                 let mask = PersonMapping.mask(from: base, to: contact, labelIDs: labelIDs)
                 guard !mask.isEmpty else {
+                    // Nothing but the photo, perhaps (sent below).
                     answers[i] = .success(.written(href: w.href, etag: w.etag))
                     continue
                 }
@@ -207,7 +217,7 @@ public final class PeopleBackend: SyncBackend, Sendable {
         func record(_ index: Int, _ written: PeopleClient.Written) {
             switch written {
             case .person(let person):
-                let card = Self.card(person, labels: labels)
+                let card = Self.card(person, labels: labels, photo: Self.photoBytes(batch[index].data))
                 // A person just made has a name of Google's, which the engine reads next: it is
                 // answered from here. An edit keeps its name and is never read from here.
                 state.withLock { s in
@@ -258,6 +268,7 @@ public final class PeopleBackend: SyncBackend, Sendable {
                 answers[chunk[0]] = .success(.written(href: batch[chunk[0]].href, etag: nil))
             } catch { failAll(chunk, error) }
         }
+        for (i, w) in batch.enumerated() where w.data != nil { sendPhoto(Self.photoChange(w), of: w.href, &answers[i]) }
         return answers.map { $0 ?? .failure(.malformed("no answer")) }
     }
 
@@ -267,34 +278,20 @@ public final class PeopleBackend: SyncBackend, Sendable {
         return message.contains("FAILED_PRECONDITION") && message.lowercased().contains("etag")
     }
 
-    /// The labels' resource names by name, a label made on Google for each group a card
-    /// names that Google does not have yet.
-    func labelIDsFor(_ batch: [CardWrite]) throws(DAVError) -> [String: String] {
-        _ = try readLabels(force: state.withLock { $0.labels == nil })
-        var ids = Dictionary(currentLabels().map { ($0.value, $0.key) }, uniquingKeysWith: { a, _ in a })
-        let wanted = Set(batch.compactMap { $0.data.flatMap(Self.contact)?.groups }.joined())
-        for name in wanted.sorted() where ids[name] == nil {
-            let made: PeopleClient.Group
-            do {
-                made = try client.createGroup(named: name)
-            } catch .status(409, _, _, _) {
-                // Made meanwhile elsewhere (another contactsd, the phone): that one is it.
-                guard let there = try client.groups().first(where: { $0.isUsers && $0.name == name }) else { continue }
-                made = there
-            }
-            ids[name] = made.resourceName
-            state.withLock { s in s.labels?[made.resourceName] = name }
-        }
-        return ids
-    }
-
     // MARK: Cards
 
     /// A person as the card the engine keeps: vCard 3.0, its UID, groups as CATEGORIES,
     /// starred as favorite, and Google's own groups beside (`X-GOOGLE-GROUP`), kept for writes.
-    static func card(_ person: JSONObject, labels: [String: String]) -> RemoteCard {
+    static func card(_ person: JSONObject, labels: [String: String], photo: [UInt8]? = nil) -> RemoteCard {
         let c = PersonMapping.contact(from: person, labels: labels)
         var properties = VCardMapping.properties(for: c)
+        if let photo {
+            let type = photo.starts(with: [0x89, 0x50, 0x4E, 0x47]) ? "PNG" : "JPEG"
+            properties.append(
+                VCardProperty(
+                    name: "PHOTO", parameters: [VCardParameter("ENCODING", ["b"]), VCardParameter("TYPE", [type])],
+                    value: .raw(Data(photo).base64EncodedString())))
+        }
         for m in person["memberships"]?.arrayValue ?? [] {
             guard let g = PersonMapping.groupName(of: m), PersonMapping.isSystemGroup(g),
                 g != PersonMapping.starred && g != PersonMapping.myContacts

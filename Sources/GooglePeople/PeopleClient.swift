@@ -108,6 +108,31 @@ public final class PeopleClient: Sendable {
         return people.map { p in results[p.name].map(Self.written) ?? .failed(status: 500, message: "no answer") }
     }
 
+    /// Gives a person a photo (JPEG or PNG bytes); returns the person as it is then.
+    public func updatePhoto(_ name: String, _ bytes: [UInt8]) throws(DAVError) -> JSONObject {
+        let body: JSONObject = [
+            "photoBytes": .string(Data(bytes).base64EncodedString()),
+            "personFields": .string(PersonMapping.readFields.joined(separator: ",")),
+        ]
+        let o = try object(try call("PATCH", "v1/\(name):updateContactPhoto", body: body))
+        return o["person"]?.objectValue ?? JSONObject()
+    }
+
+    /// Takes a person's photo away; returns the person as it is then.
+    public func deletePhoto(_ name: String) throws(DAVError) -> JSONObject {
+        let o = try object(
+            try call("DELETE", "v1/\(name):deleteContactPhoto", query: [("personFields", PersonMapping.readFields.joined(separator: ","))]))
+        return o["person"]?.objectValue ?? JSONObject()
+    }
+
+    /// The bytes at a photo's URL (Google's photo host takes no credentials; a stand-in on
+    /// the API's origin is sent them).
+    public func photoBytes(_ url: URL) throws(DAVError) -> [UInt8]? {
+        let answer = try http.send(HTTPRequest("GET", url))
+        guard (200..<300).contains(answer.status), !answer.body.isEmpty else { return nil }
+        return [UInt8](answer.body)
+    }
+
     /// Deletes people (at most `deleteBatch`).
     public func delete(_ names: [String]) throws(DAVError) {
         guard !names.isEmpty else { return }
@@ -173,6 +198,19 @@ public final class PeopleClient: Sendable {
         let o = try object(try call("POST", "v1/contactGroups", body: ["contactGroup": .object(["name": .string(name)])]))
         guard let resource = o["resourceName"]?.stringValue else { throw .malformed("Google made a label without a resource name") }
         return Group(resourceName: resource, name: o["name"]?.stringValue ?? name, isUsers: true, etag: o["etag"]?.stringValue)
+    }
+
+    /// Renames a label (its etag read first, as Google asks for it).
+    public func renameGroup(_ resource: String, to name: String) throws(DAVError) {
+        let current = try object(try call("GET", "v1/" + resource, query: []))
+        var group: JSONObject = ["name": .string(name)]
+        if let etag = current["etag"] { group["etag"] = etag }
+        _ = try call("PUT", "v1/" + resource, body: ["contactGroup": .object(group)])
+    }
+
+    /// Deletes a label; its people stay.
+    public func deleteGroup(_ resource: String) throws(DAVError) {
+        _ = try call("DELETE", "v1/" + resource, query: [("deleteContacts", "false")])
     }
 
     /// The people in a label.

@@ -10,7 +10,7 @@ public enum PersonMapping {
     /// The fields asked for when reading people.
     public static let readFields = [
         "names", "nicknames", "phoneNumbers", "emailAddresses", "addresses", "organizations", "birthdays", "events", "relations",
-        "imClients", "urls", "biographies", "genders", "memberships", "clientData", "metadata",
+        "imClients", "urls", "biographies", "genders", "memberships", "clientData", "metadata", "photos",
     ]
 
     /// The person fields contactsd writes.

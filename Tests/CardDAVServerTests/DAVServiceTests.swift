@@ -100,6 +100,26 @@ final class DAVServiceTests: XCTestCase {
         XCTAssertTrue(try statuses(r)["/books/local/gone.vcf"]?.contains("404") ?? false)
     }
 
+    func testAMultigetOfAWholeBookWrittenInPartsKeepsEveryHrefInOrder() throws {
+        var cards: [String: String] = [:]
+        for i in 0..<700 { cards["c\(i).vcf"] = "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:c\(i)\r\nFN:Person \(i) <&>\r\nEND:VCARD\r\n" }
+        books = MemoryBooks(["local": cards])
+        books.parts = 3
+        let hrefs = (0..<700).map { "/books/local/c\($0).vcf" } + ["/books/local/gone.vcf"]
+        let body = """
+            <?xml version="1.0"?><c:addressbook-multiget xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:carddav">
+            <d:prop><d:getetag/><c:address-data/></d:prop>\(hrefs.map { "<d:href>\($0)</d:href>" }.joined())</c:addressbook-multiget>
+            """
+        let r = request("REPORT", "/books/local/", body)
+        XCTAssertEqual(r.status, 207)
+        let responses = try xml(r).all("response")
+        XCTAssertEqual(responses.compactMap { $0.child("href")?.value }, hrefs, "every href once, in the order asked")
+        XCTAssertEqual(
+            responses[350].child("propstat")?.child("prop")?.child("address-data", DAVNamespace.cardDAV)?.value,
+            cards["c350.vcf"]?.trimmingCharacters(in: .whitespacesAndNewlines), "each card whole, escaped and read back")
+        XCTAssertTrue(try statuses(r)["/books/local/gone.vcf"]?.contains("404") ?? false)
+    }
+
     func testAQueryFindsCardsByTheirText() throws {
         let body = """
             <?xml version="1.0"?><c:addressbook-query xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:carddav">

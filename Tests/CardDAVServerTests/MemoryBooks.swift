@@ -18,6 +18,9 @@ final class MemoryBooks: WritableBooks, @unchecked Sendable {
     private var log: [(book: String, name: String, removed: Bool)] = []
     /// Who wrote each change, as the face told it.
     private(set) var writers: [String] = []
+    /// Work `inParts` is given goes in this many parts (one after the other), as a host with
+    /// threads cuts it.
+    var parts = 1
 
     init(_ books: [String: [String: String]] = ["local": [:]]) {
         cardsByBook = [:]
@@ -28,6 +31,12 @@ final class MemoryBooks: WritableBooks, @unchecked Sendable {
                 cardsByBook[book]?[name] = Card(uid: Self.uid(text) ?? name, text: text, change: log.count)
             }
         }
+    }
+
+    func inParts<T: Sendable>(_ count: Int, minimum: Int, _ body: @escaping @Sendable (Range<Int>) -> T) -> [T] {
+        guard count >= minimum, parts > 1 else { return [body(0..<count)] }
+        let step = (count + parts - 1) / parts
+        return (0..<parts).map { p in body(min(count, p * step)..<min(count, (p + 1) * step)) }
     }
 
     static func uid(_ text: String) -> String? {

@@ -44,7 +44,7 @@ final class PeopleSoakTests: ScratchDirectoryTestCase {
             PeopleBackend(
                 client: PeopleClient(
                     root: server.root, http: HTTPClient(credentials: .bearer(server.token), for: server.root, timeout: 10)),
-                labelsFile: labels, labelsFreshFor: 0)
+                labelsFile: labels, labelsFreshFor: 0, localGroups: { Set((try? store.groups().map(\.name)) ?? []) })
         }
     }
 

@@ -36,9 +36,11 @@ class PeopleSyncTests: ScratchDirectoryTestCase {
     var lag: Double { 0 }
 
     func backend(labelsFreshFor: TimeInterval = 3600) -> PeopleBackend {
-        PeopleBackend(
+        let store = store
+        return PeopleBackend(
             client: PeopleClient(root: server.root, http: HTTPClient(credentials: .bearer(server.token), for: server.root, timeout: 10)),
-            labelsFile: dir + "/labels.json", labelsFreshFor: labelsFreshFor)
+            labelsFile: dir + "/labels.json", labelsFreshFor: labelsFreshFor,
+            localGroups: { Set((try? store?.groups().map(\.name)) ?? []) })
     }
 
     @discardableResult
@@ -191,6 +193,60 @@ class PeopleSyncTests: ScratchDirectoryTestCase {
         print("DEBUG", renamed, try server.requests(), (try? String(contentsOfFile: dir + "/labels.json", encoding: .utf8)) ?? "no file")
         XCTAssertEqual(try contact(named: "Grace")?.groups, ["Kin"])
         XCTAssertEqual(try sync().uploaded, SyncReport.Counts(), "the rename is not sent back")
+    }
+
+    func testAGroupRenamedOrDeletedHereRenamesOrDeletesItsLabel() throws {
+        let choir = try label("Choir")
+        let band = try label("Band")
+        let ada = try server.create(["names": [["givenName": "Ada"]], "memberships": [membership(choir)]])
+        let grace = try server.create(["names": [["givenName": "Grace"]], "memberships": [membership(band)]])
+        try sync()
+        _ = try store.renameGroup("Choir", to: "Chorus")
+        let renamed = try sync()
+        XCTAssertEqual(renamed.uploaded.updated, 1, "\(renamed)")
+        var groups = try server.groups()
+        XCTAssertEqual(groups[choir]?["name"] as? String, "Chorus", "the same label, renamed: \(groups)")
+        XCTAssertEqual(groups.values.filter { $0["name"] as? String == "Chorus" }.count, 1, "no second label")
+        XCTAssertEqual(try server.requests()["POST contactGroups"], 2, "only the test's two labels were made")
+        let memberships = ((try server.person(ada)?["memberships"] as? [[String: Any]]) ?? []).compactMap {
+            ($0["contactGroupMembership"] as? [String: Any])?["contactGroupResourceName"] as? String
+        }
+        XCTAssertTrue(memberships.contains(choir), "\(memberships)")
+        let bandGroup = try XCTUnwrap(try store.groups().first { $0.name == "Band" })
+        try store.deleteGroup(bandGroup.id)
+        try sync()
+        groups = try server.groups()
+        XCTAssertNil(groups[band], "the label deleted here is gone there: \(groups)")
+        XCTAssertNotNil(try server.person(grace), "its people stay")
+        XCTAssertEqual(try sync().uploaded, SyncReport.Counts())
+    }
+
+    func testPhotosComeFromTheirURLAndGoUpWithUpdateContactPhoto() throws {
+        let phone: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0] + Array(repeating: 0x42, count: 400)
+        let ada = try server.create(["names": [["givenName": "Ada"]]])
+        _ = try server.create(["names": [["givenName": "Grace"]]])
+        let set = try server.call(
+            "PATCH", "/v1/\(ada):updateContactPhoto", ["photoBytes": Data(phone).base64EncodedString(), "personFields": "names"])
+        XCTAssertEqual(set.status, 200, "\(set)")
+        try sync()
+        let here = try XCTUnwrap(try contact(named: "Ada"))
+        guard case .stored(let hash, _, _, _)? = here.photo else { return XCTFail("no photo: \(String(describing: here.photo))") }
+        XCTAssertEqual(store.photoBytes(hash), phone, "the photo's bytes, read from its URL")
+        XCTAssertNil(try contact(named: "Grace")?.photo, "Google's default avatar is no photo")
+        // A new photo here goes up; taken away here, it goes there too.
+        let mine: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0] + Array(repeating: 0x17, count: 600)
+        _ = try store.setPhoto(id: here.id, PhotoData(bytes: mine, mimeType: "image/jpeg"))
+        let up = try sync()
+        XCTAssertEqual(up.uploaded.updated, 1, "\(up)")
+        let counts = try server.requests()
+        XCTAssertEqual(counts["PATCH people"], 2, "one updateContactPhoto of the test's, one of the sync's: \(counts)")
+        let stored = try server.people().first { $0["resourceName"] as? String == ada }?["_photo"] as? String
+        XCTAssertEqual(stored.flatMap { Data(base64Encoded: $0) }.map { [UInt8]($0) }, mine)
+        XCTAssertEqual(try sync().uploaded, SyncReport.Counts(), "sent once")
+        _ = try store.removePhoto(id: here.id)
+        try sync()
+        XCTAssertNil(try server.people().first { $0["resourceName"] as? String == ada }?["_photo"])
+        XCTAssertEqual(try sync().uploaded, SyncReport.Counts())
     }
 
     func testADeletionHereIsOneBatchAndAFloodOf429sIsWaitedFor() throws {

@@ -24,6 +24,10 @@ One user's people and contact groups in memory, behind bearer tokens:
               API requests are answered so.
   counting    GET /_test/requests: the API requests answered, by method and path.
   seeding     POST /_test/seed {"people": [...]}: people made at once, counted as no request.
+  photos      people:updateContactPhoto (PATCH, photoBytes) and :deleteContactPhoto (DELETE);
+              `photos` names the photo's URL (GET /photo/cN, no credentials asked, as Google's
+              photo host), or Google's default avatar (`default: true`); photos cannot be
+              written with updateContact.
   oauth       Google's endpoints for installed apps: GET /o/oauth2/v2/auth redirects to a
               loopback redirect_uri with a code and the state, only for the test's client
               (test-client, secret test-secret), scope contacts and a PKCE S256 challenge;
@@ -113,11 +117,19 @@ class Store:
             raise ApiError(400, "INVALID_ARGUMENT", "Request contains an invalid argument: syncToken")
 
 
+BASE = ""
+
+
 def only(person, fields):
     out = {"resourceName": person["resourceName"], "etag": person["etag"]}
     for f in fields:
         if f in person:
             out[f] = person[f]
+    if "photos" in fields:
+        if person.get("_photo"):
+            out["photos"] = [{"url": BASE + "photo/" + person["resourceName"][7:] + "?v=" + person["etag"][1:], "metadata": {"primary": True}}]
+        else:
+            out["photos"] = [{"url": BASE + "photo/default", "default": True, "metadata": {"primary": True}}]
     return out
 
 
@@ -138,6 +150,13 @@ class Handler(BaseHTTPRequestHandler):
 
     def log_message(self, *args):
         pass
+
+    def raw(self, status, content_type, data):
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
 
     def answer(self, status, body, headers=None):
         data = json.dumps(body).encode()
@@ -169,6 +188,9 @@ class Handler(BaseHTTPRequestHandler):
     def do_DELETE(self):
         self.route("DELETE")
 
+    def do_PATCH(self):
+        self.route("PATCH")
+
     def route(self, method):
         url = urlparse(self.path)
         query = parse_qs(url.query)
@@ -177,6 +199,11 @@ class Handler(BaseHTTPRequestHandler):
         try:
             if path.startswith("/_test/"):
                 return self.answer(200, self.control(method, path, s))
+            if path.startswith("/photo/"):
+                with s.lock:
+                    p = s.people.get("people/" + path[7:])
+                    data = base64.b64decode(p["_photo"]) if p and p.get("_photo") else b"default-avatar"
+                return self.raw(200, "image/jpeg", data)
             if path == "/o/oauth2/v2/auth":
                 return self.authorize(query, s)
             if path == "/token" and method == "POST":
@@ -233,13 +260,7 @@ class Handler(BaseHTTPRequestHandler):
         if one("code_challenge_method") != "S256" or len(one("code_challenge")) < 43:
             problems.append("invalid_request: PKCE S256 is required")
         if problems:
-            data = ("Error 400: " + ", ".join(problems)).encode()
-            self.send_response(400)
-            self.send_header("Content-Type", "text/plain")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-            return
+            return self.raw(400, "text/plain", ("Error 400: " + ", ".join(problems)).encode())
         code = "4/" + Store.etag()[1:]
         with s.lock:
             s.codes[code] = (one("code_challenge"), redirect)
@@ -337,6 +358,29 @@ class Handler(BaseHTTPRequestHandler):
                 else:
                     responses.append({"requestedResourceName": n, "httpStatusCode": 404, "status": {"code": 5, "message": "Not found"}})
             return {"responses": responses}
+        if path.startswith("/v1/people/c") and (path.endswith(":updateContactPhoto") or path.endswith(":deleteContactPhoto")):
+            name = path[4:].rsplit(":", 1)[0]
+            p = s.people.get(name)
+            if not p:
+                raise ApiError(404, "NOT_FOUND", "Requested entity was not found.")
+            if method == "PATCH" and path.endswith(":updateContactPhoto"):
+                b = self.body()
+                try:
+                    raw = base64.b64decode(b.get("photoBytes", ""), validate=True)
+                except Exception:
+                    raise ApiError(400, "INVALID_ARGUMENT", "Invalid photo bytes.")
+                if not raw:
+                    raise ApiError(400, "INVALID_ARGUMENT", "Photo bytes are required.")
+                p["_photo"] = base64.b64encode(raw).decode()
+                fields = [f for f in (b.get("personFields") or "names").split(",") if f]
+            elif method == "DELETE" and path.endswith(":deleteContactPhoto"):
+                p.pop("_photo", None)
+                fields = person_fields(query)
+            else:
+                raise ApiError(404, "NOT_FOUND", "Method not found.")
+            p["etag"] = Store.etag()
+            s.touched(name)
+            return {"person": only(p, fields)}
         if method == "GET" and path.startswith("/v1/people/c"):
             fields = person_fields(query)
             p = s.people.get(path[4:])
@@ -447,6 +491,8 @@ class Handler(BaseHTTPRequestHandler):
             raise ApiError(400, "INVALID_ARGUMENT", "Between 1 and 200 contacts.")
         if not mask or any(f not in FIELDS for f in mask):
             raise ApiError(400, "INVALID_ARGUMENT", "Invalid updateMask.")
+        if "photos" in mask:
+            raise ApiError(400, "INVALID_ARGUMENT", "photos cannot be updated with updateContact: use updateContactPhoto.")
         fields = person_fields({"readMask": [body.get("readMask", "")]}, key="readMask")
         for name, p in contacts.items():
             if name not in s.people:
@@ -518,6 +564,8 @@ def member_groups(person):
 def main():
     port = int(sys.argv[1])
     lag = float(sys.argv[sys.argv.index("--lag") + 1]) if "--lag" in sys.argv else 0.0
+    global BASE
+    BASE = "http://127.0.0.1:%d/" % port
     Handler.store = Store(lag)
     server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
     server.daemon_threads = True

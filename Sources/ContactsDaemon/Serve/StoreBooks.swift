@@ -117,6 +117,11 @@ struct StoreBooks: WritableBooks {
         return try store.servedName(of: c.id) == nil ? (c, nil) : nil
     }
 
+    /// On every core: the daemon's worker threads.
+    func inParts<T: Sendable>(_ count: Int, minimum: Int, _ body: @escaping @Sendable (Range<Int>) -> T) -> [T] {
+        Parallel.chunks(count, minimum: minimum, body)
+    }
+
     /// A multiget: the book's served names read once, the contacts in one read.
     func cards(_ names: [String], in book: String, version: ServedVersion) throws -> [String: ServedCard] {
         guard try scope(book) != nil, !names.isEmpty else { return [:] }

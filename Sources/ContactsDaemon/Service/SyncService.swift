@@ -98,7 +98,10 @@ final class SyncService: @unchecked Sendable {
             try? FileIO.makeDirectories(dir)
             return dir + "/" + (account.name.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "account") + ".labels.json"
         }
-        return PeopleBackend(client: PeopleClient(root: root, http: HTTPClient(credentials: credentials, for: root)), labelsFile: labels)
+        let store = store
+        return PeopleBackend(
+            client: PeopleClient(root: root, http: HTTPClient(credentials: credentials, for: root)), labelsFile: labels,
+            localGroups: { Set((try? store.groups().map(\.name)) ?? []) })
     }
 
     /// The address of the Google user a token command signs in as.
