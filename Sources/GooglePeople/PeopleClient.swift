@@ -17,6 +17,8 @@ public final class PeopleClient: Sendable {
     public static let writeBatch = 200
     public static let deleteBatch = 500
     public static let getBatch = 200
+    /// A photo larger than this is not taken (Google's own are at most a few hundred KiB).
+    public static let largestPhoto = 20 << 20
 
     public init(root: URL, http: HTTPClient) {
         self.root = root.absoluteString.hasSuffix("/") ? root : root.appendingPathComponent("")
@@ -129,7 +131,7 @@ public final class PeopleClient: Sendable {
     /// the API's origin is sent them).
     public func photoBytes(_ url: URL) throws(DAVError) -> [UInt8]? {
         let answer = try http.send(HTTPRequest("GET", url))
-        guard (200..<300).contains(answer.status), !answer.body.isEmpty else { return nil }
+        guard (200..<300).contains(answer.status), !answer.body.isEmpty, answer.body.count <= Self.largestPhoto else { return nil }
         return [UInt8](answer.body)
     }
 

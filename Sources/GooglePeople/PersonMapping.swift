@@ -10,13 +10,13 @@ public enum PersonMapping {
     /// The fields asked for when reading people.
     public static let readFields = [
         "names", "nicknames", "phoneNumbers", "emailAddresses", "addresses", "organizations", "birthdays", "events", "relations",
-        "imClients", "urls", "biographies", "genders", "memberships", "clientData", "metadata", "photos",
+        "imClients", "sipAddresses", "urls", "biographies", "genders", "memberships", "clientData", "metadata", "photos",
     ]
 
     /// The person fields contactsd writes.
     public static let writtenFields: Set<String> = [
         "names", "nicknames", "phoneNumbers", "emailAddresses", "addresses", "organizations", "birthdays", "events", "relations",
-        "imClients", "urls", "biographies", "genders", "memberships",
+        "imClients", "sipAddresses", "urls", "biographies", "genders", "memberships",
     ]
 
     /// Key of the `clientData` entry that keeps a contact's UID with the person.
@@ -60,7 +60,10 @@ public enum PersonMapping {
         c.birthday = first(person, "birthdays").flatMap(date)
         c.dates = list(person, "events").compactMap { e in date(e).map { LabeledValue(value: $0, label: label(e)) } }
         c.related = pairs(person, "relations", value: "person", label: "type")
-        c.impp = pairs(person, "imClients", value: "username", label: "protocol")
+        // Messaging: Google's IM clients, and its SIP addresses as `sip:` URIs (as vCard's IMPP has them).
+        c.impp =
+            pairs(person, "imClients", value: "username", label: "protocol")
+            + labeled(person, "sipAddresses").map { LabeledValue(value: Self.sipURI($0.value), label: $0.label) }
         c.note = nonEmpty(first(person, "biographies").map { text($0, "value") })
         c.gender = nonEmpty(first(person, "genders").map { text($0, "value") })
         for m in list(person, "memberships") {
@@ -153,7 +156,11 @@ public enum PersonMapping {
                 })
         }
         if fields.contains("relations") { p["relations"] = pairs(c.related, value: "person", label: "type") }
-        if fields.contains("imClients") { p["imClients"] = pairs(c.impp, value: "username", label: "protocol") }
+        if fields.contains("imClients") { p["imClients"] = pairs(c.impp.filter { !isSIP($0.value) }, value: "username", label: "protocol") }
+        if fields.contains("sipAddresses") {
+            p["sipAddresses"] = labeledValues(
+                c.impp.filter { isSIP($0.value) }.map { LabeledValue(value: String($0.value.dropFirst(4)), label: $0.label) })
+        }
         if fields.contains("biographies") {
             p["biographies"] = .array(c.note.map { [.object(["value": .string($0), "contentType": "TEXT_PLAIN"])] } ?? [])
         }
@@ -288,6 +295,10 @@ public enum PersonMapping {
                 return .object(o)
             })
     }
+
+    static func isSIP(_ value: String) -> Bool { value.lowercased().hasPrefix("sip:") }
+
+    static func sipURI(_ address: String) -> String { isSIP(address) ? address : "sip:" + address }
 
     static func put(_ o: inout JSONObject, _ key: String, _ value: String) { if !value.isEmpty { o[key] = .string(value) } }
 }

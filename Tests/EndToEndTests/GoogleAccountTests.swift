@@ -182,6 +182,11 @@ final class GnomeOnlineAccountsTests: DaemonTestCase {
         XCTAssertNotEqual(other.status, 0)
         XCTAssertTrue(other.stderr.contains("kate@example.com"), "says which accounts there are: \(other.stderr)")
 
+        // GOA needs the person to sign in again: the sync says so.
+        try goa([["provider": "google", "identity": "kate@example.com", "token": google.token, "attentionNeeded": true]])
+        let attention = try daemon.ctl("sync", "g")
+        XCTAssertNotEqual(attention.status, 0)
+        XCTAssertTrue(attention.stderr.contains("sign in to kate@example.com again"), attention.stderr)
         // Contacts switched off in Settings: the sync stops and says so; nothing goes.
         try goa([["provider": "google", "identity": "kate@example.com", "token": google.token, "contactsDisabled": true]])
         let off = try daemon.ctl("sync", "g")

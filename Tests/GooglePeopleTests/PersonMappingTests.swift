@@ -25,6 +25,7 @@ final class PersonMappingTests: XCTestCase {
         "events": [["date": ["month": 7, "day": 8], "type": "anniversary"]],
         "relations": [["person": "William King", "type": "spouse"]],
         "imClients": [["username": "ada@xmpp.example", "protocol": "jabber"]],
+        "sipAddresses": [["value": "ada@sip.example", "type": "work"]],
         "urls": [["value": "https://ada.example", "type": "homePage"]],
         "biographies": [["value": "First programmer.\nWrote Note G.", "contentType": "TEXT_PLAIN"]],
         "genders": [["value": "female"]],
@@ -50,7 +51,9 @@ final class PersonMappingTests: XCTestCase {
         XCTAssertEqual(c.birthday, "1815-12-10")
         XCTAssertEqual(c.dates, [LabeledValue(value: "--07-08", label: "anniversary")])
         XCTAssertEqual(c.related, [LabeledValue(value: "William King", label: "spouse")])
-        XCTAssertEqual(c.impp, [LabeledValue(value: "ada@xmpp.example", label: "jabber")])
+        XCTAssertEqual(
+            c.impp, [LabeledValue(value: "ada@xmpp.example", label: "jabber"), LabeledValue(value: "sip:ada@sip.example", label: "work")],
+            "SIP addresses are messaging, as sip: URIs")
         XCTAssertEqual(c.urls.first?.label, "home page")
         XCTAssertEqual(c.note, "First programmer.\nWrote Note G.")
         XCTAssertEqual(c.gender, "female")
@@ -62,7 +65,8 @@ final class PersonMappingTests: XCTestCase {
         let labels = ["contactGroups/1a2b": "Family"]
         let c = PersonMapping.contact(from: person, labels: labels)
         let back = PersonMapping.person(c, fields: PersonMapping.writtenFields, labelIDs: ["Family": "contactGroups/1a2b"])
-        for field in ["phoneNumbers", "emailAddresses", "birthdays", "events", "relations", "imClients", "urls", "genders"] {
+        for field in ["phoneNumbers", "emailAddresses", "birthdays", "events", "relations", "imClients", "sipAddresses", "urls", "genders"]
+        {
             XCTAssertEqual(back[field], person[field], field)
         }
         XCTAssertEqual(back["names"]?.arrayValue?.first?["givenName"], "Ada")

@@ -76,6 +76,10 @@ enum GnomeOnlineAccounts {
         guard !a.contactsDisabled else {
             throw refused("contacts are switched off for \(identity) in Settings → Online Accounts; nothing was changed")
         }
+        guard !a.attentionNeeded else {
+            throw refused(
+                "GNOME Online Accounts needs you to sign in to \(identity) again (Settings → Online Accounts); nothing was changed")
+        }
         var token: UnsafeMutablePointer<CChar>?
         var seconds: Int32 = 0
         var why = [CChar](repeating: 0, count: 512)
