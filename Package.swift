@@ -37,6 +37,9 @@ let package = Package(
         .target(name: "QRShim", dependencies: ["LateLibrary"]),
         // libsecret (the Secret Service) behind three functions, loaded when a secret is first kept or read.
         .target(name: "SecretShim", dependencies: ["LateLibrary"]),
+        // GMime (libgmime-3.0.so.0, as notmuch uses it) behind three functions, loaded when the
+        // first message is read: address headers and dates.
+        .target(name: "MailShim", dependencies: ["LateLibrary"]),
         // GNOME Online Accounts' Google accounts and their tokens, over the session bus (sd-bus).
         .target(name: "GOAShim", dependencies: ["CSystemd"]),
         // An account's secrets (a refresh token) in the user's keyring.
@@ -66,6 +69,9 @@ let package = Package(
         .target(name: "VCard"),
         // The daemon/client contract: method and notification names, error codes, the version.
         .target(name: "ContactsAPI", dependencies: ["JSONRPC", "JSONCore", "ContactsSupport"]),
+        // Messages as mail.add takes them: headers read (GMime for addresses and dates), maildirs
+        // and mbox files walked; knows nothing about contacts or the store.
+        .target(name: "MailHeaders", dependencies: ["MailShim", "ContactsAPI", "ContactsSupport"]),
         // Phone numbers as numbers: libphonenumber (C++, Debian's libphonenumber-dev) behind
         // a few C functions, and the Swift face of them.
         .target(name: "PhoneNumberShim", linkerSettings: [.linkedLibrary("phonenumber"), .linkedLibrary("stdc++")]),
@@ -116,10 +122,11 @@ let package = Package(
             dependencies: [
                 "ContactsAPI", "ContactsStore", "Thumbnails", "ContactsCore", "ContactsSupport", "VCard", "JSONRPC", "JSONCore", "CSystemd",
                 "CSystem", "CardDAV", "ContactsSync", "PhoneNumbers", "Duplicates", "StoredDuplicates", "ContactsCSV", "HTTPServer",
-                "CardDAVServer", "GooglePeople", "Secrets", "GOAShim",
+                "CardDAVServer", "GooglePeople", "Secrets", "GOAShim", "MailHeaders",
             ]),
         // The command-line client's logic; links neither SQLite nor image libraries.
-        .target(name: "ContactsControl", dependencies: ["ContactsAPI", "JSONRPC", "JSONCore", "ContactsSupport", "QRShim"]),
+        .target(
+            name: "ContactsControl", dependencies: ["ContactsAPI", "JSONRPC", "JSONCore", "ContactsSupport", "QRShim", "MailHeaders"]),
 
         // jemalloc is linked here, into the executable alone: it serves the daemon's every malloc.
         .executableTarget(name: "contactsd", dependencies: ["ContactsAPI", "ContactsDaemon", "CJemalloc", "JemallocSettings"]),
@@ -140,6 +147,8 @@ let package = Package(
         .testTarget(name: "CardDAVServerTests", dependencies: ["CardDAVServer", "HTTPServer", "DAVXML"]),
         .testTarget(name: "DAVXMLTests", dependencies: ["DAVXML"]),
         .testTarget(name: "ContactsAPITests", dependencies: ["ContactsAPI", "JSONRPC", "JSONCore"]),
+        // Messages read with the real GMime: encoded words, groups, broken and huge headers, maildirs and mbox files.
+        .testTarget(name: "MailHeadersTests", dependencies: ["MailHeaders", "ContactsAPI"]),
         .testTarget(name: "VCardTests", dependencies: ["VCard", "TestSupport"]),
         .testTarget(name: "PhoneNumbersTests", dependencies: ["PhoneNumbers"]),
         .testTarget(name: "ContactsCSVTests", dependencies: ["ContactsCSV", "ContactsCore", "VCard"]),

@@ -303,6 +303,26 @@ _contactsctl() {
                 ((i++))
                 continue
                 ;;
+            " mail|--socket")
+                ((i++))
+                continue
+                ;;
+            " mail add|--to"|" mail add|--socket")
+                ((i++))
+                continue
+                ;;
+            " mail harvest|--socket")
+                ((i++))
+                continue
+                ;;
+            " collected|--limit"|" collected|-n"|" collected|--socket")
+                ((i++))
+                continue
+                ;;
+            " keep|--socket")
+                ((i++))
+                continue
+                ;;
             " who|--socket")
                 ((i++))
                 continue
@@ -319,7 +339,7 @@ _contactsctl() {
         esac
         if ((nargs == 0)); then
             case "$cmdpath $w" in
-                " list"|" search"|" show"|" birthdays"|" add"|" edit"|" rm"|" delete"|" remove"|" move"|" duplicates"|" merge"|" not-duplicates"|" history"|" revert"|" changes"|" undo"|" redo"|" trash"|" trash empty"|" undelete"|" purge"|" account"|" account add"|" account list"|" account login"|" account rm"|" sync"|" sync status"|" sync confirm"|" sync reject"|" serve"|" serve enable"|" serve disable"|" serve url"|" serve setup-evolution"|" serve status"|" serve lan"|" serve lan enable"|" serve lan disable"|" serve certificate"|" serve device"|" serve device add"|" serve device list"|" serve device remove"|" serve device password"|" fav"|" unfav"|" group"|" group list"|" group add"|" group rm"|" group rename"|" group members"|" group assign"|" group unassign"|" photo"|" photo set"|" photo get"|" photo rm"|" import"|" export"|" backup"|" restore"|" status"|" watch"|" query-email"|" who"|" completions"|" call")
+                " list"|" search"|" show"|" birthdays"|" add"|" edit"|" rm"|" delete"|" remove"|" move"|" duplicates"|" merge"|" not-duplicates"|" history"|" revert"|" changes"|" undo"|" redo"|" trash"|" trash empty"|" undelete"|" purge"|" account"|" account add"|" account list"|" account login"|" account rm"|" sync"|" sync status"|" sync confirm"|" sync reject"|" serve"|" serve enable"|" serve disable"|" serve url"|" serve setup-evolution"|" serve status"|" serve lan"|" serve lan enable"|" serve lan disable"|" serve certificate"|" serve device"|" serve device add"|" serve device list"|" serve device remove"|" serve device password"|" fav"|" unfav"|" group"|" group list"|" group add"|" group rm"|" group rename"|" group members"|" group assign"|" group unassign"|" photo"|" photo set"|" photo get"|" photo rm"|" import"|" export"|" backup"|" restore"|" status"|" watch"|" query-email"|" mail"|" mail add"|" mail harvest"|" collected"|" keep"|" who"|" completions"|" call")
                 cmdpath="$cmdpath $w"
                 continue
                 ;;
@@ -968,6 +988,34 @@ _contactsctl() {
         _contactsctl_files ''
         return
         ;;
+    " mail|--socket")
+        _contactsctl_files ''
+        return
+        ;;
+    " mail add|--to")
+        _contactsctl_live contacts
+        return
+        ;;
+    " mail add|--socket")
+        _contactsctl_files ''
+        return
+        ;;
+    " mail harvest|--socket")
+        _contactsctl_files ''
+        return
+        ;;
+    " collected|--limit"|" collected|-n")
+        :
+        return
+        ;;
+    " collected|--socket")
+        _contactsctl_files ''
+        return
+        ;;
+    " keep|--socket")
+        _contactsctl_files ''
+        return
+        ;;
     " who|--socket")
         _contactsctl_files ''
         return
@@ -984,8 +1032,8 @@ _contactsctl() {
     if [[ $cur == -* ]]; then
         case "$cmdpath" in
     "") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
-    " list") COMPREPLY=($(compgen -W '--favorites -f --group -g --account --limit -n --json --socket --no-color --help -h' -- "$cur")) ;;
-    " search") COMPREPLY=($(compgen -W '--favorites -f --group -g --account --limit -n --json --socket --no-color --help -h' -- "$cur")) ;;
+    " list") COMPREPLY=($(compgen -W '--favorites -f --group -g --account --collected --by-mail --limit -n --json --socket --no-color --help -h' -- "$cur")) ;;
+    " search") COMPREPLY=($(compgen -W '--favorites -f --group -g --account --collected --by-mail --limit -n --json --socket --no-color --help -h' -- "$cur")) ;;
     " show") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " birthdays") COMPREPLY=($(compgen -W '--days -d --from --json --socket --no-color --help -h' -- "$cur")) ;;
     " add") COMPREPLY=($(compgen -W '--reading --nickname --pronouns --title --department --organization -o --phone -p --email -e --url --im --address -a --birthday --date --related --gender --group -g --note --note-file --favorite --account --json --socket --no-color --help -h' -- "$cur")) ;;
@@ -1051,6 +1099,11 @@ _contactsctl() {
     " status") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " watch") COMPREPLY=($(compgen -W '--favorites -f --group -g --account --limit -n --events --json --socket --no-color --help -h' -- "$cur")) ;;
     " query-email") COMPREPLY=($(compgen -W '--no-header --limit -n --json --socket --no-color --help -h' -- "$cur")) ;;
+    " mail") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
+    " mail add") COMPREPLY=($(compgen -W '--all -a --sent --to --keep --json --socket --no-color --help -h' -- "$cur")) ;;
+    " mail harvest") COMPREPLY=($(compgen -W '--sent --all -a --json --socket --no-color --help -h' -- "$cur")) ;;
+    " collected") COMPREPLY=($(compgen -W '--limit -n --json --socket --no-color --help -h' -- "$cur")) ;;
+    " keep") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " who") COMPREPLY=($(compgen -W '--all -a --json --socket --no-color --help -h' -- "$cur")) ;;
     " completions") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " call") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
@@ -1058,7 +1111,7 @@ _contactsctl() {
         return
     fi
     case "$cmdpath" in
-    "") COMPREPLY=($(compgen -W 'list search show birthdays add edit rm delete remove move duplicates merge not-duplicates history revert changes undo redo trash undelete purge account sync serve fav unfav group photo import export backup restore status watch query-email who completions call' -- "$cur")) ;;
+    "") COMPREPLY=($(compgen -W 'list search show birthdays add edit rm delete remove move duplicates merge not-duplicates history revert changes undo redo trash undelete purge account sync serve fav unfav group photo import export backup restore status watch query-email mail collected keep who completions call' -- "$cur")) ;;
     " search")
         case $nargs in
         0) : ;;
@@ -1286,6 +1339,22 @@ _contactsctl() {
     " query-email")
         case $nargs in
         0) : ;;
+        esac
+        ;;
+    " mail") COMPREPLY=($(compgen -W 'add harvest' -- "$cur")) ;;
+    " mail harvest")
+        case $nargs in
+        *) _contactsctl_files '' ;;
+        esac
+        ;;
+    " collected")
+        case $nargs in
+        0) : ;;
+        esac
+        ;;
+    " keep")
+        case $nargs in
+        *) _contactsctl_live contacts ;;
         esac
         ;;
     " who")

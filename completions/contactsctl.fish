@@ -217,6 +217,21 @@ function __contactsctl_state
             case ' query-email|--limit' ' query-email|-n' ' query-email|--socket'
                 set skip 1
                 continue
+            case ' mail|--socket'
+                set skip 1
+                continue
+            case ' mail add|--to' ' mail add|--socket'
+                set skip 1
+                continue
+            case ' mail harvest|--socket'
+                set skip 1
+                continue
+            case ' collected|--limit' ' collected|-n' ' collected|--socket'
+                set skip 1
+                continue
+            case ' keep|--socket'
+                set skip 1
+                continue
             case ' who|--socket'
                 set skip 1
                 continue
@@ -232,7 +247,7 @@ function __contactsctl_state
         end
         if test $nargs = 0
             switch "$cmdpath $t"
-                case ' list' ' search' ' show' ' birthdays' ' add' ' edit' ' rm' ' delete' ' remove' ' move' ' duplicates' ' merge' ' not-duplicates' ' history' ' revert' ' changes' ' undo' ' redo' ' trash' ' trash empty' ' undelete' ' purge' ' account' ' account add' ' account list' ' account login' ' account rm' ' sync' ' sync status' ' sync confirm' ' sync reject' ' serve' ' serve enable' ' serve disable' ' serve url' ' serve setup-evolution' ' serve status' ' serve lan' ' serve lan enable' ' serve lan disable' ' serve certificate' ' serve device' ' serve device add' ' serve device list' ' serve device remove' ' serve device password' ' fav' ' unfav' ' group' ' group list' ' group add' ' group rm' ' group rename' ' group members' ' group assign' ' group unassign' ' photo' ' photo set' ' photo get' ' photo rm' ' import' ' export' ' backup' ' restore' ' status' ' watch' ' query-email' ' who' ' completions' ' call'
+                case ' list' ' search' ' show' ' birthdays' ' add' ' edit' ' rm' ' delete' ' remove' ' move' ' duplicates' ' merge' ' not-duplicates' ' history' ' revert' ' changes' ' undo' ' redo' ' trash' ' trash empty' ' undelete' ' purge' ' account' ' account add' ' account list' ' account login' ' account rm' ' sync' ' sync status' ' sync confirm' ' sync reject' ' serve' ' serve enable' ' serve disable' ' serve url' ' serve setup-evolution' ' serve status' ' serve lan' ' serve lan enable' ' serve lan disable' ' serve certificate' ' serve device' ' serve device add' ' serve device list' ' serve device remove' ' serve device password' ' fav' ' unfav' ' group' ' group list' ' group add' ' group rm' ' group rename' ' group members' ' group assign' ' group unassign' ' photo' ' photo set' ' photo get' ' photo rm' ' import' ' export' ' backup' ' restore' ' status' ' watch' ' query-email' ' mail' ' mail add' ' mail harvest' ' collected' ' keep' ' who' ' completions' ' call'
                 set cmdpath "$cmdpath $t"
                 continue
             end
@@ -291,6 +306,9 @@ complete -c contactsctl -n "__contactsctl_at ''" -a restore -d 'Replace every co
 complete -c contactsctl -n "__contactsctl_at ''" -a status -d 'Show the daemon'\''s state.'
 complete -c contactsctl -n "__contactsctl_at ''" -a watch -d 'Print the list, then each change to it as it happens, until interrupted.'
 complete -c contactsctl -n "__contactsctl_at ''" -a query-email -d 'Find email addresses for mutt'\''s query_command and aerc'\''s address-book-cmd.'
+complete -c contactsctl -n "__contactsctl_at ''" -a mail -d 'Collect the addresses of mail: a message piped in, or whole mailboxes.'
+complete -c contactsctl -n "__contactsctl_at ''" -a collected -d 'List the addresses collected from mail, the most written to first.'
+complete -c contactsctl -n "__contactsctl_at ''" -a keep -d 'Make contacts collected from mail ordinary ones (in lists, exports and sync).'
 complete -c contactsctl -n "__contactsctl_at ''" -a who -d 'Say whose number this is (caller ID): the name and the phone'\''s label.'
 complete -c contactsctl -n "__contactsctl_at ''" -a completions -d 'Print the completion script for a shell (man: the man page'\''s options).'
 complete -c contactsctl -n "__contactsctl_at ''" -a call -d 'Call a JSON-RPC method and print its result.'
@@ -301,6 +319,8 @@ complete -c contactsctl -n "__contactsctl_at ''" -l help -s h -d 'show help'
 complete -c contactsctl -n "__contactsctl_at ' list'" -l favorites -s f -d 'only favorites'
 complete -c contactsctl -n "__contactsctl_at ' list'" -l group -s g -r -x -a '(contactsctl __complete groups (commandline -ct) 2>/dev/null)' -d 'only members of GROUP'
 complete -c contactsctl -n "__contactsctl_at ' list'" -l account -r -x -a '(contactsctl __complete accounts (commandline -ct) 2>/dev/null)' -d 'only the contacts of this sync account ('\''local'\'': of no account)'
+complete -c contactsctl -n "__contactsctl_at ' list'" -l collected -d 'also the addresses collected from mail'
+complete -c contactsctl -n "__contactsctl_at ' list'" -l by-mail -d 'the people written to most, and most lately, first'
 complete -c contactsctl -n "__contactsctl_at ' list'" -l limit -s n -r -d 'at most N contacts'
 complete -c contactsctl -n "__contactsctl_at ' list'" -l json -d 'print machine-readable JSON'
 complete -c contactsctl -n "__contactsctl_at ' list'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
@@ -309,6 +329,8 @@ complete -c contactsctl -n "__contactsctl_at ' list'" -l help -s h -d 'show help
 complete -c contactsctl -n "__contactsctl_at ' search'" -l favorites -s f -d 'only favorites'
 complete -c contactsctl -n "__contactsctl_at ' search'" -l group -s g -r -x -a '(contactsctl __complete groups (commandline -ct) 2>/dev/null)' -d 'only members of GROUP'
 complete -c contactsctl -n "__contactsctl_at ' search'" -l account -r -x -a '(contactsctl __complete accounts (commandline -ct) 2>/dev/null)' -d 'only the contacts of this sync account ('\''local'\'': of no account)'
+complete -c contactsctl -n "__contactsctl_at ' search'" -l collected -d 'also the addresses collected from mail'
+complete -c contactsctl -n "__contactsctl_at ' search'" -l by-mail -d 'the people written to most, and most lately, first'
 complete -c contactsctl -n "__contactsctl_at ' search'" -l limit -s n -r -d 'at most N contacts'
 complete -c contactsctl -n "__contactsctl_at ' search'" -l json -d 'print machine-readable JSON'
 complete -c contactsctl -n "__contactsctl_at ' search'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
@@ -747,11 +769,42 @@ complete -c contactsctl -n "__contactsctl_at ' watch'" -l socket -r -F -d 'the d
 complete -c contactsctl -n "__contactsctl_at ' watch'" -l no-color -d 'never colour the output'
 complete -c contactsctl -n "__contactsctl_at ' watch'" -l help -s h -d 'show help'
 complete -c contactsctl -n "__contactsctl_at ' query-email'" -l no-header -d 'leave out the header line (for aerc)'
-complete -c contactsctl -n "__contactsctl_at ' query-email'" -l limit -s n -r -d 'at most N contacts (default 100)'
+complete -c contactsctl -n "__contactsctl_at ' query-email'" -l limit -s n -r -d 'at most N addresses (default 100)'
 complete -c contactsctl -n "__contactsctl_at ' query-email'" -l json -d 'print machine-readable JSON'
 complete -c contactsctl -n "__contactsctl_at ' query-email'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
 complete -c contactsctl -n "__contactsctl_at ' query-email'" -l no-color -d 'never colour the output'
 complete -c contactsctl -n "__contactsctl_at ' query-email'" -l help -s h -d 'show help'
+complete -c contactsctl -n "__contactsctl_at ' mail'" -a add -d 'Read one message on stdin (mutt'\''s <pipe-message>, aerc'\''s :pipe): collect or count its sender.'
+complete -c contactsctl -n "__contactsctl_at ' mail'" -a harvest -d 'Collect the addresses of every message in maildirs and mbox files.'
+complete -c contactsctl -n "__contactsctl_at ' mail'" -l json -d 'print machine-readable JSON'
+complete -c contactsctl -n "__contactsctl_at ' mail'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
+complete -c contactsctl -n "__contactsctl_at ' mail'" -l no-color -d 'never colour the output'
+complete -c contactsctl -n "__contactsctl_at ' mail'" -l help -s h -d 'show help'
+complete -c contactsctl -n "__contactsctl_at ' mail add'" -l all -s a -d 'also its To, Cc and Reply-To'
+complete -c contactsctl -n "__contactsctl_at ' mail add'" -l sent -d 'the message is the user'\''s own: its recipients are written to'
+complete -c contactsctl -n "__contactsctl_at ' mail add'" -l to -r -x -a '(contactsctl __complete contacts (commandline -ct) 2>/dev/null)' -d 'add the sender'\''s address to this contact (a name or id) instead'
+complete -c contactsctl -n "__contactsctl_at ' mail add'" -l keep -d 'add the sender as a full contact, not a collected one'
+complete -c contactsctl -n "__contactsctl_at ' mail add'" -l json -d 'print machine-readable JSON'
+complete -c contactsctl -n "__contactsctl_at ' mail add'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
+complete -c contactsctl -n "__contactsctl_at ' mail add'" -l no-color -d 'never colour the output'
+complete -c contactsctl -n "__contactsctl_at ' mail add'" -l help -s h -d 'show help'
+complete -c contactsctl -n "__contactsctl_at ' mail harvest'" -l sent -d 'the messages are the user'\''s own (a Sent folder): their recipients are written to'
+complete -c contactsctl -n "__contactsctl_at ' mail harvest'" -l all -s a -d 'also the To, Cc and Reply-To of messages received'
+complete -c contactsctl -n "__contactsctl_at ' mail harvest'" -l json -d 'print machine-readable JSON'
+complete -c contactsctl -n "__contactsctl_at ' mail harvest'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
+complete -c contactsctl -n "__contactsctl_at ' mail harvest'" -l no-color -d 'never colour the output'
+complete -c contactsctl -n "__contactsctl_at ' mail harvest'" -l help -s h -d 'show help'
+complete -c contactsctl -n "__contactsctl_arg ' mail harvest' '*'" -F
+complete -c contactsctl -n "__contactsctl_at ' collected'" -l limit -s n -r -d 'at most N addresses'
+complete -c contactsctl -n "__contactsctl_at ' collected'" -l json -d 'print machine-readable JSON'
+complete -c contactsctl -n "__contactsctl_at ' collected'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
+complete -c contactsctl -n "__contactsctl_at ' collected'" -l no-color -d 'never colour the output'
+complete -c contactsctl -n "__contactsctl_at ' collected'" -l help -s h -d 'show help'
+complete -c contactsctl -n "__contactsctl_at ' keep'" -l json -d 'print machine-readable JSON'
+complete -c contactsctl -n "__contactsctl_at ' keep'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
+complete -c contactsctl -n "__contactsctl_at ' keep'" -l no-color -d 'never colour the output'
+complete -c contactsctl -n "__contactsctl_at ' keep'" -l help -s h -d 'show help'
+complete -c contactsctl -n "__contactsctl_arg ' keep' '*'" -x -a '(contactsctl __complete contacts (commandline -ct) 2>/dev/null)'
 complete -c contactsctl -n "__contactsctl_at ' who'" -l all -s a -d 'every match, also the weaker ones, each with how it matched'
 complete -c contactsctl -n "__contactsctl_at ' who'" -l json -d 'print machine-readable JSON'
 complete -c contactsctl -n "__contactsctl_at ' who'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'

@@ -11,7 +11,8 @@ set -euo pipefail
 packages=(libsqlite3-dev libsystemd-dev libvips-dev libjemalloc-dev libcurl4-openssl-dev libphonenumber-dev libmicrohttpd-dev curl systemd socat python3 python3-pip make man-db bash-completion zsh fish abook
     evolution-data-server gir1.2-ebook-1.2 gir1.2-edataserver-1.2 python3-gi dbus-daemon litmus
     libgnutls28-dev libqrencode-dev gnutls-bin openssl zbar-tools iproute2 avahi-daemon avahi-utils
-    libsecret-1-0 gnome-keyring libsecret-tools)
+    libsecret-1-0 gnome-keyring libsecret-tools
+    libgmime-3.0-0 notmuch lbdb neomutt aerc tmux)
 missing=()
 for p in "${packages[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

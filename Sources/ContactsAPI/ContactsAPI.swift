@@ -66,6 +66,9 @@ public enum ContactsAPI {
         public static let viewsOpen = ViewsOpen.method
         public static let viewsRead = ViewsRead.method
         public static let viewsClose = ViewsClose.method
+        public static let mailAdd = MailAdd.method
+        public static let mailQuery = MailQuery.method
+        public static let contactsKeep = ContactsKeep.method
     }
 
     /// The notifications the daemon sends.

@@ -108,7 +108,7 @@ public final class FieldDeclaration: Sendable {
 
     /// Every member of a contact in the API's shape a client may ask for (`fields`): the
     /// declared fields and those contactsd sets.
-    public static let shapeKeys = ["id", "uid", "revision"] + all.map(\.key) + ["photo", "createdAt", "updatedAt", "account"]
+    public static let shapeKeys = ["id", "uid", "revision"] + all.map(\.key) + ["photo", "createdAt", "updatedAt", "account", "collected"]
 
     /// The declaration of `key`.
     public static func named(_ key: String) -> FieldDeclaration? { byKey[key] }

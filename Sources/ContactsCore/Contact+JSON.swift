@@ -13,7 +13,7 @@ extension Contact {
 
     /// The fields of the API's shape that contactsd sets: a contact as the API shows it (a
     /// JSON export read back) may carry them, and they are passed over.
-    public static let shownFields: Set<String> = ["id", "revision", "photo", "createdAt", "updatedAt", "account"]
+    public static let shownFields: Set<String> = ["id", "revision", "photo", "createdAt", "updatedAt", "account", "collected"]
 
     /// A new contact from a client's JSON (`contacts.create`); `path` names it in errors.
     /// A key that is no field a client sets is refused, but for those in `passing`. With

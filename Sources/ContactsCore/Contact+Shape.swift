@@ -25,7 +25,7 @@ extension Contact {
             [
                 "id", "uid", "revision", "name", "structuredName", "nickname", "phones", "emails", "addresses", "organization", "title",
                 "birthday", "note", "urls",
-            ] + DeclaredField.all.map(\.name) + ["favorite", "groups", "photo", "createdAt", "updatedAt", "account"]
+            ] + DeclaredField.all.map(\.name) + ["favorite", "groups", "photo", "createdAt", "updatedAt", "account", "collected"]
         public static let all = Fields(rawValue: (1 << UInt32(names.count)) - 1)
 
         /// The field with this name; nil for a name the API does not have.
@@ -51,6 +51,7 @@ extension Contact {
         public static let title = field("title"), birthday = field("birthday"), note = field("note"), urls = field("urls")
         public static let favorite = field("favorite"), groups = field("groups"), photo = field("photo")
         public static let createdAt = field("createdAt"), updatedAt = field("updatedAt"), account = field("account")
+        public static let collected = field("collected")
 
         /// The fields whose member of the stored body is written as the API shows it (by the
         /// same builder, below): a projection copies those from the body unread. (Phones are
@@ -133,6 +134,8 @@ extension Contact {
         if fields.contains(.createdAt) { b.string("createdAt", Timestamp.format(createdAt)) }
         if fields.contains(.updatedAt) { b.string("updatedAt", Timestamp.format(updatedAt)) }
         if fields.contains(.account) { b.string("account", account) }
+        // The body keeps it only when set (a collected contact is the exception).
+        if api ? fields.contains(.collected) : collected { b.bool("collected", collected) }
         b.endObject()
     }
 }

@@ -34,6 +34,10 @@ public struct Contact: Sendable, Equatable {
     public var pronouns: String?
     public var gender: String?
     public var favorite = false
+    /// Collected from mail (an address someone wrote to or heard from), not made by a person:
+    /// kept out of lists, searches, views, exports and sync unless asked for; any edit a
+    /// person makes makes it an ordinary contact.
+    public var collected = false
     /// Group names, sorted.
     public var groups: [String] = []
     public var photo: PhotoReference?

@@ -59,6 +59,7 @@ public struct ContactField: Sendable {
 
     private static let after: [ContactField] = [
         ContactField("favorite", \.favorite),
+        ContactField("collected", \.collected),
         ContactField(
             "groups", same: { sameGroups($0.groups, $1.groups) }, copy: { $1.groups = $0.groups },
             unite: { from, into in

@@ -27,6 +27,9 @@ struct Options {
     /// Only what a client of a real contactsd sees: the drop-folder import, search, export,
     /// the mail query, memory at rest, duplicates (`BENCH_DAEMON_ONLY`).
     var daemonOnly: Bool { environment["BENCH_DAEMON_ONLY"] != nil }
+    /// Only the mail figures: a maildir harvested beside notmuch, query-email beside lbdbq and
+    /// abook (`BENCH_MAIL_ONLY`).
+    var mailOnly: Bool { environment["BENCH_MAIL_ONLY"] != nil }
     /// Only the duplicates on real name frequencies.
     var duplicatesOnly: Bool { environment["BENCH_DUPLICATES_ONLY"] != nil }
     /// The evenly drawn corpus of the first figures instead of the realistic one.
@@ -46,6 +49,7 @@ struct Options {
     var viewsFigures: Bool { daemonFigures && !dropOnly && !daemonOnly }
     var syncFigures: Bool { !viewsOnly && !importOnly && !searchOnly && !dropOnly && !noSync && !serveOnly && !daemonOnly }
     var googleFigures: Bool { syncFigures || googleOnly }
+    var mailFigures: Bool { (daemonFigures && !dropOnly && !daemonOnly) || mailOnly }
 
     static let usage = "usage: contacts-bench [--contacts N] [--json FILE]"
 

@@ -96,6 +96,11 @@ enum ServiceBench {
 
     /// What a command writes to standard output.
     static func output(_ path: String, _ args: [String], environment: [String: String]) -> String {
+        (try? run(path, args, environment: environment).stdout) ?? ""
+    }
+
+    /// A command's exit status and what it writes to standard output.
+    static func run(_ path: String, _ args: [String], environment: [String: String]) throws -> (status: Int32, stdout: String) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: path)
         p.arguments = args
@@ -103,10 +108,10 @@ enum ServiceBench {
         let pipe = Pipe()
         p.standardOutput = pipe
         p.standardError = FileHandle.nullDevice
-        guard (try? p.run()) != nil else { return "" }
+        try p.run()
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
     /// Wall time of a whole command, best of `runs`, in milliseconds. posix_spawn, not

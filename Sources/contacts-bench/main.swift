@@ -57,6 +57,12 @@ if options.googleOnly {
     report.print(title: "contacts-bench: a Google account, \(count) contacts")
     exit(0)
 }
+if options.mailOnly {
+    report.merge(try MailBench.measure(contacts, messages: count, scratch: dir))
+    report.print(title: "contacts-bench: mail, \(count) messages")
+    if let path = options.jsonOut { try report.writeJSON(to: path) }
+    exit(0)
+}
 if options.viewsOnly {
     report.merge(try ViewsBench.measure(contacts, scratch: dir))
     report.print(title: "contacts-bench: live views, \(count) contacts")
@@ -94,6 +100,14 @@ if options.viewsFigures {
         report.merge(try ViewsBench.measure(contacts, scratch: dir))
     } catch {
         report.row("live views", "skipped: \(error)")
+    }
+}
+
+if options.mailFigures {
+    do {
+        report.merge(try MailBench.measure(contacts, messages: count, scratch: dir))
+    } catch {
+        report.row("mail", "skipped: \(error)")
     }
 }
 

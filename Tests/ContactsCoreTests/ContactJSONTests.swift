@@ -136,7 +136,7 @@ final class ContactJSONTests: XCTestCase {
             [
                 "id", "uid", "revision", "name", "structuredName", "nickname", "phones", "emails", "addresses", "organization", "title",
                 "birthday", "note", "urls", "phoneticName", "department", "dates", "related", "impp", "pronouns", "gender", "favorite",
-                "groups", "photo", "createdAt", "updatedAt", "account",
+                "groups", "photo", "createdAt", "updatedAt", "account", "collected",
             ])
         XCTAssertEqual(json["createdAt"], "2026-11-30T10:00:00Z")
     }

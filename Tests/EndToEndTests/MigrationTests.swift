@@ -57,7 +57,7 @@ final class StartupTests: FixtureTestCase {
             ], environment: daemon.environment)
         XCTAssertEqual(
             indexes.stdout.trimmingCharacters(in: .whitespacesAndNewlines),
-            "['contacts_by_photo', 'contacts_by_state', 'history_by_item', 'history_by_operation', 'history_by_photo', 'operations_undone', 'phone_numbers_e164', 'phone_numbers_tail', 'removals_by_book', 'removals_by_contact', 'removals_by_state', 'served_names_by_name', 'sync_items_by_contact', 'sync_items_groups', 'trash_by_deleted', 'trash_by_photo']",
+            "['contact_emails_by_contact', 'contacts_by_photo', 'contacts_by_state', 'contacts_collected', 'history_by_item', 'history_by_operation', 'history_by_photo', 'operations_undone', 'phone_numbers_e164', 'phone_numbers_tail', 'removals_by_book', 'removals_by_contact', 'removals_by_state', 'served_names_by_name', 'sync_items_by_contact', 'sync_items_groups', 'trash_by_deleted', 'trash_by_photo']",
             indexes.stderr)
     }
 }

@@ -272,7 +272,39 @@ final class ServeTests: FixtureTestCase {
         XCTAssertTrue(nameless.body.contains("no FN"), nameless.body)
     }
 
-    func syncCollection(_ token: String?, limit: Int? = nil, agent: String = "DAVx5/4.4") throws -> (status: Int, body: String) {
+    func testCollectedAddressesAreABookOfTheirOwnAndLeaveItWhenKept() throws {
+        try serve()
+        _ = try daemon.ctl("add", "Kate Bell", "-e", "kate@example.com")
+        let added = try daemon.ctl(
+            "mail", "add", "--json", stdin: "From: Zed Stranger <zed@example.org>\nMessage-ID: <z@x>\n\nhello\n")
+        XCTAssertEqual(added.status, 0, added.stderr)
+        let zed = try XCTUnwrap(added.stdout.split(separator: "\"").first { $0.count == 36 }.map(String.init))
+        let books = try propfind("/books/", depth: 1)
+        XCTAssertTrue(books.body.contains("<d:href>/books/collected/</d:href>"), books.body)
+        XCTAssertTrue(books.body.contains("Collected addresses"), books.body)
+        let local = try propfind("/books/local/", depth: 1, "<d:propfind xmlns:d='DAV:'><d:prop><d:getetag/></d:prop></d:propfind>")
+        XCTAssertFalse(local.body.contains(zed), "the book of this machine has no strangers")
+        XCTAssertEqual(try curl([base + "/books/collected/\(zed).vcf"]).status, 200)
+        let before = try syncCollection(nil, book: "collected")
+        XCTAssertTrue(before.body.contains("/books/collected/\(zed).vcf"), before.body)
+        let localBefore = try syncCollection(nil)
+        // Kept: gone from the collected book (a 404 member of its next sync), in the other.
+        XCTAssertEqual(try daemon.ctl("keep", zed).status, 0)
+        let after = try syncCollection(token(before.body), book: "collected")
+        XCTAssertTrue(after.body.contains("<d:href>/books/collected/\(zed).vcf</d:href><d:status>HTTP/1.1 404"), after.body)
+        let localAfter = try syncCollection(token(localBefore.body))
+        XCTAssertTrue(localAfter.body.contains("/books/local/\(zed).vcf"), localAfter.body)
+        // Thunderbird writing to its collected addresses: the card stays collected.
+        let card = "BEGIN:VCARD\r\nVERSION:3.0\r\nUID:tb-collected\r\nFN:Tom Thunder\r\nEMAIL:tom@example.org\r\nEND:VCARD\r\n"
+        let put = try curl(["-X", "PUT", "-H", "Content-Type: text/vcard", "--data", card, base + "/books/collected/tb-collected.vcf"])
+        XCTAssertEqual(put.status, 201, put.body)
+        XCTAssertTrue(try daemon.ctl("collected").stdout.contains("Tom Thunder"))
+        XCTAssertFalse(try daemon.ctl("list").stdout.contains("Tom Thunder"))
+    }
+
+    func syncCollection(_ token: String?, limit: Int? = nil, agent: String = "DAVx5/4.4", book: String = "local") throws -> (
+        status: Int, body: String
+    ) {
         let body = """
             <d:sync-collection xmlns:d="DAV:" xmlns:c="urn:ietf:params:xml:ns:carddav">
             <d:sync-token>\(token ?? "")</d:sync-token><d:sync-level>1</d:sync-level>
@@ -281,7 +313,7 @@ final class ServeTests: FixtureTestCase {
             """
         return try curl([
             "-X", "REPORT", "-H", "Depth: 1", "-H", "Content-Type: application/xml", "-H", "User-Agent: \(agent)", "--data", body,
-            base + "/books/local/",
+            base + "/books/\(book)/",
         ])
     }
 

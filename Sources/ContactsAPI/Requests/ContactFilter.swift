@@ -9,19 +9,27 @@ public struct ContactFilter: Sendable, Equatable {
         case named(String)
     }
 
+    /// Whether the contacts collected from mail are taken.
+    public enum Collected: String, Sendable, CaseIterable {
+        case exclude, include, only
+    }
+
     public var text: String?
     public var favoritesOnly = false
     public var group: String?
     public var account: Account?
+    public var collected = Collected.exclude
 
-    public init(text: String? = nil, favoritesOnly: Bool = false, group: String? = nil, account: Account? = nil) {
-        (self.text, self.favoritesOnly, self.group, self.account) = (text, favoritesOnly, group, account)
+    public init(
+        text: String? = nil, favoritesOnly: Bool = false, group: String? = nil, account: Account? = nil, collected: Collected = .exclude
+    ) {
+        (self.text, self.favoritesOnly, self.group, self.account, self.collected) = (text, favoritesOnly, group, account, collected)
     }
 
     /// The filters' properties, as a schema describes them.
     public static let properties: JSONObject = [
         "text": APISchema.string, "favoritesOnly": APISchema.boolean, "group": APISchema.string,
-        "account": APISchema.nullableString,
+        "account": APISchema.nullableString, "collected": ["enum": .array(Collected.allCases.map { .string($0.rawValue) })],
     ]
 
     /// The filters `p` gives (other members are not looked at).
@@ -35,6 +43,12 @@ public struct ContactFilter: Sendable, Equatable {
             }
             account = a.stringValue.map(Account.named) ?? .local
         }
+        if let c = try p.optionalString("collected") {
+            guard let v = Collected(rawValue: c) else {
+                throw .invalidParams("'collected' must be exclude, include or only, not '\(c)'", field: "collected")
+            }
+            collected = v
+        }
     }
 
     public var json: JSONObject {
@@ -47,6 +61,7 @@ public struct ContactFilter: Sendable, Equatable {
         case .named(let name): o["account"] = .string(name)
         case nil: break
         }
+        if collected != .exclude { o["collected"] = .string(collected.rawValue) }
         return o
     }
 }
@@ -55,6 +70,8 @@ public struct ContactFilter: Sendable, Equatable {
 public struct SortKey: Sendable, Equatable {
     public enum Field: String, Sendable, CaseIterable {
         case name, createdAt, updatedAt
+        /// By mail (written to, then heard from, more often and more lately first when descending).
+        case frequency
     }
 
     public var field: Field
@@ -85,7 +102,8 @@ public struct SortKey: Sendable, Equatable {
                 throw .invalidParams(
                     "'\(path).field' must be one of \(Field.allCases.map(\.rawValue).joined(separator: ", "))", field: "\(path).field")
             }
-            let order = o["order"]?.stringValue ?? "asc"
+            // Most written to first, unless asked otherwise.
+            let order = o["order"]?.stringValue ?? (field == .frequency ? "desc" : "asc")
             guard order == "asc" || order == "desc" else {
                 throw .invalidParams("'\(path).order' must be asc or desc", field: "\(path).order")
             }

@@ -12,7 +12,11 @@ public struct ContactsQuery: APIRequest {
             RPCParam(
                 "account", "Only the contacts of this sync account; null: only those no account has.", schema: APISchema.nullableString),
             RPCParam(
-                "sort", "Sort keys, first wins; default name ascending.", schema: ["type": "array", "items": APISchema.ref("SortKey")]),
+                "collected", "The contacts collected from mail: exclude (the default), include, or only them.",
+                schema: ContactFilter.properties["collected"] ?? APISchema.string),
+            RPCParam(
+                "sort", "Sort keys, first wins; default name ascending (frequency: descending, the most written to first).",
+                schema: ["type": "array", "items": APISchema.ref("SortKey")]),
             RPCParam("limit", "At most this many contacts.", schema: APISchema.integer(counts)),
             RPCParam("offset", "Skip this many first.", schema: APISchema.integer(counts)),
             RPCParam(

@@ -10,6 +10,8 @@ public enum CommandTree {
     static let contactArg = ArgumentSpec("ID", help: "a contact's id, or a unique name or part of one", completion: .contacts)
     static let groupFilter = OptionSpec("group", short: "g", value: "GROUP", help: "only members of GROUP", completion: .groups)
     static let favoritesFilter = OptionSpec("favorites", short: "f", help: "only favorites")
+    static let collectedFilter = OptionSpec("collected", help: "also the addresses collected from mail")
+    static let byMail = OptionSpec("by-mail", help: "the people written to most, and most lately, first")
     static let accountFilter = OptionSpec(
         "account", value: "NAME", help: "only the contacts of this sync account ('local': of no account)", completion: .accounts)
 
@@ -44,7 +46,7 @@ public enum CommandTree {
             CommandSpec(
                 "list", summary: "List contacts in name order.",
                 options: [
-                    favoritesFilter, groupFilter, accountFilter,
+                    favoritesFilter, groupFilter, accountFilter, collectedFilter, byMail,
                     OptionSpec("limit", short: "n", value: "N", help: "at most N contacts"),
                 ],
                 run: ContactCommands.list),
@@ -52,7 +54,8 @@ public enum CommandTree {
                 "search", summary: "Find contacts by name, email, phone or organization.",
                 arguments: [ArgumentSpec("TEXT", help: "what to look for (case, accents and phone formatting are ignored)")],
                 options: [
-                    favoritesFilter, groupFilter, accountFilter, OptionSpec("limit", short: "n", value: "N", help: "at most N contacts"),
+                    favoritesFilter, groupFilter, accountFilter, collectedFilter, byMail,
+                    OptionSpec("limit", short: "n", value: "N", help: "at most N contacts"),
                 ],
                 run: ContactCommands.search),
             CommandSpec("show", summary: "Show everything about one contact.", arguments: [contactArg], run: ContactCommands.show),
@@ -401,9 +404,46 @@ public enum CommandTree {
                 arguments: [ArgumentSpec("TEXT", help: "part of a name, nickname, organization or address")],
                 options: [
                     OptionSpec("no-header", help: "leave out the header line (for aerc)"),
-                    OptionSpec("limit", short: "n", value: "N", help: "at most N contacts (default 100)"),
+                    OptionSpec("limit", short: "n", value: "N", help: "at most N addresses (default 100)"),
                 ],
                 run: LiveCommands.queryEmail),
+            CommandSpec(
+                "mail",
+                summary: "Collect the addresses of mail: a message piped in, or whole mailboxes.",
+                subcommands: [
+                    CommandSpec(
+                        "add",
+                        summary:
+                            "Read one message on stdin (mutt's <pipe-message>, aerc's :pipe): collect or count its sender.",
+                        options: [
+                            OptionSpec("all", short: "a", help: "also its To, Cc and Reply-To"),
+                            OptionSpec("sent", help: "the message is the user's own: its recipients are written to"),
+                            OptionSpec(
+                                "to", value: "CONTACT", help: "add the sender's address to this contact (a name or id) instead",
+                                completion: .contacts),
+                            OptionSpec("keep", help: "add the sender as a full contact, not a collected one"),
+                        ],
+                        run: MailCommands.add),
+                    CommandSpec(
+                        "harvest", summary: "Collect the addresses of every message in maildirs and mbox files.",
+                        arguments: [
+                            ArgumentSpec(
+                                "PATH", variadic: true, help: "a maildir, a folder of them, or an mbox file",
+                                completion: .files(extensions: []))
+                        ],
+                        options: [
+                            OptionSpec("sent", help: "the messages are the user's own (a Sent folder): their recipients are written to"),
+                            OptionSpec("all", short: "a", help: "also the To, Cc and Reply-To of messages received"),
+                        ],
+                        run: MailCommands.harvest),
+                ]),
+            CommandSpec(
+                "collected", summary: "List the addresses collected from mail, the most written to first.",
+                arguments: [ArgumentSpec("TEXT", optional: true, help: "only those that match")],
+                options: [OptionSpec("limit", short: "n", value: "N", help: "at most N addresses")], run: MailCommands.collected),
+            CommandSpec(
+                "keep", summary: "Make contacts collected from mail ordinary ones (in lists, exports and sync).",
+                arguments: [ArgumentSpec("CONTACT", variadic: true, help: "a name or id", completion: .contacts)], run: MailCommands.keep),
             CommandSpec(
                 "who", summary: "Say whose number this is (caller ID): the name and the phone's label.",
                 arguments: [ArgumentSpec("NUMBER", help: "the number as it arrived: +49 171 5550199, 0171 5550199, (415) 555-0132")],

@@ -13,11 +13,17 @@ enum ContactCommands {
         try runQuery(&inv, text: inv.arguments[0])
     }
 
-    static func runQuery(_ inv: inout Invocation, text: String?) throws -> Int32 {
+    /// A table of the contacts that match (`collected`: those collected from mail too, or
+    /// them alone; by default as `--collected` says); `none` is said when there are none.
+    static func runQuery(
+        _ inv: inout Invocation, text: String?, collected: ContactFilter.Collected? = nil, none: String? = nil
+    ) throws -> Int32 {
         var request = ContactsQuery(
             filter: ContactFilter(
                 text: text, favoritesOnly: inv.flag("favorites"), group: inv.value("group"),
-                account: SyncCommands.account(inv.value("account"))))
+                account: SyncCommands.account(inv.value("account")),
+                collected: collected ?? (inv.flag("collected") ? .include : .exclude)))
+        if inv.flag("by-mail") || collected == .only { request.sort = [SortKey(.frequency, ascending: false)] }
         if let n = inv.value("limit") {
             guard let limit = Int(n), ContactsQuery.counts.contains(limit) else {
                 throw UsageError(message: "--limit must be a whole number, not '\(n)'", command: "contactsctl")
@@ -32,7 +38,7 @@ enum ContactCommands {
         let total = result["total"]?.intValue ?? contacts.count
         if inv.output.isTerminal {
             if contacts.isEmpty {
-                inv.output.line(inv.output.dim(text == nil ? "No contacts." : "No contacts match '\(text ?? "")'."))
+                inv.output.line(inv.output.dim(none ?? (text == nil ? "No contacts." : "No contacts match '\(text ?? "")'.")))
             } else if total > contacts.count {
                 inv.output.line(inv.output.dim("\(contacts.count) of \(total) contacts"))
             }

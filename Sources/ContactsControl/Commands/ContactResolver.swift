@@ -7,7 +7,8 @@ import JSONRPC
 /// Turns what a person typed where an id is expected into one contact: an id, else a name or
 /// name fragment that matches exactly one contact (an exact name wins over fragments).
 enum ContactResolver {
-    static func resolve(_ reference: String, in inv: Invocation) throws -> JSONValue {
+    /// `collected`: whether contacts collected from mail are among those a name may name.
+    static func resolve(_ reference: String, in inv: Invocation, collected: ContactFilter.Collected = .exclude) throws -> JSONValue {
         if looksLikeID(reference) {
             do {
                 return try inv.call(ContactsGet(id: reference.uppercased()))
@@ -15,7 +16,7 @@ enum ContactResolver {
                 // Not an id after all; try it as a name.
             }
         }
-        let result = try inv.call(ContactsQuery(filter: ContactFilter(text: reference), limit: 50))
+        let result = try inv.call(ContactsQuery(filter: ContactFilter(text: reference, collected: collected), limit: 50))
         let matches = result["contacts"]?.arrayValue ?? []
         let total = result["total"]?.intValue ?? matches.count
         if total == 1, let only = matches.first { return only }

@@ -10,25 +10,22 @@ enum LiveCommands {
     static func queryEmail(_ inv: inout Invocation) throws -> Int32 {
         let text = inv.arguments[0]
         // Mail clients show a short list; more than a hundred matches helps nobody choose.
-        var limit = 100
+        var limit = MailQuery.defaultLimit
         if let n = inv.value("limit") {
-            guard let v = Int(n), v > 0 else {
+            guard let v = Int(n), MailQuery.limits.contains(v) else {
                 throw UsageError(message: "--limit must be a positive number, not '\(n)'", command: "contactsctl query-email")
             }
             limit = v
         }
-        let result = try inv.call(ContactsQuery(filter: ContactFilter(text: text), limit: limit, fields: ["name", "emails"]))
-        // Every address of every matching contact: the daemon has matched names, nicknames,
-        // organizations and addresses as search does. (No folding here: the client stays
-        // free of the transliterator, which costs milliseconds to load.)
-        let contacts = result["contacts"]?.arrayValue ?? []
+        // Every address of every matching contact (collected ones too), ranked by the daemon:
+        // those written to first, then those heard from, then the rest. (No folding here: the
+        // client stays free of the transliterator, which costs milliseconds to load.)
+        let result = try inv.call(MailQuery(text: text, limit: limit))
+        let addresses = result["addresses"]?.arrayValue ?? []
         func each(_ body: (_ address: String, _ name: String, _ label: String) -> Void) {
-            for c in contacts {
-                let name = c["name"]?.stringValue ?? ""
-                for e in c["emails"]?.arrayValue ?? [] {
-                    guard let address = e["value"]?.stringValue else { continue }
-                    body(address, name, e["label"]?.stringValue ?? "")
-                }
+            for a in addresses {
+                guard let address = a["address"]?.stringValue else { continue }
+                body(address, a["name"]?.stringValue ?? "", a["label"]?.stringValue ?? "")
             }
         }
         if inv.json {
@@ -37,14 +34,11 @@ enum LiveCommands {
             inv.output.json(.array(lines))
             return lines.isEmpty ? 1 : 0
         }
-        var found = 0
-        each { _, _, _ in found += 1 }
-        guard found > 0 else {
+        guard !addresses.isEmpty else {
             if !inv.flag("no-header") { inv.output.line("No matches for '\(text)'.") }
             return 1
         }
-        if !inv.flag("no-header") { inv.output.line("Searching contactsd for '\(text)'... \(found) found.") }
-        // Written piece by piece: a common name in a large book has tens of thousands.
+        if !inv.flag("no-header") { inv.output.line("Searching contactsd for '\(text)'... \(addresses.count) found.") }
         let out = inv.output
         each { address, name, label in
             out.write(address)

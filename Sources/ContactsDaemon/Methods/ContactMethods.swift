@@ -96,6 +96,12 @@ enum ContactMethods {
         q.text = filter.text
         q.favoritesOnly = filter.favoritesOnly
         q.group = filter.group
+        q.collected =
+            switch filter.collected {
+            case .exclude: .excluded
+            case .include: .included
+            case .only: .only
+            }
         switch filter.account {
         case .local: q.account = .local
         case .named(let name): q.account = .account(name)

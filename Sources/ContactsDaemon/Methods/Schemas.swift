@@ -37,6 +37,8 @@ enum Schemas {
     }
 
     static let components: JSONObject = [
+        "MailMessage": MailMessage.schema,
+        "RankedAddress": MailQuery.rankedAddress,
         "LabeledValue": [
             "type": "object", "required": ["value"],
             "properties": ["value": string, "label": nullableString],
@@ -85,7 +87,7 @@ enum Schemas {
             "type": "object",
             "required": [
                 "id", "uid", "revision", "name", "phones", "emails", "addresses", "urls", "favorite", "groups", "createdAt", "updatedAt",
-                "account",
+                "account", "collected",
             ],
             "properties": withDeclared(
                 input: false,
@@ -107,6 +109,11 @@ enum Schemas {
                     "account": [
                         "type": ["string", "null"],
                         "description": "The sync account it belongs to; null: this machine alone (contacts.move moves it)",
+                    ],
+                    "collected": [
+                        "type": "boolean",
+                        "description":
+                            "Whether it was collected from mail (mail.add) rather than made by a person: such contacts are left out of lists, views, exports and sync unless asked for; contacts.keep or any edit makes one ordinary",
                     ],
                 ]),
         ],

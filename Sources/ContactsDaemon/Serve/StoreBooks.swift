@@ -15,16 +15,23 @@ struct StoreBooks: WritableBooks {
     let sync: SyncService?
 
     static let local = "local"
+    /// The addresses collected from mail, as Thunderbird's Collected Addresses.
+    static let collected = "collected"
 
     func books() throws -> [ServedBook] {
-        try ([Self.local] + (try store.accounts().map(\.name))).compactMap { try book(named: $0) }
+        try ([Self.local, Self.collected] + (try store.accounts().map(\.name))).compactMap { try book(named: $0) }
     }
+
+    /// The book a contact is served in.
+    static func book(of c: Contact) -> String { c.account ?? (c.collected ? collected : local) }
 
     /// A book's ctag and sync token are its last change in the store's commit sequence.
     func book(named name: String) throws -> ServedBook? {
         guard let scope = try scope(name) else { return nil }
         let last = try store.lastChange(in: scope)
-        let displayName = try store.servedDisplayName(of: name) ?? (name == Self.local ? "Contacts" : "Contacts (\(name))")
+        let displayName =
+            try store.servedDisplayName(of: name)
+            ?? (name == Self.local ? "Contacts" : name == Self.collected ? "Collected addresses" : "Contacts (\(name))")
         return ServedBook(
             name: name, displayName: displayName, ctag: String(last),
             syncToken: Self.token(ChangeCursor(state: last)))
@@ -32,6 +39,7 @@ struct StoreBooks: WritableBooks {
 
     func scope(_ book: String) throws -> AccountScope? {
         if book == Self.local { return .local }
+        if book == Self.collected { return .collected }
         do {
             return .account(try store.account(named: book).name)
         } catch StoreError.notFound {
@@ -108,7 +116,7 @@ struct StoreBooks: WritableBooks {
                     found = nil
                 }
             }
-            return found.flatMap { ($0.account ?? Self.local) == book ? $0 : nil }
+            return found.flatMap { Self.book(of: $0) == book ? $0 : nil }
         }
         for id in try store.contacts(servedAs: name) {
             if let c = try inBook(id) { return (c, name) }
@@ -142,7 +150,7 @@ struct StoreBooks: WritableBooks {
         var out: [String: ServedCard] = [:]
         var found: [(name: String, contact: Contact)] = []
         for name in names {
-            guard let contact = candidates[name]?.lazy.compactMap({ contacts[$0] }).first(where: { ($0.account ?? Self.local) == book })
+            guard let contact = candidates[name]?.lazy.compactMap({ contacts[$0] }).first(where: { Self.book(of: $0) == book })
             else {
                 if let g = try servedGroup(name, in: book) { out[name] = ServedCard(info: Self.info(g), text: Self.text(g, version)) }
                 continue
@@ -198,6 +206,8 @@ struct StoreBooks: WritableBooks {
         let existing = try resolve(name, in: book)
         try Self.check(condition, existing?.contact, name: name)
         var item = try Self.item(body)
+        // What a client writes in the collected book (Thunderbird's collected addresses) stays collected.
+        if book == Self.collected { item.contact.collected = true }
         let origin = "carddav:" + client
         if let (contact, served) = existing {
             guard item.contact.uid == contact.uid else {
@@ -227,7 +237,7 @@ struct StoreBooks: WritableBooks {
             throw ServedWriteError.uidConflict("UID \(item.contact.uid) was taken meanwhile")
         }
         guard case .created(let id)? = created else { throw ServedWriteError.uidConflict("UID \(item.contact.uid) was taken meanwhile") }
-        if book != Self.local { _ = try sync?.move(ids: [id], to: book) }
+        if book != Self.local && book != Self.collected { _ = try sync?.move(ids: [id], to: book) }
         let served = name == id + ".vcf" ? nil : name
         if let served { try store.setServedName(served, for: id) }
         return .created(Self.info(try store.contact(id: id), name: served))

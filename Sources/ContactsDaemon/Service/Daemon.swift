@@ -33,6 +33,8 @@ public final class Daemon: @unchecked Sendable {
     private var photos: PhotoService?
     private var sync: SyncService?
     private var vdirs: VdirWatcher?
+    private var mail: MailService?
+    private var mailWatcher: MailWatcher?
     private(set) var cardDAV: CardDAVFace?
     /// The CardDAV face on the local network (devices, TLS); nil when its files cannot be read.
     private(set) var lan: LANFace?
@@ -162,8 +164,10 @@ public final class Daemon: @unchecked Sendable {
         self.vdirs = vdirs
         let views = LiveViews(store: store)
         self.views = views
+        let mail = MailService(store: store, me: settings.mailMe)
+        self.mail = mail
         let engine = Self.engine(
-            Services(store: store, importer: importer, photos: photos, sync: sync, views: views, daemon: self))
+            Services(store: store, importer: importer, photos: photos, sync: sync, mail: mail, views: views, daemon: self))
 
         let listenFD = try openListener()
         let server = RPCServer(
@@ -188,6 +192,9 @@ public final class Daemon: @unchecked Sendable {
         } catch {
             log.warning("vdir accounts are not watched (they sync every interval): \(error)")
         }
+        let mailWatcher = MailWatcher(mail: mail, log: log)
+        mailWatcher.watch(settings.mailWatch)
+        self.mailWatcher = mailWatcher
         // The faces and the drop folder are there before the first request too: a client may ask
         // where the store is served, or drop a file, as soon as the socket answers.
         try FileIO.makeDirectories(inboxPath)
@@ -260,6 +267,7 @@ public final class Daemon: @unchecked Sendable {
         let importer: Importer
         let photos: PhotoService
         let sync: SyncService
+        var mail: MailService
         var views: LiveViews?
         var daemon: Daemon?
     }
@@ -272,6 +280,7 @@ public final class Daemon: @unchecked Sendable {
         { TrashMethods.all(store: $0.store) }, { HistoryMethods.all(store: $0.store) }, { ChangeMethods.all(store: $0.store) },
         { DuplicateMethods.all(store: $0.store) }, { DateMethods.all(store: $0.store) },
         { SyncMethods.all(store: $0.store, sync: $0.sync) }, { $0.views.map(ViewMethods.all) ?? [] },
+        { MailMethods.all(store: $0.store, mail: $0.mail) },
         { s in s.daemon.map { $0.daemonMethods(store: s.store) + $0.serveMethods(store: s.store) } ?? [] },
     ]
 
@@ -287,7 +296,9 @@ public final class Daemon: @unchecked Sendable {
 
     /// The engine of the store's methods alone (no views, no daemon): for tests of the methods.
     static func engine(store: ContactStore, importer: Importer, photos: PhotoService, sync: SyncService? = nil) -> RPCEngine {
-        engine(Services(store: store, importer: importer, photos: photos, sync: sync ?? SyncService(store: store)))
+        engine(
+            Services(
+                store: store, importer: importer, photos: photos, sync: sync ?? SyncService(store: store), mail: MailService(store: store)))
     }
 
     /// The method with what it writes recorded as made by its caller's process (`rpc:PID`).
@@ -413,6 +424,8 @@ public final class Daemon: @unchecked Sendable {
             photos?.apply(fresh)
             store?.keepsHistory = fresh.historyDays > 0
             sync?.defaultAccount = fresh.defaultAccount
+            mail?.setMe(fresh.mailMe)
+            if fresh.mailWatch != old.mailWatch { mailWatcher?.watch(fresh.mailWatch) }
             cardDAV?.apply(fresh.cardDAVListen)
             lan?.apply(fresh.cardDAVLAN)
             if fresh.defaultRegion != old.defaultRegion {
@@ -449,6 +462,7 @@ public final class Daemon: @unchecked Sendable {
         stopping.store(true, ordering: .relaxed)
         sync?.stop()
         vdirs?.stop()
+        mailWatcher?.stop()
         inbox?.stop()
         cardDAV?.stop()
         lan?.stop()

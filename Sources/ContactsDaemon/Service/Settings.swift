@@ -37,6 +37,11 @@ public struct Settings: Sendable, Equatable {
     /// A directory kept as a calendar of the contacts' birthdays and dates (`birthdayCalendar`);
     /// nil: none is kept.
     public var birthdayCalendar: String?
+    /// The user's own addresses (`mail.me`): never collected; a message from one of them is
+    /// the user's, and its recipients are written to.
+    public var mailMe: [String] = []
+    /// Mail folders (maildirs) whose new messages are harvested as they land (`mail.watch`).
+    public var mailWatch: [String] = []
 
     static let lineLimitRange = 1024...(1 << 40)
     static let connectionRange = 1...65536
@@ -60,7 +65,7 @@ public struct Settings: Sendable, Equatable {
 
     public static let knownKeys = [
         "socket", "dataDir", "inbox", "logLevel", "maxLineBytes", "maxConnections", "thumbnailSizes", "maxPhotoBytes", "maxPhotoPixels",
-        "historyDays", "historyMaxBytes", "defaultAccount", "defaultRegion", "carddav", "birthdayCalendar",
+        "historyDays", "historyMaxBytes", "defaultAccount", "defaultRegion", "carddav", "birthdayCalendar", "mail",
     ]
 
     /// The settings for these options, reading the configuration file if there is one.
@@ -130,6 +135,7 @@ public struct Settings: Sendable, Equatable {
             case "historyDays": historyDays = try number(Self.historyDaysRange)
             case "historyMaxBytes": historyMaxBytes = try number(Self.historyBytesRange)
             case "defaultAccount": defaultAccount = try text()
+            case "mail": (mailMe, mailWatch) = try Self.mail(m.value, fail)
             case "birthdayCalendar":
                 if m.value == .null {
                     birthdayCalendar = nil
@@ -169,6 +175,30 @@ public struct Settings: Sendable, Equatable {
 }
 
 extension Settings {
+    /// `mail`: `{"me": ["ADDRESS", ...], "watch": ["~/Mail/Sent", ...]}`.
+    static func mail(_ value: JSONValue, _ fail: (String) -> FileError) throws(FileError) -> (me: [String], watch: [String]) {
+        guard case .object(let o) = value else {
+            throw fail("must be an object such as {\"me\": [\"me@example.org\"], \"watch\": [\"~/Mail/Sent\"]}")
+        }
+        for k in o where k.key != "me" && k.key != "watch" { throw fail("has no setting '\(k.key)' (known: me, watch)") }
+        func strings(_ key: String) throws(FileError) -> [String] {
+            guard let v = o[key], !v.isNull else { return [] }
+            guard let list = v.arrayValue, case let s = list.compactMap(\.stringValue), s.count == list.count, !s.contains(where: \.isEmpty)
+            else { throw fail("\(key) must be a list of strings") }
+            return s
+        }
+        let me = try strings("me")
+        for a in me where !a.contains("@") { throw fail("me: '\(a)' is not a mail address") }
+        var watch: [String] = []
+        for var dir in try strings("watch") {
+            if dir.hasPrefix("~/"), let home = ProcessInfo.processInfo.environment["HOME"] { dir = home + dir.dropFirst(1) }
+            guard dir.hasPrefix("/") else { throw fail("watch: '\(dir)' must be an absolute path (or one under ~/)") }
+            while dir.count > 1 && dir.hasSuffix("/") { dir.removeLast() }
+            watch.append(dir)
+        }
+        return (me, watch)
+    }
+
     /// `carddav.lan`: `{"listen": "ADDR:PORT", "host": "NAME"}`, or nothing.
     static func lan(_ value: JSONValue?, _ fail: (String) -> FileError) throws(FileError) -> LANSettings? {
         guard let value, !value.isNull else { return nil }

@@ -63,6 +63,8 @@ extension ContactStore {
         return try write(origin: "merge") { db, log in
             let (contacts, keep, planned) = try planned(db)
             var merged = planned
+            // A person merged them: the contact is theirs, whatever was collected.
+            merged.collected = false
             try Self.validate(merged)
             try Self.rewrite(db, &merged, previous: contacts[keep], log: &log)
             for (k, c) in contacts.enumerated() where k != keep { _ = try Self.deleteRow(db, id: c.id, origin: "merge", log: &log) }

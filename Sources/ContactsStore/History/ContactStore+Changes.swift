@@ -96,6 +96,9 @@ extension ContactStore {
                 // With the groups a client made as cards, served in this book.
                 let groups = try db.scalarInt("SELECT max(g.state) FROM groups g JOIN served_groups sg ON sg.group_rowid = g.rowid")
                 removals = max(groups, try db.scalarInt("SELECT max(state) FROM removals WHERE book = ''"))
+            case .collected:
+                contacts = try db.scalarInt("SELECT max(c.state) FROM contacts c WHERE c.collected = 1")
+                removals = try db.scalarInt("SELECT max(state) FROM removals WHERE book = ?", [.text(AccountScope.collected.removalsBook)])
             case .account(let name):
                 contacts = try db.scalarInt(
                     "SELECT max(c.state) FROM sync_items si JOIN contacts c ON c.id = si.contact_id WHERE si.account = ?",
@@ -167,6 +170,7 @@ extension ContactStore {
                 case nil: bookCondition = "AND r.group_card = 0"
                 case .local: bookCondition = "AND r.book = ''"
                 case .account: bookCondition = "AND r.book = ?4"
+                case .collected: bookCondition = "AND r.book = '\(AccountScope.collected.removalsBook)'"
                 }
                 // A contact back in the book (undeleted, moved back) is not gone from it.
                 for (condition, args) in afterCursor("r", rest: removalsRest) where cap < 0 || gone.count < cap {
@@ -224,8 +228,10 @@ extension ContactStore {
     /// Whether a contact (`contacts c`) is in `book` (an account's takes its name as `parameter`).
     static func inBook(_ book: AccountScope, parameter: String = "?") -> String {
         switch book {
-        case .local: "NOT EXISTS (SELECT 1 FROM sync_items si WHERE si.contact_id = c.id)"
+        // Collected addresses are no book's: they are served apart, as the mail client's own.
+        case .local: "c.collected = 0 AND NOT EXISTS (SELECT 1 FROM sync_items si WHERE si.contact_id = c.id)"
         case .account: "EXISTS (SELECT 1 FROM sync_items si WHERE si.contact_id = c.id AND si.account = \(parameter))"
+        case .collected: "c.collected = 1"
         }
     }
 

@@ -60,7 +60,7 @@ public final class LiveQuery: @unchecked Sendable {
         self.groupRowid = groupRowid
         self.onChange = onChange
         let needles = (query.text.map(SearchDocument.patterns(for:)) ?? []).map { Array($0.utf8) }
-        filter = SearchIndex.Filter(needles: needles, favoritesOnly: query.favoritesOnly, members: nil)
+        filter = SearchIndex.Filter(needles: needles, favoritesOnly: query.favoritesOnly, members: nil, collected: query.collected)
         matchesNothing = query.text.map { !$0.trimmingWhitespace().isEmpty && needles.isEmpty } ?? false
     }
 
@@ -79,6 +79,7 @@ public final class LiveQuery: @unchecked Sendable {
         case .name: return .name
         case .updatedAt: return .time(.updated)
         case .createdAt: return .time(.created)
+        case .frequency: return .other
         }
     }
 

@@ -7,6 +7,7 @@ enum SQLValue {
     case int(Int64)
     case text(String)
     case blob([UInt8])
+    case real(Double)
 }
 
 /// One SQLite connection. Not thread-safe: the store gives each thread its own, or guards it.
@@ -177,6 +178,7 @@ final class Statement {
                 }
             case .blob(let b):
                 rc = b.withUnsafeBytes { sqlite3_bind_blob64(handle, index, $0.baseAddress, UInt64($0.count), csqlite_transient()) }
+            case .real(let x): rc = sqlite3_bind_double(handle, index, x)
             }
             try database.check(rc, sql: sql)
         }
@@ -202,6 +204,7 @@ final class Statement {
 
     func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
     func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(handle, column)) }
+    func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
 
     func text(_ column: Int32) -> String {
         guard let p = sqlite3_column_text(handle, column) else { return "" }

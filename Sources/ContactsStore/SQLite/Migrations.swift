@@ -406,6 +406,58 @@ enum Migrations {
                 WHERE json_extract(body, '$.birthday') LIKE '1604-__-__';
             """
         ),
+        // 24: addresses from mail. A contact collected from mail says so in its body; the
+        // column reads it there, so that every path that writes a body (the trash, undo, sync)
+        // carries it unchanged. Each address of each contact is kept apart (lower-cased as
+        // SQLite lower-cases: ASCII only), by triggers, so that an address is found on its
+        // contact at once. Each address seen in mail keeps how often and when it was seen as
+        // a sender and as a recipient of the user's own mail, with a score that fades with
+        // time (its value at the last sighting); each message is counted once, by its id.
+        Migration(
+            24,
+            """
+            ALTER TABLE contacts ADD COLUMN collected INTEGER GENERATED ALWAYS AS (coalesce(json_extract(body, '$.collected'), 0)) VIRTUAL;
+            ALTER TABLE trash ADD COLUMN collected INTEGER GENERATED ALWAYS AS (coalesce(json_extract(body, '$.collected'), 0)) VIRTUAL;
+            CREATE INDEX contacts_collected ON contacts(collected) WHERE collected = 1;
+            CREATE TABLE contact_emails (address TEXT NOT NULL, contact_rowid INTEGER NOT NULL, PRIMARY KEY (address, contact_rowid))
+                WITHOUT ROWID;
+            CREATE INDEX contact_emails_by_contact ON contact_emails(contact_rowid);
+            INSERT OR IGNORE INTO contact_emails (address, contact_rowid)
+                SELECT lower(json_extract(e.value, '$.value')), c.rowid FROM contacts c, json_each(c.body, '$.emails') e
+                WHERE json_extract(e.value, '$.value') IS NOT NULL;
+            CREATE TRIGGER contact_emails_of_new AFTER INSERT ON contacts BEGIN
+                INSERT OR IGNORE INTO contact_emails (address, contact_rowid)
+                    SELECT lower(json_extract(e.value, '$.value')), new.rowid FROM json_each(new.body, '$.emails') e
+                    WHERE json_extract(e.value, '$.value') IS NOT NULL;
+            END;
+            CREATE TRIGGER contact_emails_of_changed AFTER UPDATE OF body ON contacts
+                WHEN json_extract(old.body, '$.emails') IS NOT json_extract(new.body, '$.emails') BEGIN
+                DELETE FROM contact_emails WHERE contact_rowid = old.rowid;
+                INSERT OR IGNORE INTO contact_emails (address, contact_rowid)
+                    SELECT lower(json_extract(e.value, '$.value')), new.rowid FROM json_each(new.body, '$.emails') e
+                    WHERE json_extract(e.value, '$.value') IS NOT NULL;
+            END;
+            CREATE TRIGGER contact_emails_of_deleted AFTER DELETE ON contacts BEGIN
+                DELETE FROM contact_emails WHERE contact_rowid = old.rowid;
+            END;
+            CREATE TRIGGER removals_of_collected_kept AFTER UPDATE OF body ON contacts WHEN old.collected <> new.collected BEGIN
+                INSERT OR REPLACE INTO removals (book, contact_id, name, state, at)
+                    SELECT CASE WHEN old.collected = 1 THEN '/collected' ELSE '' END, old.id,
+                        coalesce((SELECT name FROM served_names WHERE contact_id = old.id), old.id || '.vcf'), state,
+                        CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) FROM commit_state;
+            END;
+            CREATE TABLE mail_addresses (
+                address TEXT PRIMARY KEY,
+                received INTEGER NOT NULL DEFAULT 0,
+                received_at INTEGER,
+                received_score REAL NOT NULL DEFAULT 0,
+                sent INTEGER NOT NULL DEFAULT 0,
+                sent_at INTEGER,
+                sent_score REAL NOT NULL DEFAULT 0
+            ) WITHOUT ROWID;
+            CREATE TABLE mail_messages (id TEXT PRIMARY KEY) WITHOUT ROWID;
+            """
+        ),
     ]
 
     static var latestVersion: Int { all.last?.version ?? 0 }

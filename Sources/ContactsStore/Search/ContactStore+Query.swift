@@ -56,7 +56,10 @@ extension ContactStore {
         case listed(QueryResult)
     }
 
-    func matches(_ db: Database, _ q: ContactQuery, withCard: Bool) throws -> Matches {
+    func matches(_ db: Database, _ query: ContactQuery, withCard: Bool) throws -> Matches {
+        var q = query
+        // The collected book is the collected contacts.
+        if q.account == .collected { q.collected = .only }
         let patterns = q.text.map(SearchDocument.patterns(for:)) ?? []
         if let text = q.text, !text.trimmingWhitespace().isEmpty, patterns.isEmpty { return .page(total: 0, rowids: []) }
         var groupRowid: Int64?
@@ -67,7 +70,10 @@ extension ContactStore {
         // Lists go through the index too (it counts without reading the table, and holds
         // the name order, which no SQL index does), except for orders it does not keep (a
         // second sort key).
-        if patterns.isEmpty && q.sort.count > 1 { return .listed(try Self.listWithSQL(db, q, groupRowid: groupRowid, withCard: withCard)) }
+        let byFrequency = q.sort.first?.field == .frequency
+        if patterns.isEmpty && q.sort.count > 1 && !byFrequency {
+            return .listed(try Self.listWithSQL(db, q, groupRowid: groupRowid, withCard: withCard))
+        }
         try searchIndex.loadIfNeeded(db)
         var members: Set<Int64>?
         if let groupRowid { members = Set(try Self.memberRowids(db, groupRowid: groupRowid)) }
@@ -80,16 +86,29 @@ extension ContactStore {
         switch first.field {
         case .name:
             let page = searchIndex.search(
-                patterns: needles, favoritesOnly: q.favoritesOnly, members: members, ascending: first.ascending, offset: q.offset,
-                limit: q.limit)
+                patterns: needles, favoritesOnly: q.favoritesOnly, members: members, collected: q.collected, ascending: first.ascending,
+                offset: q.offset, limit: q.limit)
             return .page(total: page.total, rowids: page.rowids)
         case .createdAt, .updatedAt:
             let all = searchIndex.search(
-                patterns: needles, favoritesOnly: q.favoritesOnly, members: members, ascending: true, offset: 0, limit: nil)
+                patterns: needles, favoritesOnly: q.favoritesOnly, members: members, collected: q.collected, ascending: true, offset: 0,
+                limit: nil)
             let rowids = try Self.timeOrdered(
                 db, all.rowids, column: first.field == .createdAt ? .created : .updated, ascending: first.ascending, offset: q.offset,
                 limit: q.limit)
             return .page(total: all.total, rowids: rowids)
+        case .frequency:
+            // Ranked in name order, so that equals stay in it.
+            let all = searchIndex.search(
+                patterns: needles, favoritesOnly: q.favoritesOnly, members: members, collected: q.collected, ascending: true, offset: 0,
+                limit: nil)
+            let ranks = try mailRanks(db).byRowid
+            let ranked = all.rowids.enumerated().sorted { x, y in
+                let (a, b) = (ranks[x.element] ?? 0, ranks[y.element] ?? 0)
+                return a != b ? (first.ascending ? a < b : a > b) : x.offset < y.offset
+            }
+            let end = min(ranked.count, q.limit.map { q.offset + $0 } ?? ranked.count)
+            return .page(total: all.total, rowids: q.offset < end ? ranked[q.offset..<end].map(\.element) : [])
         }
     }
 
@@ -134,6 +153,8 @@ extension ContactStore {
         case .local:
             s = try db.prepare(
                 "SELECT rowid FROM contacts WHERE id NOT IN (SELECT contact_id FROM sync_items WHERE contact_id IS NOT NULL)")
+        case .collected:
+            s = try db.prepare("SELECT rowid FROM contacts WHERE collected = 1")
         }
         defer { s.reset() }
         var out: [Int64] = []
@@ -145,6 +166,11 @@ extension ContactStore {
         var conditions: [String] = []
         var args: [SQLValue] = []
         if q.favoritesOnly { conditions.append("c.favorite = 1") }
+        switch q.collected {
+        case .excluded: conditions.append("c.collected = 0")
+        case .only: conditions.append("c.collected = 1")
+        case .included: break
+        }
         if let groupRowid {
             conditions.append("c.rowid IN (SELECT contact_rowid FROM memberships WHERE group_rowid = ?)")
             args.append(.int(groupRowid))
@@ -154,6 +180,7 @@ extension ContactStore {
             conditions.append("c.id IN (SELECT contact_id FROM sync_items WHERE account = ?)")
             args.append(.text(name))
         case .local: conditions.append("c.id NOT IN (SELECT contact_id FROM sync_items WHERE contact_id IS NOT NULL)")
+        case .collected: conditions.append("c.collected = 1")
         case nil: break
         }
         let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
@@ -166,6 +193,8 @@ extension ContactStore {
             case .name: order.append("c.sort_key \(dir), c.rowid \(dir)")
             case .createdAt: order.append("c.created_at \(dir)")
             case .updatedAt: order.append("c.updated_at \(dir)")
+            // A later key never orders by mail: only a first one does (above).
+            case .frequency: continue
             }
         }
         if !q.sort.contains(where: { $0.field == .name }) { order.append("c.sort_key, c.rowid") }

@@ -5,14 +5,18 @@ import Glibc
 import ScanKernel
 
 extension ScanSlot {
-    init(rowid: Int64, favorite: Bool) {
-        self.init(rowid: rowid, textStart: 0, textCount: 0, keyStart: 0, keyCount: 0, keyInText: false, favorite: favorite)
+    init(rowid: Int64, favorite: Bool, collected: Bool) {
+        let marks = (favorite ? Int(SCAN_FAVORITE) : 0) | (collected ? Int(SCAN_COLLECTED) : 0)
+        self.init(rowid: rowid, textStart: 0, textCount: 0, keyStart: 0, keyCount: 0, keyInText: false, marks: UInt8(marks))
     }
+
+    var favorite: Bool { Int(marks) & Int(SCAN_FAVORITE) != 0 }
+    var collected: Bool { Int(marks) & Int(SCAN_COLLECTED) != 0 }
 
     /// The entry's slot, its text and key appended to the buffers (the key only when the text
     /// does not start with it).
     init(_ e: SearchIndex.Entry, texts: inout [UInt8], keys: inout [UInt8]) {
-        self.init(rowid: e.rowid, favorite: e.favorite)
+        self.init(rowid: e.rowid, favorite: e.favorite, collected: e.collected)
         e.text.withUnsafeBytes { t in e.key.withUnsafeBytes { k in place(text: t, key: k, &texts, &keys) } }
     }
 

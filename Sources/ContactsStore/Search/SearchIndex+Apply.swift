@@ -80,6 +80,7 @@ extension SearchIndex {
         let upserts = Self.latest(upserts)
         pthread_rwlock_wrlock(&lock)
         defer { pthread_rwlock_unlock(&lock) }
+        if upserts.contains(where: \.collected) { anyCollected = true }
         guard isLoaded else {
             // Loaded later from the database as it is then (a load under way reads again).
             changesWhileUnloaded += 1

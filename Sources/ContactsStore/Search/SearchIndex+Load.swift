@@ -38,7 +38,7 @@ extension SearchIndex {
         let s = try db.prepare("SELECT \(Self.selectColumns) FROM contacts")
         var read: [Slot] = [], texts: [UInt8] = [], keys: [UInt8] = []
         while try s.step() {
-            var slot = Slot(rowid: s.int64(0), favorite: s.int64(3) != 0)
+            var slot = Slot(rowid: s.int64(0), favorite: s.int64(3) != 0, collected: s.int64(4) != 0)
             s.withBytes(2) { text in
                 s.withBytes(1) { key in slot.place(text: text, key: UnsafeRawBufferPointer(rebasing: key.prefix(keyLimit)), &texts, &keys) }
             }

@@ -6,9 +6,10 @@ import ScanKernel
 /// page of matches in name order. (Other orders are the store's: `ContactStore+TimeOrder.swift`.)
 extension SearchIndex {
     /// One page of matches (their rowids) in name order, and how many match in all.
-    func search(patterns: [[UInt8]], favoritesOnly: Bool, members: Set<Int64>?, ascending: Bool, offset: Int, limit: Int?) -> (
-        total: Int, rowids: [Int64]
-    ) {
+    func search(
+        patterns: [[UInt8]], favoritesOnly: Bool, members: Set<Int64>?, collected: CollectedScope = .excluded, ascending: Bool,
+        offset: Int, limit: Int?
+    ) -> (total: Int, rowids: [Int64]) {
         pthread_rwlock_rdlock(&lock)
         defer { pthread_rwlock_unlock(&lock) }
         // A page is the first (or last) `offset + limit` matches: each part of the scan keeps
@@ -18,20 +19,7 @@ extension SearchIndex {
             let wanted = offset.addingReportingOverflow(limit)
             if !wanted.overflow { keep = ascending ? .first(wanted.partialValue) : .last(wanted.partialValue) }
         }
-        var parts: [Scan.Part] = []
-        textBuffer.withUnsafeBytes { buffer in
-            guard let base = buffer.baseAddress else { return }
-            slots.withUnsafeBufferPointer { slots in
-                features.withUnsafeBufferPointer { features in
-                    let scan = Scan(
-                        text: base, textLength: buffer.count, slots: slots, features: features, stretches: stretches,
-                        needles: patterns.filter { !$0.isEmpty }.map(Needle.init), favoritesOnly: favoritesOnly, members: members,
-                        keep: keep)
-                    // A large index is scanned in parts on all cores; the parts come back in order.
-                    parts = Parallel.chunks(slots.count, minimum: parallelScanMinimum) { scan.run($0) }
-                }
-            }
-        }
+        let parts = scan(patterns: patterns, favoritesOnly: favoritesOnly, members: members, collected: collected, keep: keep)
         let total = parts.reduce(0) { $0 + $1.count }
         guard offset < total else { return (total, []) }
         // Each part kept its first matches, or its last ones in order: a page that counts back
@@ -40,6 +28,54 @@ extension SearchIndex {
         let end = min(matches.count, limit.map { offset + $0 } ?? matches.count)
         guard offset < end else { return (total, []) }
         return (total, matches[offset..<end].map { slots[$0].rowid })
+    }
+
+    /// Every match in name order, and whether a needle starts its text's line or a word of it
+    /// (a name's, an address's), which is what someone typing the start of a name means.
+    func matchesWithStarts(patterns: [[UInt8]], collected: CollectedScope) -> [(rowid: Int64, atStart: Bool, collected: Bool)] {
+        pthread_rwlock_rdlock(&lock)
+        defer { pthread_rwlock_unlock(&lock) }
+        let needles = patterns.filter { !$0.isEmpty }
+        let parts = scan(patterns: needles, favoritesOnly: false, members: nil, collected: collected, keep: .all)
+        return textBuffer.withUnsafeBytes { t in
+            parts.flatMap(\.kept).map { i in
+                let slot = slots[i]
+                let text = UnsafeRawBufferPointer(rebasing: t[Int(slot.textStart)..<slot.textEnd])
+                return (slot.rowid, needles.contains { n in n.withUnsafeBytes { Self.startsWord(text, $0) } }, slot.collected)
+            }
+        }
+    }
+
+    /// Whether `needle` occurs in `text` at the start of a line or after a space.
+    static func startsWord(_ text: UnsafeRawBufferPointer, _ needle: UnsafeRawBufferPointer) -> Bool {
+        guard let t = text.baseAddress, let n = needle.baseAddress, !needle.isEmpty, needle.count <= text.count else { return false }
+        var at = 0
+        while at + needle.count <= text.count {
+            if at == 0 || text[at - 1] == 0x0A || text[at - 1] == 0x20, memcmp(t + at, n, needle.count) == 0 { return true }
+            at += 1
+        }
+        return false
+    }
+
+    /// The scan's parts, in order, each with the slots it kept. (The caller holds the lock.)
+    private func scan(patterns: [[UInt8]], favoritesOnly: Bool, members: Set<Int64>?, collected: CollectedScope, keep: Scan.Keep)
+        -> [Scan.Part]
+    {
+        var parts: [Scan.Part] = []
+        textBuffer.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return }
+            slots.withUnsafeBufferPointer { slots in
+                features.withUnsafeBufferPointer { features in
+                    let scan = Scan(
+                        text: base, textLength: buffer.count, slots: slots, features: features, stretches: stretches,
+                        needles: patterns.filter { !$0.isEmpty }.map(Needle.init), favoritesOnly: favoritesOnly, members: members,
+                        collected: anyCollected || collected == .only ? collected : .included, keep: keep)
+                    // A large index is scanned in parts on all cores; the parts come back in order.
+                    parts = Parallel.chunks(slots.count, minimum: parallelScanMinimum) { scan.run($0) }
+                }
+            }
+        }
+        return parts
     }
 
     /// One search's view of the index. The caller holds the read lock for as long as any
@@ -53,6 +89,7 @@ extension SearchIndex {
         let needles: [Needle]
         let favoritesOnly: Bool
         let members: Set<Int64>?
+        let collected: CollectedScope
 
         /// Which matches a part keeps.
         enum Keep {
@@ -70,7 +107,7 @@ extension SearchIndex {
 
         /// The matching slots of `range`.
         func run(_ range: Range<Int>) -> Part {
-            let filtered = favoritesOnly || members != nil
+            let filtered = favoritesOnly || members != nil || collected != .included
             if needles.isEmpty {
                 guard filtered else {
                     // Every slot matches: the page is a slice of the range.
@@ -132,6 +169,7 @@ extension SearchIndex {
 
         func passes(_ s: Slot) -> Bool {
             if favoritesOnly && !s.favorite { return false }
+            if !collected.admits(s.collected) { return false }
             if let members, !members.contains(s.rowid) { return false }
             return true
         }

@@ -21,11 +21,13 @@ extension SearchIndex {
         var needles: [[UInt8]]
         var favoritesOnly: Bool
         var members: Set<Int64>?
+        var collected: CollectedScope = .excluded
 
-        /// Whether a contact with this text and flag matches (any needle is in the text, as the
+        /// Whether a contact with this text and flags matches (any needle is in the text, as the
         /// scan marks them).
-        func matches(rowid: Int64, text: UnsafeRawBufferPointer, favorite: Bool) -> Bool {
+        func matches(rowid: Int64, text: UnsafeRawBufferPointer, favorite: Bool, collected isCollected: Bool) -> Bool {
             if favoritesOnly && !favorite { return false }
+            if !collected.admits(isCollected) { return false }
             if let members, !members.contains(rowid) { return false }
             if needles.isEmpty { return true }
             return needles.contains { n in n.withUnsafeBytes { Self.contains(text, $0) } }
@@ -48,7 +50,7 @@ extension SearchIndex {
         }
 
         func matches(_ e: Entry) -> Bool {
-            e.text.withUnsafeBytes { matches(rowid: e.rowid, text: $0, favorite: e.favorite) }
+            e.text.withUnsafeBytes { matches(rowid: e.rowid, text: $0, favorite: e.favorite, collected: e.collected) }
         }
     }
 
@@ -68,7 +70,9 @@ extension SearchIndex {
                 for slot in slots
                 where slot.rowid >= low && slot.rowid <= high && (few?.contains(slot.rowid) ?? rowids.contains(slot.rowid)) {
                     let text = Array(UnsafeRawBufferPointer(rebasing: t[Int(slot.textStart)..<slot.textEnd]))
-                    out[slot.rowid] = Entry(rowid: slot.rowid, key: Array(slot.key(texts: t, keys: k)), text: text, favorite: slot.favorite)
+                    out[slot.rowid] = Entry(
+                        rowid: slot.rowid, key: Array(slot.key(texts: t, keys: k)), text: text, favorite: slot.favorite,
+                        collected: slot.collected)
                     if out.count == rowids.count { break }
                 }
             }
@@ -108,7 +112,7 @@ extension SearchIndex {
                     // The place itself is not next to it; the same contact at another key is.
                     let key = s.key(texts: t, keys: k)
                     let isPlace = s.rowid == place.rowid && key.elementsEqual(place.key)
-                    if !isPlace && filter.matches(rowid: s.rowid, text: text, favorite: s.favorite) {
+                    if !isPlace && filter.matches(rowid: s.rowid, text: text, favorite: s.favorite, collected: s.collected) {
                         out.append(Place(rowid: s.rowid, key: Array(key)))
                     }
                     i += up ? 1 : -1
@@ -121,8 +125,8 @@ extension SearchIndex {
     /// The places of the matches at `offset..<offset+limit` in view order, and how many match.
     func places(filter: Filter, ascending: Bool, offset: Int, limit: Int?) -> (total: Int, places: [Place]) {
         let page = search(
-            patterns: filter.needles, favoritesOnly: filter.favoritesOnly, members: filter.members, ascending: ascending, offset: offset,
-            limit: limit)
+            patterns: filter.needles, favoritesOnly: filter.favoritesOnly, members: filter.members, collected: filter.collected,
+            ascending: ascending, offset: offset, limit: limit)
         return (page.total, keys(of: page.rowids))
     }
 

@@ -20,20 +20,22 @@ final class SearchIndex: @unchecked Sendable {
         var key: [UInt8]
         var text: [UInt8]
         var favorite: Bool
+        var collected: Bool
 
-        init(rowid: Int64, sortKey: String, text: String, favorite: Bool) {
-            self.init(rowid: rowid, key: Self.key(sortKey: sortKey), text: Array(text.utf8), favorite: favorite)
+        init(rowid: Int64, sortKey: String, text: String, favorite: Bool, collected: Bool = false) {
+            self.init(rowid: rowid, key: Self.key(sortKey: sortKey), text: Array(text.utf8), favorite: favorite, collected: collected)
         }
 
         /// A sort key as the index keeps it: its first `keyLimit` bytes. (Names that long
         /// are ordered by that much of them, then by when they were made.)
         static func key(sortKey: String) -> [UInt8] { Array(sortKey.utf8.prefix(SearchIndex.keyLimit)) }
 
-        init(rowid: Int64, key: [UInt8], text: [UInt8], favorite: Bool) {
+        init(rowid: Int64, key: [UInt8], text: [UInt8], favorite: Bool, collected: Bool = false) {
             self.rowid = rowid
             self.key = key
             self.text = text
             self.favorite = favorite
+            self.collected = collected
         }
     }
 
@@ -69,6 +71,9 @@ final class SearchIndex: @unchecked Sendable {
     /// hold is looked for over a whole stretch in one pass.
     var stretches: [Int] = [0]
     var isLoaded = false
+    /// Whether any slot may be a collected contact's: while none is, a list that leaves them
+    /// out is a slice of the order, as before there were any.
+    var anyCollected = false
     /// Held through a load, so that loads never overlap; how many loads were made.
     let loading = Locked(0)
 
@@ -76,10 +81,10 @@ final class SearchIndex: @unchecked Sendable {
 
     deinit { pthread_rwlock_destroy(&lock) }
 
-    static let selectColumns = "rowid, sort_key, search, favorite"
+    static let selectColumns = "rowid, sort_key, search, favorite, collected"
 
     static func entry(_ s: Statement) -> Entry {
-        Entry(rowid: s.int64(0), sortKey: s.text(1), text: s.text(2), favorite: s.int64(3) != 0)
+        Entry(rowid: s.int64(0), sortKey: s.text(1), text: s.text(2), favorite: s.int64(3) != 0, collected: s.int64(4) != 0)
     }
 
     /// Everything the index holds, made apart from it.
@@ -101,6 +106,7 @@ final class SearchIndex: @unchecked Sendable {
         keyBuffer = c.keyBuffer
         garbage = 0
         stretches = [0]
+        anyCollected = c.slots.contains { $0.collected }
     }
 
     /// Every contact's rowid, in name order.

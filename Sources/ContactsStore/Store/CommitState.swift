@@ -24,7 +24,8 @@ enum CommitState {
         try db.prepare(
             """
             INSERT OR REPLACE INTO removals (book, contact_id, name, state, at)
-            SELECT coalesce((SELECT si.account FROM sync_items si WHERE si.contact_id = c.id LIMIT 1), ''), c.id,
+            SELECT CASE WHEN c.collected = 1 THEN '\(AccountScope.collected.removalsBook)'
+                ELSE coalesce((SELECT si.account FROM sync_items si WHERE si.contact_id = c.id LIMIT 1), '') END, c.id,
                 coalesce((SELECT name FROM served_names WHERE contact_id = c.id), c.id || '.vcf'), \(state), \(Timestamp.now())
             FROM contacts c WHERE \(condition)
             """

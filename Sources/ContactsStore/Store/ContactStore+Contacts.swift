@@ -233,7 +233,7 @@ extension ContactStore {
         if !c.groups.isEmpty { groups = try setMemberships(db, contactRowid: rowid, names: c.groups, log: &log, isNew: true) }
         log.created(row.newID)
         log.indexUpserts.append(
-            SearchIndex.Entry(rowid: rowid, key: row.indexKey, text: row.indexText, favorite: c.favorite))
+            SearchIndex.Entry(rowid: rowid, key: row.indexKey, text: row.indexText, favorite: c.favorite, collected: c.collected))
         return (now, groups)
     }
 
@@ -272,6 +272,8 @@ extension ContactStore {
             var comparable = c
             comparable.groups = before.groups
             if comparable == before && Self.sameGroups(c.groups, before.groups) { return before }
+            // A person's edit of a collected contact makes it theirs.
+            if before.collected && c.collected { c.collected = false }
             try Self.rewrite(db, &c, previous: before, log: &log)
             return c
         }
@@ -314,7 +316,8 @@ extension ContactStore {
         } else {
             c.groups = try setMemberships(db, contactRowid: rowid, names: c.groups, log: &log)
         }
-        log.indexUpserts.append(SearchIndex.Entry(rowid: rowid, sortKey: sortKey, text: search, favorite: c.favorite))
+        log.indexUpserts.append(
+            SearchIndex.Entry(rowid: rowid, sortKey: sortKey, text: search, favorite: c.favorite, collected: c.collected))
     }
 
     /// Bumps the revision of contacts whose group list changes because a group does. Called

@@ -54,6 +54,8 @@ public final class ContactStore: @unchecked Sendable {
     let waitingTails = WaitingPhoneTails()
     /// Contacts read recently (`contact(id:)`), dropped when a write touches them.
     let cache = ContactCache(capacity: 8192)
+    /// Where contacts and addresses rank by mail, kept until the next commit.
+    let mailRanking = MailRanking()
     /// The photo files, in `photos/` beside the database.
     let photos: PhotoStore
     /// While a backup copies photos, none is removed; what was released waits here.

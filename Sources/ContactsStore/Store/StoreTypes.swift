@@ -94,7 +94,12 @@ public struct ContactGroup: Sendable, Equatable {
 
 /// A search over the store (`contacts.query`).
 public struct ContactQuery: Sendable {
-    public enum SortField: String, Sendable { case name, createdAt, updatedAt }
+    public enum SortField: String, Sendable {
+        case name, createdAt, updatedAt
+        /// By mail: written to, heard from, never seen (`MailStatistics.rank`); ascending is
+        /// the least first.
+        case frequency
+    }
     public struct Sort: Sendable {
         public var field: SortField
         public var ascending: Bool
@@ -110,6 +115,7 @@ public struct ContactQuery: Sendable {
     public var group: String?
     /// Only the contacts of one sync account, or only those of this machine alone.
     public var account: AccountScope?
+    public var collected = CollectedScope.excluded
     public var sort: [Sort] = [Sort(.name)]
     public var limit: Int?
     public var offset = 0
@@ -127,12 +133,43 @@ public struct ContactQuery: Sendable {
     }
 }
 
+/// Whether a query takes the contacts collected from mail.
+public enum CollectedScope: String, Sendable, CaseIterable {
+    /// Only the others (as lists, searches, views and exports do unless asked).
+    case excluded
+    /// Both.
+    case included
+    /// Only the collected ones.
+    case only
+
+    /// Whether a contact that is (or is not) collected is taken.
+    public func admits(_ collected: Bool) -> Bool {
+        switch self {
+        case .excluded: !collected
+        case .included: true
+        case .only: collected
+        }
+    }
+}
+
 /// Which contacts a query takes by where they sync.
 public enum AccountScope: Sendable, Equatable {
     /// The contacts of the account of that name.
     case account(String)
     /// The contacts no account has.
     case local
+    /// The contacts collected from mail (no account has them).
+    case collected
+
+    /// The book its removals are kept under (`removals.book`): the account's name, '' for
+    /// this machine's, and a name no account can have for the collected ones.
+    var removalsBook: String {
+        switch self {
+        case .account(let name): name
+        case .local: ""
+        case .collected: "/collected"
+        }
+    }
 }
 
 /// One page of a query, with the count before paging.

@@ -44,7 +44,7 @@ enum StoredBody {
             ("structuredName", "structuredName", .structuredName), ("nickname", "nickname", .nickname), ("phones", "phones", .phones),
             ("emails", "emails", .emails), ("urls", "urls", .urls), ("addresses", "addresses", .addresses),
             ("organization", "organization", .organization), ("title", "title", .title), ("birthday", "birthday", .birthday),
-            ("note", "note", .note), ("photo", "photo", .photo),
+            ("note", "note", .note), ("photo", "photo", .photo), ("collected", "collected", .collected),
         ] + DeclaredField.all.map { ($0.key, $0.name, $0.field) }
 
     private static func apply(_ key: String, _ value: JSONValue, into c: inout Contact) {
@@ -57,6 +57,7 @@ enum StoredBody {
                     suffix: n["suffix"]?.stringValue ?? "")
             }
         case "nickname": c.nickname = value.stringValue
+        case "collected": c.collected = value.boolValue ?? false
         case "phones": c.phones = labeled(value)
         case "emails": c.emails = labeled(value)
         case "urls": c.urls = labeled(value)

@@ -339,11 +339,12 @@ extension ContactStore {
         }
     }
 
-    /// The contacts of this machine that no account has.
+    /// The contacts of this machine that no account has (not those collected from mail).
     public func localContactIDs() throws -> [String] {
         try read { db in
             let s = try db.prepare(
-                "SELECT id FROM contacts WHERE id NOT IN (SELECT contact_id FROM sync_items WHERE contact_id IS NOT NULL)")
+                "SELECT id FROM contacts WHERE collected = 0 AND id NOT IN (SELECT contact_id FROM sync_items WHERE contact_id IS NOT NULL)"
+            )
             var out: [String] = []
             while try s.step() { out.append(s.text(0)) }
             s.reset()

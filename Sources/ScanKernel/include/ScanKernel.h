@@ -16,8 +16,11 @@ typedef struct ScanSlot {
     uint32_t keyStart;
     uint16_t keyCount;
     bool keyInText;
-    bool favorite;
+    /* SCAN_FAVORITE and SCAN_COLLECTED (the Swift side reads them as properties). */
+    uint8_t marks;
 } ScanSlot;
+
+enum { SCAN_FAVORITE = 1, SCAN_COLLECTED = 2 };
 
 /* A 320-bit summary of a contact's text (scan_features): which bytes and which pairs of
  * adjacent bytes it holds. The index keeps them in an array of their own beside the slots,

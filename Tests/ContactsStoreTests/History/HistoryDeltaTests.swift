@@ -86,6 +86,7 @@ final class HistoryDeltaTests: StoreTestCase {
         every.impp = [LabeledValue(value: "xmpp:kate@example.org")]
         every.pronouns = "she/her"
         every.gender = "female"
+        every.collected = true
         XCTAssertEqual(HistoryDelta.changes(every, Contact(name: "")), HistoryDelta.fields.map(\.name))
     }
 

@@ -30,7 +30,11 @@ final class LargeImportTests: StoreTestCase {
 
     func testListsAndExportsComeInNameOrderWithNoSQLIndexByName() throws {
         XCTAssertEqual(
-            try indexes(), ["contacts_by_created", "contacts_by_favorite", "contacts_by_photo", "contacts_by_state", "contacts_by_updated"])
+            try indexes(),
+            [
+                "contacts_by_created", "contacts_by_favorite", "contacts_by_photo", "contacts_by_state", "contacts_by_updated",
+                "contacts_collected",
+            ])
         var asked = 0
         XCTAssertThrowsError(
             try store.importContacts(
@@ -100,7 +104,7 @@ final class LargeImportTests: StoreTestCase {
         // Half the keys are the start of their text, half stand apart, as in an index.
         var texts: [UInt8] = []
         for (n, (k, rowid)) in zip(keys, rowids).enumerated() {
-            var slot = ScanSlot(rowid: rowid, favorite: false)
+            var slot = ScanSlot(rowid: rowid, favorite: false, collected: false)
             let text = n % 2 == 0 ? k + Array(" more".utf8) : Array("other".utf8)
             text.withUnsafeBytes { t in k.withUnsafeBytes { slot.place(text: t, key: $0, &texts, &buffer) } }
             XCTAssertEqual(slot.keyInText, n % 2 == 0 || k.isEmpty || Array("other".utf8).starts(with: k))

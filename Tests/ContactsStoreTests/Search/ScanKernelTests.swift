@@ -15,7 +15,7 @@ final class ScanMarkTests: XCTestCase {
                 slots.append(
                     ScanSlot(
                         rowid: Int64(i), textStart: UInt32(text.count), textCount: UInt32(t.count), keyStart: 0, keyCount: 0,
-                        keyInText: true, favorite: false))
+                        keyInText: true, marks: 0))
                 var f = ScanFeatures()
                 t.withUnsafeBufferPointer { scan_features($0.baseAddress, t.count, &f) }
                 features.append(f)

@@ -173,6 +173,7 @@ final class DeclaredFieldStoreTests: StoreTestCase {
             """
             import sqlite3, sys
             db = sqlite3.connect(sys.argv[1])
+            \(Self.withoutMail)
             db.execute("PRAGMA user_version = 22")
             db.commit()
             """)

@@ -1,0 +1,47 @@
+import ContactsAPI
+import ContactsStore
+import ContactsSupport
+import Foundation
+
+/// Messages' addresses into the store: which were written to and which heard from, by whose
+/// message it is (the user's own addresses, `mail.me`), and never the user's own.
+final class MailService: Sendable {
+    let store: ContactStore
+    private let me = Locked<Set<String>>([])
+
+    init(store: ContactStore, me: [String] = []) {
+        self.store = store
+        setMe(me)
+    }
+
+    /// The user's own addresses (a reload may change them).
+    func setMe(_ addresses: [String]) { me.withLock { $0 = Set(addresses.map(MailAddress.key)) } }
+
+    /// Counts the messages: a message from the user (or any, when `sent`) counts its
+    /// recipients as written to; another its From (with `all`, its Reply-To, To and Cc too) as
+    /// heard from. The user's addresses are never counted.
+    /// (With how many of the messages were the user's own.)
+    func record(_ messages: [MailMessage], all: Bool, sent: Bool, origin: String = "mail") throws -> (MailRecording, fromUser: Int) {
+        let mine = me.withLock { $0 }
+        let now = Timestamp.now()
+        let sightings = messages.map { Self.sighting($0, me: mine, all: all, sent: sent, now: now) }
+        let fromUser = sent ? messages.count : messages.filter { Self.isFromUser($0, me: mine) }.count
+        return (try store.recordMail(sightings, origin: origin), fromUser)
+    }
+
+    static func isFromUser(_ m: MailMessage, me: Set<String>) -> Bool { m.from.contains { me.contains(MailAddress.key($0.address)) } }
+
+    static func sighting(_ m: MailMessage, me: Set<String>, all: Bool, sent: Bool, now: Int64) -> MailSighting {
+        func addresses(_ list: [MailMessage.Address]) -> [MailAddress] {
+            list.map { MailAddress(address: $0.address, name: $0.name) }.filter { !me.contains($0.key) && $0.address.contains("@") }
+        }
+        let fromMe = sent || isFromUser(m, me: me)
+        var s = MailSighting(messageID: m.id, date: m.date ?? now)
+        if fromMe {
+            s.writtenTo = addresses(m.to + m.cc + m.bcc)
+        } else {
+            s.heardFrom = addresses(all ? m.from + m.replyTo + m.to + m.cc : m.from)
+        }
+        return s
+    }
+}

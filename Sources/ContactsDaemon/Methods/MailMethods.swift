@@ -1,0 +1,36 @@
+import ContactsAPI
+import ContactsCore
+import ContactsStore
+import ContactsSupport
+import JSONCore
+import JSONRPC
+
+/// Addresses from mail: counted and collected (`mail.add`), completed (`mail.query`), kept.
+enum MailMethods {
+    static func all(store: ContactStore, mail: MailService) -> [RPCMethod] {
+        [
+            RPCMethod(MailAdd.self) { request, _ in
+                let (r, fromUser) = try mail.record(request.messages, all: request.all, sent: request.sent)
+                return [
+                    "messages": .int(r.messages), "repeated": .int(r.repeated), "addresses": .int(r.addresses),
+                    "collected": .array(r.collected.map { .string($0) }), "fromUser": .int(fromUser),
+                ]
+            },
+            RPCMethod(MailQuery.self) { request, _ in
+                let found = try store.mailAddresses(matching: request.text, limit: request.limit)
+                return ["total": .int(found.total), "addresses": .array(found.addresses.map(json))]
+            },
+            RPCMethod(ContactsKeep.self) { request, _ in try store.keep(id: request.target.id).json },
+        ]
+    }
+
+    static func json(_ a: RankedAddress) -> JSONValue {
+        let s = a.statistics
+        return [
+            "address": .string(a.address), "name": .string(a.name), "label": a.label.map { .string($0) } ?? .null,
+            "contact": .string(a.contactID), "collected": .bool(a.collected), "sent": .int(s?.sent ?? 0),
+            "received": .int(s?.received ?? 0), "lastSent": s?.lastSent.map { .string(Timestamp.format($0)) } ?? .null,
+            "lastReceived": s?.lastReceived.map { .string(Timestamp.format($0)) } ?? .null,
+        ]
+    }
+}

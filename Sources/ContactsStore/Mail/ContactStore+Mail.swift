@@ -1,0 +1,147 @@
+import ContactsCore
+import ContactsSupport
+import Foundation
+
+/// Addresses from mail: each message counted once, each address it names counted (heard from
+/// or written to), and an address no contact has collected as a contact of its own.
+extension ContactStore {
+    /// Counts the messages in one transaction. An address on a contact already only counts;
+    /// one no contact has becomes a collected contact (named as the message names it), so that
+    /// the person's own book never fills with strangers.
+    public func recordMail(_ sightings: [MailSighting], origin: String = "mail") throws -> MailRecording {
+        guard !sightings.isEmpty else { return MailRecording() }
+        let now = Timestamp.now()
+        return try write(origin: origin) { db, log in
+            var result = MailRecording()
+            let seen = try db.prepare("INSERT OR IGNORE INTO mail_messages (id) VALUES (?)")
+            let known = try db.prepare("SELECT 1 FROM contact_emails WHERE address = ? LIMIT 1")
+            var stats: [String: MailStatistics] = [:]
+            // Addresses of this batch already on a contact (or collected now), with the name a
+            // collected one was given when it had no better.
+            var onContact: Set<String> = []
+            var collectedNow: [String: (id: String, name: String)] = [:]
+            for m in sightings {
+                try seen.run([.text(m.messageID)])
+                guard db.changes > 0 else {
+                    result.repeated += 1
+                    continue
+                }
+                result.messages += 1
+                let at = min(m.date, now)
+                var counted: Set<String> = []
+                for (a, written) in m.writtenTo.map({ ($0, true) }) + m.heardFrom.map({ ($0, false) }) {
+                    let key = a.key
+                    guard !key.isEmpty, counted.insert(key).inserted else { continue }
+                    if stats[key] == nil { stats[key] = try Self.statistics(db, key) ?? MailStatistics() }
+                    stats[key]?.count(at: at, written: written)
+                    result.addresses += 1
+                    if onContact.contains(key) {
+                        if let c = collectedNow[key], c.name == a.address, Self.isName(a.name, for: a.address) {
+                            collectedNow[key]?.name = a.name
+                        }
+                        continue
+                    }
+                    try known.bind([.text(key)])
+                    let has = try known.step()
+                    known.reset()
+                    onContact.insert(key)
+                    if has {
+                        try Self.nameCollected(db, key: key, name: a.name, address: a.address, log: &log)
+                        continue
+                    }
+                    var c = Contact(name: Self.isName(a.name, for: a.address) ? a.name : a.address)
+                    c.emails = [LabeledValue(value: a.address)]
+                    c.collected = true
+                    let made = try Self.insert(db, c, log: &log)
+                    collectedNow[key] = (made.id, c.name)
+                    result.collected.append(made.id)
+                }
+            }
+            // A name learnt later in the batch for a contact collected earlier in it.
+            for (key, c) in collectedNow where c.name != key {
+                try Self.nameCollected(db, key: key, name: c.name, address: key, log: &log)
+            }
+            try Self.saveStatistics(db, stats)
+            return result
+        }
+    }
+
+    /// Whether a display name says more than the address (not empty, not the address again).
+    static func isName(_ name: String, for address: String) -> Bool {
+        let n = name.trimmingWhitespace()
+        return !n.isEmpty && MailAddress.key(n) != MailAddress.key(address)
+    }
+
+    /// Gives a collected contact named only by its address the name a message gave it (the
+    /// contact stays collected: this is no person's edit).
+    static func nameCollected(_ db: Database, key: String, name: String, address: String, log: inout ChangeLog) throws {
+        guard isName(name, for: address) else { return }
+        let s = try db.prepare(
+            """
+            SELECT c.id FROM contact_emails e JOIN contacts c ON c.rowid = e.contact_rowid
+            WHERE e.address = ? AND c.collected = 1 AND lower(c.name) = ? LIMIT 1
+            """)
+        try s.bind([.text(key), .text(key)])
+        guard try s.step() else { return }
+        let id = s.text(0)
+        s.reset()
+        guard var c = try fetch(db, id: id, withCard: true) else { return }
+        let before = c
+        c.name = name.trimmingWhitespace()
+        try rewrite(db, &c, previous: before, log: &log)
+    }
+
+    static func statistics(_ db: Database, _ key: String) throws -> MailStatistics? {
+        let s = try db.prepare(
+            "SELECT received, received_at, received_score, sent, sent_at, sent_score FROM mail_addresses WHERE address = ?")
+        defer { s.reset() }
+        try s.bind([.text(key)])
+        guard try s.step() else { return nil }
+        return statistics(s, from: 0)
+    }
+
+    /// The statistics in the columns of `s` from `i` on (received, its time and score, sent, its time and score).
+    static func statistics(_ s: Statement, from i: Int32) -> MailStatistics {
+        var m = MailStatistics()
+        m.received = s.int(i)
+        m.lastReceived = s.optionalInt64(i + 1)
+        m.receivedScore = s.double(i + 2)
+        m.sent = s.int(i + 3)
+        m.lastSent = s.optionalInt64(i + 4)
+        m.sentScore = s.double(i + 5)
+        return m
+    }
+
+    static func saveStatistics(_ db: Database, _ stats: [String: MailStatistics]) throws {
+        let s = try db.prepare(
+            """
+            INSERT OR REPLACE INTO mail_addresses (address, received, received_at, received_score, sent, sent_at, sent_score)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """)
+        for (key, m) in stats {
+            try s.run([
+                .text(key), .int(Int64(m.received)), m.lastReceived.map { .int($0) } ?? .null, .real(m.receivedScore),
+                .int(Int64(m.sent)), m.lastSent.map { .int($0) } ?? .null, .real(m.sentScore),
+            ])
+        }
+    }
+
+    /// Makes collected contacts ordinary (`contactsctl keep`): they join lists, searches,
+    /// exports and sync from now on.
+    public func keep(id: String, origin: String = CommitOrigin.current) throws -> Contact {
+        try update(id: id, origin: origin) { $0.collected = false }
+    }
+
+    /// How often and when each of these addresses was seen in mail (by key; those never seen
+    /// are left out).
+    public func mailStatistics(_ addresses: [String]) throws -> [String: MailStatistics] {
+        try read { db in
+            var out: [String: MailStatistics] = [:]
+            for a in addresses {
+                let key = MailAddress.key(a)
+                if out[key] == nil, let m = try Self.statistics(db, key) { out[key] = m }
+            }
+            return out
+        }
+    }
+}

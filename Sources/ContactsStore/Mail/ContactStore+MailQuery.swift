@@ -1,0 +1,98 @@
+import ContactsCore
+import ContactsSupport
+
+/// An address that matches a mail client's query, with the contact it is on.
+public struct RankedAddress: Sendable, Equatable {
+    public var address: String
+    public var label: String?
+    /// The contact's id, name and whether it was collected.
+    public var contactID: String
+    public var name: String
+    public var collected: Bool
+    /// How often and when it was seen in mail; nil: never.
+    public var statistics: MailStatistics?
+}
+
+/// The addresses a mail client completes: every contact that matches (collected ones too),
+/// its addresses ranked by how the user mails them.
+extension ContactStore {
+    /// The addresses of the contacts that match `text` (as search matches), best first:
+    /// written to before only heard from before never seen in mail; within each, a match at
+    /// the start of a name or address before one inside it, then the more often and more
+    /// lately seen, then name order. An address on several contacts is given once (an
+    /// ordinary contact's before a collected one's). `total` counts the matching contacts.
+    public func mailAddresses(matching text: String, limit: Int) throws -> (total: Int, addresses: [RankedAddress]) {
+        noteRead()
+        let patterns = SearchDocument.patterns(for: text)
+        if !text.trimmingWhitespace().isEmpty && patterns.isEmpty { return (0, []) }
+        return try read { db in
+            try searchIndex.loadIfNeeded(db)
+            let ranks = try mailRanks(db)
+            let matches = searchIndex.matchesWithStarts(patterns: patterns.map { Array($0.utf8) }, collected: .included)
+            let order = Self.mailOrder(matches, ranks: ranks.byRowid)
+            var out: [RankedAddress] = []
+            var given: Set<String> = []
+            var next = order[...]
+            // Contacts without an address match too: read on until `limit` addresses are found.
+            while out.count < limit && !next.isEmpty {
+                let chunk = next.prefix(max(limit - out.count, 16))
+                next = next.dropFirst(chunk.count)
+                let contacts = try Self.fetch(db, rowids: chunk.map { matches[$0].rowid }, columns: Self.projectedColumns) {
+                    Self.readContact($0)
+                }
+                for c in contacts {
+                    let addresses = c.emails.map { e in
+                        RankedAddress(
+                            address: e.value, label: e.label, contactID: c.id, name: c.name, collected: c.collected,
+                            statistics: ranks.byAddress[MailAddress.key(e.value)])
+                    }
+                    for a in Self.ordered(addresses) where out.count < limit && given.insert(MailAddress.key(a.address)).inserted {
+                        out.append(a)
+                    }
+                }
+            }
+            return (matches.count, out)
+        }
+    }
+
+    /// The ranks as of the store's last commit.
+    func mailRanks(_ db: Database) throws -> MailRanking.Ranks {
+        let state = try CommitState.read(db).state
+        return try mailRanking.ranks(at: state) { try MailRanking.load(db) }
+    }
+
+    /// The positions of `matches` (in name order) best first for mail: ranked contacts by tier,
+    /// a match at a start, rank, an ordinary contact before a collected one, then name order;
+    /// the rest with matches at a start first.
+    static func mailOrder(_ matches: [(rowid: Int64, atStart: Bool, collected: Bool)], ranks: [Int64: Double]) -> [Int] {
+        var ranked: [(i: Int, rank: Double, atStart: Bool, collected: Bool)] = []
+        var atStart: [Int] = [], inside: [Int] = []
+        for (i, m) in matches.enumerated() {
+            if let r = ranks[m.rowid] {
+                ranked.append((i, r, m.atStart, m.collected))
+            } else if m.atStart {
+                atStart.append(i)
+            } else {
+                inside.append(i)
+            }
+        }
+        ranked.sort { a, b in
+            let (ta, tb) = (a.rank.rounded(.down), b.rank.rounded(.down))
+            if ta != tb { return ta > tb }
+            if a.atStart != b.atStart { return a.atStart }
+            if a.rank != b.rank { return a.rank > b.rank }
+            if a.collected != b.collected { return !a.collected }
+            return a.i < b.i
+        }
+        return ranked.map(\.i) + atStart + inside
+    }
+
+    /// One contact's addresses, the best ranked first (an ordinary contact's before a
+    /// collected one's among equals, so that the ordinary one is kept of an address on both).
+    static func ordered(_ addresses: [RankedAddress]) -> [RankedAddress] {
+        addresses.enumerated().sorted { x, y in
+            let (a, b) = (x.element.statistics?.rank ?? 0, y.element.statistics?.rank ?? 0)
+            return a != b ? a > b : x.offset < y.offset
+        }.map(\.element)
+    }
+}
