@@ -323,6 +323,10 @@ _contactsctl() {
                 ((i++))
                 continue
                 ;;
+            " me|--socket")
+                ((i++))
+                continue
+                ;;
             " who|--socket")
                 ((i++))
                 continue
@@ -339,7 +343,7 @@ _contactsctl() {
         esac
         if ((nargs == 0)); then
             case "$cmdpath $w" in
-                " list"|" search"|" show"|" birthdays"|" add"|" edit"|" rm"|" delete"|" remove"|" move"|" duplicates"|" merge"|" not-duplicates"|" history"|" revert"|" changes"|" undo"|" redo"|" trash"|" trash empty"|" undelete"|" purge"|" account"|" account add"|" account list"|" account login"|" account rm"|" sync"|" sync status"|" sync confirm"|" sync reject"|" serve"|" serve enable"|" serve disable"|" serve url"|" serve setup-evolution"|" serve status"|" serve lan"|" serve lan enable"|" serve lan disable"|" serve certificate"|" serve device"|" serve device add"|" serve device list"|" serve device remove"|" serve device password"|" fav"|" unfav"|" group"|" group list"|" group add"|" group rm"|" group rename"|" group members"|" group assign"|" group unassign"|" photo"|" photo set"|" photo get"|" photo rm"|" import"|" export"|" backup"|" restore"|" status"|" watch"|" query-email"|" mail"|" mail add"|" mail harvest"|" collected"|" keep"|" who"|" completions"|" call")
+                " list"|" search"|" show"|" birthdays"|" add"|" edit"|" rm"|" delete"|" remove"|" move"|" duplicates"|" merge"|" not-duplicates"|" history"|" revert"|" changes"|" undo"|" redo"|" trash"|" trash empty"|" undelete"|" purge"|" account"|" account add"|" account list"|" account login"|" account rm"|" sync"|" sync status"|" sync confirm"|" sync reject"|" serve"|" serve enable"|" serve disable"|" serve url"|" serve setup-evolution"|" serve status"|" serve lan"|" serve lan enable"|" serve lan disable"|" serve certificate"|" serve device"|" serve device add"|" serve device list"|" serve device remove"|" serve device password"|" fav"|" unfav"|" group"|" group list"|" group add"|" group rm"|" group rename"|" group members"|" group assign"|" group unassign"|" photo"|" photo set"|" photo get"|" photo rm"|" import"|" export"|" backup"|" restore"|" status"|" watch"|" query-email"|" mail"|" mail add"|" mail harvest"|" collected"|" keep"|" me"|" who"|" completions"|" call")
                 cmdpath="$cmdpath $w"
                 continue
                 ;;
@@ -1016,6 +1020,10 @@ _contactsctl() {
         _contactsctl_files ''
         return
         ;;
+    " me|--socket")
+        _contactsctl_files ''
+        return
+        ;;
     " who|--socket")
         _contactsctl_files ''
         return
@@ -1104,6 +1112,7 @@ _contactsctl() {
     " mail harvest") COMPREPLY=($(compgen -W '--sent --all -a --json --socket --no-color --help -h' -- "$cur")) ;;
     " collected") COMPREPLY=($(compgen -W '--limit -n --json --socket --no-color --help -h' -- "$cur")) ;;
     " keep") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
+    " me") COMPREPLY=($(compgen -W '--clear --json --socket --no-color --help -h' -- "$cur")) ;;
     " who") COMPREPLY=($(compgen -W '--all -a --json --socket --no-color --help -h' -- "$cur")) ;;
     " completions") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " call") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
@@ -1111,7 +1120,7 @@ _contactsctl() {
         return
     fi
     case "$cmdpath" in
-    "") COMPREPLY=($(compgen -W 'list search show birthdays add edit rm delete remove move duplicates merge not-duplicates history revert changes undo redo trash undelete purge account sync serve fav unfav group photo import export backup restore status watch query-email mail collected keep who completions call' -- "$cur")) ;;
+    "") COMPREPLY=($(compgen -W 'list search show birthdays add edit rm delete remove move duplicates merge not-duplicates history revert changes undo redo trash undelete purge account sync serve fav unfav group photo import export backup restore status watch query-email mail collected keep me who completions call' -- "$cur")) ;;
     " search")
         case $nargs in
         0) : ;;
@@ -1355,6 +1364,11 @@ _contactsctl() {
     " keep")
         case $nargs in
         *) _contactsctl_live contacts ;;
+        esac
+        ;;
+    " me")
+        case $nargs in
+        0) _contactsctl_live contacts ;;
         esac
         ;;
     " who")

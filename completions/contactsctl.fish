@@ -232,6 +232,9 @@ function __contactsctl_state
             case ' keep|--socket'
                 set skip 1
                 continue
+            case ' me|--socket'
+                set skip 1
+                continue
             case ' who|--socket'
                 set skip 1
                 continue
@@ -247,7 +250,7 @@ function __contactsctl_state
         end
         if test $nargs = 0
             switch "$cmdpath $t"
-                case ' list' ' search' ' show' ' birthdays' ' add' ' edit' ' rm' ' delete' ' remove' ' move' ' duplicates' ' merge' ' not-duplicates' ' history' ' revert' ' changes' ' undo' ' redo' ' trash' ' trash empty' ' undelete' ' purge' ' account' ' account add' ' account list' ' account login' ' account rm' ' sync' ' sync status' ' sync confirm' ' sync reject' ' serve' ' serve enable' ' serve disable' ' serve url' ' serve setup-evolution' ' serve status' ' serve lan' ' serve lan enable' ' serve lan disable' ' serve certificate' ' serve device' ' serve device add' ' serve device list' ' serve device remove' ' serve device password' ' fav' ' unfav' ' group' ' group list' ' group add' ' group rm' ' group rename' ' group members' ' group assign' ' group unassign' ' photo' ' photo set' ' photo get' ' photo rm' ' import' ' export' ' backup' ' restore' ' status' ' watch' ' query-email' ' mail' ' mail add' ' mail harvest' ' collected' ' keep' ' who' ' completions' ' call'
+                case ' list' ' search' ' show' ' birthdays' ' add' ' edit' ' rm' ' delete' ' remove' ' move' ' duplicates' ' merge' ' not-duplicates' ' history' ' revert' ' changes' ' undo' ' redo' ' trash' ' trash empty' ' undelete' ' purge' ' account' ' account add' ' account list' ' account login' ' account rm' ' sync' ' sync status' ' sync confirm' ' sync reject' ' serve' ' serve enable' ' serve disable' ' serve url' ' serve setup-evolution' ' serve status' ' serve lan' ' serve lan enable' ' serve lan disable' ' serve certificate' ' serve device' ' serve device add' ' serve device list' ' serve device remove' ' serve device password' ' fav' ' unfav' ' group' ' group list' ' group add' ' group rm' ' group rename' ' group members' ' group assign' ' group unassign' ' photo' ' photo set' ' photo get' ' photo rm' ' import' ' export' ' backup' ' restore' ' status' ' watch' ' query-email' ' mail' ' mail add' ' mail harvest' ' collected' ' keep' ' me' ' who' ' completions' ' call'
                 set cmdpath "$cmdpath $t"
                 continue
             end
@@ -309,6 +312,7 @@ complete -c contactsctl -n "__contactsctl_at ''" -a query-email -d 'Find email a
 complete -c contactsctl -n "__contactsctl_at ''" -a mail -d 'Collect the addresses of mail: a message piped in, or whole mailboxes.'
 complete -c contactsctl -n "__contactsctl_at ''" -a collected -d 'List the addresses collected from mail, the most written to first.'
 complete -c contactsctl -n "__contactsctl_at ''" -a keep -d 'Make contacts collected from mail ordinary ones (in lists, exports and sync).'
+complete -c contactsctl -n "__contactsctl_at ''" -a me -d 'Say which contact is you (its addresses are yours in mail), or mark one.'
 complete -c contactsctl -n "__contactsctl_at ''" -a who -d 'Say whose number this is (caller ID): the name and the phone'\''s label.'
 complete -c contactsctl -n "__contactsctl_at ''" -a completions -d 'Print the completion script for a shell (man: the man page'\''s options).'
 complete -c contactsctl -n "__contactsctl_at ''" -a call -d 'Call a JSON-RPC method and print its result.'
@@ -805,6 +809,12 @@ complete -c contactsctl -n "__contactsctl_at ' keep'" -l socket -r -F -d 'the da
 complete -c contactsctl -n "__contactsctl_at ' keep'" -l no-color -d 'never colour the output'
 complete -c contactsctl -n "__contactsctl_at ' keep'" -l help -s h -d 'show help'
 complete -c contactsctl -n "__contactsctl_arg ' keep' '*'" -x -a '(contactsctl __complete contacts (commandline -ct) 2>/dev/null)'
+complete -c contactsctl -n "__contactsctl_at ' me'" -l clear -d 'no contact is you'
+complete -c contactsctl -n "__contactsctl_at ' me'" -l json -d 'print machine-readable JSON'
+complete -c contactsctl -n "__contactsctl_at ' me'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
+complete -c contactsctl -n "__contactsctl_at ' me'" -l no-color -d 'never colour the output'
+complete -c contactsctl -n "__contactsctl_at ' me'" -l help -s h -d 'show help'
+complete -c contactsctl -n "__contactsctl_arg ' me' '0'" -x -a '(contactsctl __complete contacts (commandline -ct) 2>/dev/null)'
 complete -c contactsctl -n "__contactsctl_at ' who'" -l all -s a -d 'every match, also the weaker ones, each with how it matched'
 complete -c contactsctl -n "__contactsctl_at ' who'" -l json -d 'print machine-readable JSON'
 complete -c contactsctl -n "__contactsctl_at ' who'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'

@@ -19,7 +19,8 @@ wanted = ["storeInsertSeconds", "storeSearch.word.p50", "search.word.p50", "sear
           "historyStoreRatio", "realisticDuplicatesSeconds", "duplicatesCallSeconds", "serveListingMs", "serveMultiget100Ms", "serveQueryMs", "serveNoOpSyncMs", "radicaleListingMs", "vdirsyncerFromContactsdSeconds", "importStoreWithHistorySeconds", "importStoreWithoutHistorySeconds",
           "viewsImportBareSeconds", "viewsImportWatchedSeconds", "viewsEditAloneMs", "viewsEditWithViewsMs", "viewsHeapBytesPerView",
           "importTypedFieldsSeconds", "dropImportTypedFieldsSeconds", "dropImportTypedFieldsPlainSeconds",
-          "googleFirstDownloadListRequests", "googleNoOpRequests", "googleWriteRequestsFor1000"]
+          "googleFirstDownloadListRequests", "googleNoOpRequests", "googleWriteRequestsFor1000",
+          "mailHarvestSeconds", "mailNotmuchSeconds", "mailQueryEmailMs", "mailLbdbqMs", "mailAbookMs", "mailRSSAtRestMiB"]
 missing = [k for k in wanted if not isinstance(figures.get(k), (int, float)) or figures[k] <= 0]
 if not isinstance(figures.get("idleWakeups"), (int, float)):
     missing.append("idleWakeups")

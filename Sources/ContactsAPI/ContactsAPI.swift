@@ -69,6 +69,7 @@ public enum ContactsAPI {
         public static let mailAdd = MailAdd.method
         public static let mailQuery = MailQuery.method
         public static let contactsKeep = ContactsKeep.method
+        public static let contactsMe = ContactsMe.method
     }
 
     /// The notifications the daemon sends.

@@ -91,6 +91,16 @@ final class MailTests: FixtureTestCase {
         XCTAssertEqual(names, ["Rosa Sampson", "Samantha Heard", "Sam Never"])
     }
 
+    func testTheContactMarkedAsTheUserMakesItsAddressesTheUsers() throws {
+        _ = try daemon.ctl("add", "Me Myself", "--email", "me@work.example")
+        XCTAssertEqual(try daemon.ctl("me").stdout, "No contact is marked as you.\n")
+        XCTAssertTrue(try daemon.ctl("me", "Me Myself").stdout.hasPrefix("You are Me Myself"))
+        let sent = try daemon.ctl(
+            "mail", "add", stdin: "From: Me <me@work.example>\nTo: Colleague <colleague@work.example>\nMessage-ID: <w@x>\n\n")
+        XCTAssertEqual(sent.stdout, "1 address written to (Colleague <colleague@work.example>); 1 collected.\n")
+        XCTAssertEqual(try daemon.ctl("me", "--clear").stdout, "No contact is marked as you.\n")
+    }
+
     func testToAndKeepPutTheSenderWhereThePersonSays() throws {
         _ = try daemon.ctl("add", "Bob Builder", "--email", "bob@work.example")
         let message = "From: Bob B <bob@home.example>\nTo: me@home.example\nMessage-ID: <b@x>\n\n"

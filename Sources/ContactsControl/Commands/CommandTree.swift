@@ -445,6 +445,10 @@ public enum CommandTree {
                 "keep", summary: "Make contacts collected from mail ordinary ones (in lists, exports and sync).",
                 arguments: [ArgumentSpec("CONTACT", variadic: true, help: "a name or id", completion: .contacts)], run: MailCommands.keep),
             CommandSpec(
+                "me", summary: "Say which contact is you (its addresses are yours in mail), or mark one.",
+                arguments: [ArgumentSpec("CONTACT", optional: true, help: "the contact that is you", completion: .contacts)],
+                options: [OptionSpec("clear", help: "no contact is you")], run: MailCommands.me),
+            CommandSpec(
                 "who", summary: "Say whose number this is (caller ID): the name and the phone's label.",
                 arguments: [ArgumentSpec("NUMBER", help: "the number as it arrived: +49 171 5550199, 0171 5550199, (415) 555-0132")],
                 options: [OptionSpec("all", short: "a", help: "every match, also the weaker ones, each with how it matched")],

@@ -177,6 +177,25 @@ enum MailCommands {
         try ContactCommands.runQuery(&inv, text: inv.arguments.first, collected: .only, none: "No addresses collected.")
     }
 
+    /// `me [CONTACT] [--clear]`: the contact that is the user, asked or set.
+    static func me(_ inv: inout Invocation) throws -> Int32 {
+        var change = ContactsMe.Change.none
+        if inv.flag("clear") {
+            change = .clear
+        } else if let reference = inv.arguments.first {
+            change = .set(try ContactResolver.resolve(reference, in: inv)["id"]?.stringValue ?? "")
+        }
+        let result = try inv.call(ContactsMe(change))
+        if inv.json {
+            inv.output.json(result)
+        } else if let me = result["me"], !me.isNull {
+            ContactCommands.report(me, verb: "You are", inv: inv)
+        } else {
+            inv.output.line("No contact is marked as you.")
+        }
+        return 0
+    }
+
     /// `keep CONTACT...`.
     static func keep(_ inv: inout Invocation) throws -> Int32 {
         for reference in inv.arguments {

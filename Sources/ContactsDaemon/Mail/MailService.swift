@@ -22,7 +22,10 @@ final class MailService: Sendable {
     /// heard from. The user's addresses are never counted.
     /// (With how many of the messages were the user's own.)
     func record(_ messages: [MailMessage], all: Bool, sent: Bool, origin: String = "mail") throws -> (MailRecording, fromUser: Int) {
-        let mine = me.withLock { $0 }
+        // The user's own card's addresses are the user's too.
+        let myCard = (try? store.meContact()) ?? nil
+        let card = Set((myCard?.emails ?? []).map { MailAddress.key($0.value) })
+        let mine = me.withLock { $0 }.union(card)
         let now = Timestamp.now()
         let sightings = messages.map { Self.sighting($0, me: mine, all: all, sent: sent, now: now) }
         let fromUser = sent ? messages.count : messages.filter { Self.isFromUser($0, me: mine) }.count

@@ -21,6 +21,14 @@ enum MailMethods {
                 return ["total": .int(found.total), "addresses": .array(found.addresses.map(json))]
             },
             RPCMethod(ContactsKeep.self) { request, _ in try store.keep(id: request.target.id).json },
+            RPCMethod(ContactsMe.self) { request, _ in
+                switch request.change {
+                case .none: break
+                case .set(let id): try store.setMeContact(id: id)
+                case .clear: try store.setMeContact(id: nil)
+                }
+                return ["me": try store.meContact()?.json ?? .null]
+            },
         ]
     }
 

@@ -76,15 +76,21 @@ extension ContactStore {
     /// contact stays collected: this is no person's edit).
     static func nameCollected(_ db: Database, key: String, name: String, address: String, log: inout ChangeLog) throws {
         guard isName(name, for: address) else { return }
-        let s = try db.prepare(
-            """
-            SELECT c.id FROM contact_emails e JOIN contacts c ON c.rowid = e.contact_rowid
-            WHERE e.address = ? AND c.collected = 1 AND lower(c.name) = ? LIMIT 1
-            """)
-        try s.bind([.text(key), .text(key)])
-        guard try s.step() else { return }
-        let id = s.text(0)
-        s.reset()
+        // The contacts with the address by its index, then each by its rowid: asked in one
+        // statement, SQLite would read every contact's body for its collected flag.
+        let withAddress = try db.prepare("SELECT contact_rowid FROM contact_emails WHERE address = ?")
+        try withAddress.bind([.text(key)])
+        var rowids: [Int64] = []
+        while try withAddress.step() { rowids.append(withAddress.int64(0)) }
+        withAddress.reset()
+        let row = try db.prepare("SELECT id, name, collected FROM contacts WHERE rowid = ?")
+        var found: String?
+        for rowid in rowids where found == nil {
+            try row.bind([.int(rowid)])
+            if try row.step(), row.int64(2) == 1, MailAddress.key(row.text(1)) == key { found = row.text(0) }
+            row.reset()
+        }
+        guard let id = found else { return }
         guard var c = try fetch(db, id: id, withCard: true) else { return }
         let before = c
         c.name = name.trimmingWhitespace()
