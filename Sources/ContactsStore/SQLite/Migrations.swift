@@ -412,13 +412,16 @@ enum Migrations {
         // SQLite lower-cases: ASCII only), by triggers, so that an address is found on its
         // contact at once. Each address seen in mail keeps how often and when it was seen as
         // a sender and as a recipient of the user's own mail, with a score that fades with
-        // time (its value at the last sighting); each message is counted once, by its id.
+        // time (its value at the last sighting); each message is counted once, by its id. The
+        // index by flag and state finds a book's last change without reading every body (the
+        // flag is read from the body: a harvest's thousands of collected contacts are the
+        // latest states).
         Migration(
             24,
             """
             ALTER TABLE contacts ADD COLUMN collected INTEGER GENERATED ALWAYS AS (coalesce(json_extract(body, '$.collected'), 0)) VIRTUAL;
             ALTER TABLE trash ADD COLUMN collected INTEGER GENERATED ALWAYS AS (coalesce(json_extract(body, '$.collected'), 0)) VIRTUAL;
-            CREATE INDEX contacts_collected ON contacts(collected) WHERE collected = 1;
+            CREATE INDEX contacts_collected ON contacts(collected, state);
             CREATE TABLE contact_emails (address TEXT NOT NULL, contact_rowid INTEGER NOT NULL, PRIMARY KEY (address, contact_rowid))
                 WITHOUT ROWID;
             CREATE INDEX contact_emails_by_contact ON contact_emails(contact_rowid);
