@@ -8,10 +8,10 @@ import Foundation
 extension PeopleBackend {
     /// The labels' resource names by name, a label made on Google for each group a card
     /// names that Google does not have yet.
-    func labelIDsFor(_ batch: [CardWrite]) throws(DAVError) -> [String: String] {
+    func labelIDsFor(_ batch: [ReadWrite]) throws(DAVError) -> [String: String] {
         _ = try readLabels(force: state.withLock { $0.labels == nil })
         var ids = Dictionary(currentLabels().map { ($0.value, $0.key) }, uniquingKeysWith: { a, _ in a })
-        let wanted = Set(batch.compactMap { $0.data.flatMap(Self.contact)?.groups }.joined())
+        let wanted = batch.reduce(into: Set<String>()) { $0.formUnion($1.groups) }
         for name in wanted.sorted() where ids[name] == nil {
             let made: PeopleClient.Group
             do {
@@ -29,13 +29,12 @@ extension PeopleBackend {
 
     /// What the batch's cards leave and take: groups a card had when last synced and has no
     /// more, and groups it has now and had not, by name.
-    static func groupMoves(_ batch: [CardWrite]) -> (left: Set<String>, taken: Set<String>, wanted: Set<String>) {
+    static func groupMoves(_ batch: [ReadWrite]) -> (left: Set<String>, taken: Set<String>, wanted: Set<String>) {
         var left = Set<String>()
         var taken = Set<String>()
         var wanted = Set<String>()
         for w in batch {
-            let now = Set(w.data.flatMap(contact)?.groups ?? [])
-            let before = Set(w.base.flatMap { contact(Data($0.utf8)) }?.groups ?? [])
+            let (now, before) = (w.groups, w.baseGroups)
             wanted.formUnion(now)
             left.formUnion(before.subtracting(now))
             taken.formUnion(now.subtracting(before))
@@ -47,7 +46,7 @@ extension PeopleBackend {
     /// whose group the store no longer has, becomes the one new name they take that Google
     /// lacks. Returns the labels left whose groups are gone here and were not renamed: deleted
     /// here (they go once the writes have).
-    func renameLabels(for batch: [CardWrite]) throws(DAVError) -> [String] {
+    func renameLabels(for batch: [ReadWrite]) throws(DAVError) -> [String] {
         guard let localGroups else { return [] }
         let (left, taken, wanted) = Self.groupMoves(batch)
         guard !left.isEmpty else { return [] }

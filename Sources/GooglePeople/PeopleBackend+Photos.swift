@@ -22,8 +22,8 @@ extension PeopleBackend {
     func render(_ person: JSONObject) -> RemoteCard { Self.card(person, labels: currentLabels(), photo: photo(of: person)) }
 
     /// The bytes of a card's photo (`PHOTO` inline, base64 or a `data:` URI).
-    static func photoBytes(_ data: Data?) -> [UInt8]? {
-        guard let data, let card = VCardParser.parse([UInt8](data)).cards.first, let p = card.first("PHOTO") else { return nil }
+    static func photoBytes(_ card: VCard) -> [UInt8]? {
+        guard let p = card.first("PHOTO") else { return nil }
         var text = p.text.trimmingCharacters(in: .whitespacesAndNewlines)
         if text.hasPrefix("data:"), let comma = text.firstIndex(of: ",") { text = String(text[text.index(after: comma)...]) }
         return Data(base64Encoded: text, options: .ignoreUnknownCharacters).map { [UInt8]($0) }
@@ -36,10 +36,8 @@ extension PeopleBackend {
         case remove
     }
 
-    static func photoChange(_ w: CardWrite) -> PhotoChange {
-        let now = photoBytes(w.data)
-        let before = photoBytes(w.base.map { Data($0.utf8) })
-        switch (before, now) {
+    static func photoChange(_ w: ReadWrite) -> PhotoChange {
+        switch (w.basePhoto, w.photo) {
         case (let b, let n?) where b != n: return .set(n)
         case (.some, nil): return .remove
         default: return .none

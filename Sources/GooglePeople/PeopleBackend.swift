@@ -175,15 +175,17 @@ public final class PeopleBackend: SyncBackend, Sendable {
         var deletions: [Int] = []
         var labelIDs: [String: String]
         let gone: [String]
+        // Each card parsed once, for the labels, the mask and the photo alike.
+        let read = batch.map(ReadWrite.init)
         do {
-            gone = try renameLabels(for: batch)
-            labelIDs = try labelIDsFor(batch)
+            gone = try renameLabels(for: read)
+            labelIDs = try labelIDsFor(read)
         } catch {
             return batch.map { _ in .failure(error) }
         }
         defer { deleteLabels(gone, after: batch, answers) }
         for (i, w) in batch.enumerated() {
-            guard let data = w.data else {
+            guard w.data != nil else {
                 if w.href.hasPrefix(Self.newPrefix) {
                     answers[i] = .success(.written(href: w.href, etag: nil))
                 } else {
@@ -191,7 +193,7 @@ public final class PeopleBackend: SyncBackend, Sendable {
                 }
                 continue
             }
-            guard let contact = Self.contact(data) else {
+            guard let contact = read[i].contact else {
                 answers[i] = .failure(.malformed("\(w.href): the card to send is not one contact"))
                 continue
             }
@@ -200,8 +202,7 @@ public final class PeopleBackend: SyncBackend, Sendable {
                 person["clientData"] = .array([.object(["key": .string(PersonMapping.uidKey), "value": .string(contact.uid)])])
                 creates.append((i, person))
             } else {
-                let base = w.base.flatMap { Self.contact(Data($0.utf8)) }
-                let mask = PersonMapping.mask(from: base, to: contact, labelIDs: labelIDs)
+                let mask = PersonMapping.mask(from: read[i].base, to: contact, labelIDs: labelIDs)
                 guard !mask.isEmpty else {
                     // Nothing but the photo, perhaps (sent below).
                     answers[i] = .success(.written(href: w.href, etag: w.etag))
@@ -217,7 +218,7 @@ public final class PeopleBackend: SyncBackend, Sendable {
         func record(_ index: Int, _ written: PeopleClient.Written) {
             switch written {
             case .person(let person):
-                let card = Self.card(person, labels: labels, photo: Self.photoBytes(batch[index].data))
+                let card = Self.card(person, labels: labels, photo: read[index].photo)
                 // A person just made has a name of Google's, which the engine reads next: it is
                 // answered from here. An edit keeps its name and is never read from here.
                 state.withLock { s in
@@ -268,7 +269,7 @@ public final class PeopleBackend: SyncBackend, Sendable {
                 answers[chunk[0]] = .success(.written(href: batch[chunk[0]].href, etag: nil))
             } catch { failAll(chunk, error) }
         }
-        for (i, w) in batch.enumerated() where w.data != nil { sendPhoto(Self.photoChange(w), of: w.href, &answers[i]) }
+        for (i, w) in read.enumerated() where w.write.data != nil { sendPhoto(Self.photoChange(w), of: w.write.href, &answers[i]) }
         return answers.map { $0 ?? .failure(.malformed("no answer")) }
     }
 
@@ -326,9 +327,5 @@ public final class PeopleBackend: SyncBackend, Sendable {
         (c.vcardProperties ?? []).filter { $0.name.uppercased() == systemGroupProperty }.map { p in
             .object(["contactGroupMembership": .object(["contactGroupResourceName": .string(p.text)])])
         }
-    }
-
-    static func contact(_ data: Data) -> Contact? {
-        VCardParser.parse([UInt8](data)).cards.first.flatMap { try? VCardMapping.contact(from: $0) }
     }
 }

@@ -17,7 +17,7 @@ extension SyncService {
         abandoned: @escaping @Sendable () -> Bool
     ) throws -> String {
         guard let auth = URL(string: client.authURL ?? GoogleOAuth.defaultAuthURL),
-            let token = URL(string: client.tokenURL ?? GoogleOAuth.defaultTokenURL), let people = PeopleBackend.root(of: root)
+            let token = URL(string: client.tokenURL ?? GoogleOAuth.defaultTokenURL), PeopleBackend.root(of: root) != nil
         else { throw DAVError.refusedURL("the sign-in's endpoints are not URLs") }
         try URLPolicy.check(auth)
         try URLPolicy.check(token)
@@ -36,7 +36,7 @@ extension SyncService {
         guard let refresh = tokens.refresh else {
             throw GoogleOAuth.Failure.refused("Google gave no refresh token (was access_type=offline refused?)")
         }
-        let user = try PeopleClient(root: people, http: HTTPClient(credentials: .bearer(tokens.access), for: people)).me()
+        let user = try Self.googleUser(root: root, credentials: .bearer(tokens.access))
         if let expectedUser, user.lowercased() != expectedUser.lowercased() {
             throw GoogleOAuth.Failure.refused("signed in as \(user), but the account is \(expectedUser)'s; nothing was changed")
         }

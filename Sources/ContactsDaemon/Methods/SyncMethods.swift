@@ -209,9 +209,8 @@ enum SyncMethods {
                 throw RPCError(.remoteFailed, "Account '\(name)': \(error)", data: ["account": .string(name)])
             }
             let user = try remote(url: root, account: name) {
-                guard let people = PeopleBackend.root(of: root) else { throw DAVError.refusedURL("'\(root)' is not a URL") }
                 let token = try GnomeOnlineAccounts.accessToken(identity: goa.identity, account: name)
-                return try PeopleClient(root: people, http: HTTPClient(credentials: .bearer(token), for: people)).me()
+                return try SyncService.googleUser(root: root, credentials: .bearer(token))
             }
             a = SyncAccount(
                 name: name, url: user, addressBookURL: PeopleBackend.bookURL(root: root, user: user),
@@ -220,7 +219,10 @@ enum SyncMethods {
         } else {
             let tokenCommand = request.tokenCommand
             let user = try remote(url: root, account: name) {
-                try SyncService.googleUser(root: root, tokenCommand: tokenCommand, account: name)
+                try SyncService.googleUser(
+                    root: root,
+                    credentials: try SyncService.credentials(username: nil, passwordCommand: nil, tokenCommand: tokenCommand, account: name)
+                )
             }
             a = SyncAccount(
                 name: name, url: user, addressBookURL: PeopleBackend.bookURL(root: root, user: user),

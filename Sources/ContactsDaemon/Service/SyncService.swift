@@ -104,11 +104,12 @@ final class SyncService: @unchecked Sendable {
             localGroups: { Set((try? store.groups().map(\.name)) ?? []) })
     }
 
-    /// The address of the Google user a token command signs in as.
-    static func googleUser(root: String, tokenCommand: [String]?, account: String) throws -> String {
-        guard let url = URL(string: root) else { throw DAVError.refusedURL("'\(root)' is not a URL") }
-        let credentials = try credentials(username: nil, passwordCommand: nil, tokenCommand: tokenCommand, account: account)
-        return try PeopleClient(root: url, http: HTTPClient(credentials: credentials, for: url)).me()
+    /// The address of the Google user `credentials` sign in as (`people/me` under the People
+    /// API's root `root`), however they were come by: a token command, GNOME Online Accounts,
+    /// the built-in sign-in.
+    static func googleUser(root: String, credentials: Credentials) throws -> String {
+        guard let people = PeopleBackend.root(of: root) else { throw DAVError.refusedURL("'\(root)' is not a URL") }
+        return try PeopleClient(root: people, http: HTTPClient(credentials: credentials, for: people)).me()
     }
 
     /// One sync of `name` now; waits for one of the same account under way to end first.
