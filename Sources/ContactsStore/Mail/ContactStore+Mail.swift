@@ -16,10 +16,10 @@ extension ContactStore {
             let seen = try db.prepare("INSERT OR IGNORE INTO mail_messages (id) VALUES (?)")
             let known = try db.prepare("SELECT 1 FROM contact_emails WHERE address = ? LIMIT 1")
             var stats: [String: MailStatistics] = [:]
-            // Addresses of this batch already on a contact (or collected now), with the name a
-            // collected one was given when it had no better.
+            // Addresses of this batch already on a contact (or collected now); those collected
+            // now named by their address, and the name learnt for them later in the batch.
             var onContact: Set<String> = []
-            var collectedNow: [String: (id: String, name: String)] = [:]
+            var namedByAddress: [String: String?] = [:]
             for m in sightings {
                 try seen.run([.text(m.messageID)])
                 guard db.changes > 0 else {
@@ -36,9 +36,7 @@ extension ContactStore {
                     stats[key]?.count(at: at, written: written)
                     result.addresses += 1
                     if onContact.contains(key) {
-                        if let c = collectedNow[key], c.name == a.address, Self.isName(a.name, for: a.address) {
-                            collectedNow[key]?.name = a.name
-                        }
+                        if namedByAddress[key] == .some(nil), Self.isName(a.name, for: a.address) { namedByAddress[key] = a.name }
                         continue
                     }
                     try known.bind([.text(key)])
@@ -53,13 +51,13 @@ extension ContactStore {
                     c.emails = [LabeledValue(value: a.address)]
                     c.collected = true
                     let made = try Self.insert(db, c, log: &log)
-                    collectedNow[key] = (made.id, c.name)
+                    if c.name == a.address { namedByAddress[key] = .some(nil) }
                     result.collected.append(made.id)
                 }
             }
             // A name learnt later in the batch for a contact collected earlier in it.
-            for (key, c) in collectedNow where c.name != key {
-                try Self.nameCollected(db, key: key, name: c.name, address: key, log: &log)
+            for (key, learnt) in namedByAddress {
+                if let name = learnt { try Self.nameCollected(db, key: key, name: name, address: key, log: &log) }
             }
             try Self.saveStatistics(db, stats)
             return result
