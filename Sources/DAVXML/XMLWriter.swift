@@ -41,11 +41,17 @@ public struct XMLWriter {
     /// An element with text (escaped), or empty.
     public mutating func element(_ name: String, _ namespace: String = DAVNamespace.dav, text value: String? = nil) {
         let q = Self.qualified(name, namespace)
-        if let value {
-            text += "<\(q)>" + Self.escape(value, quotes: false) + "</\(q)>"
-        } else {
+        guard let value else {
             text += "<\(q)/>"
+            return
         }
+        text += "<"
+        text += q
+        text += ">"
+        Self.appendEscaped(value, quotes: false, to: &text)
+        text += "</"
+        text += q
+        text += ">"
     }
 
     /// An element of another namespace, written with its own declaration.
@@ -59,17 +65,34 @@ public struct XMLWriter {
     /// clients compare it).
     public static func escape(_ s: String, quotes: Bool = true) -> String {
         var out = ""
-        out.reserveCapacity(s.utf8.count)
-        for c in s.unicodeScalars {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"" where quotes: out += "&quot;"
-            case "\r": out += "&#13;"
-            default: out.unicodeScalars.append(c)
+        appendEscaped(s, quotes: quotes, to: &out)
+        return out
+    }
+
+    /// `s` escaped onto the end of `out`: as it is when nothing in it needs escaping (an href,
+    /// an ETag), else byte by byte (a card's CRLFs; every byte escaped is ASCII, so a
+    /// multi-byte character is never split).
+    static func appendEscaped(_ s: String, quotes: Bool, to out: inout String) {
+        func needs(_ b: UInt8) -> Bool {
+            b == UInt8(ascii: "&") || b == UInt8(ascii: "<") || b == UInt8(ascii: ">") || b == UInt8(ascii: "\r")
+                || (quotes && b == UInt8(ascii: "\""))
+        }
+        guard s.utf8.contains(where: needs) else {
+            out += s
+            return
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(s.utf8.count + 32)
+        for b in s.utf8 {
+            switch b {
+            case UInt8(ascii: "&"): bytes += "&amp;".utf8
+            case UInt8(ascii: "<"): bytes += "&lt;".utf8
+            case UInt8(ascii: ">"): bytes += "&gt;".utf8
+            case UInt8(ascii: "\"") where quotes: bytes += "&quot;".utf8
+            case UInt8(ascii: "\r"): bytes += "&#13;".utf8
+            default: bytes.append(b)
             }
         }
-        return out
+        out += String(decoding: bytes, as: UTF8.self)
     }
 }

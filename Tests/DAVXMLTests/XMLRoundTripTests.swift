@@ -11,6 +11,7 @@ final class XMLRoundTripTests: XCTestCase {
         w.start("response")
         w.element("href", text: "/books/local/a&b<c>.vcf")
         w.element("address-data", DAVNamespace.cardDAV, text: "BEGIN:VCARD\r\nFN:\"Q\" & Co\r\nEND:VCARD\r\n")
+        w.element("displayname", text: "Zoë <李> & Ölçek 👩‍👩‍👧\r")
         w.element("getctag", DAVNamespace.calendarServer, text: "7")
         w.foreign("color", "http://apple.com/ns/ical/")
         w.end()
@@ -21,6 +22,7 @@ final class XMLRoundTripTests: XCTestCase {
         let response = try XCTUnwrap(root.child("response"))
         XCTAssertEqual(response.child("href")?.value, "/books/local/a&b<c>.vcf")
         XCTAssertEqual(response.child("address-data", DAVNamespace.cardDAV)?.text, "BEGIN:VCARD\r\nFN:\"Q\" & Co\r\nEND:VCARD\r\n")
+        XCTAssertEqual(response.child("displayname")?.text, "Zoë <李> & Ölçek 👩‍👩‍👧\r")
         XCTAssertEqual(response.child("getctag", DAVNamespace.calendarServer)?.value, "7")
         XCTAssertNotNil(response.child("color", "http://apple.com/ns/ical/"))
     }
