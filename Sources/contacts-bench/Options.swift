@@ -30,6 +30,9 @@ struct Options {
     /// Only the mail figures: a maildir harvested beside notmuch, query-email beside lbdbq and
     /// abook (`BENCH_MAIL_ONLY`).
     var mailOnly: Bool { environment["BENCH_MAIL_ONLY"] != nil }
+    /// How many messages the mail figures harvest, when not as many as the contacts
+    /// (`BENCH_MAIL_MESSAGES`: the query figures at 100k contacts without the harvest's minutes).
+    var mailMessages: Int? { environment["BENCH_MAIL_MESSAGES"].flatMap { Int($0) }.flatMap { $0 > 0 ? $0 : nil } }
     /// Only the duplicates on real name frequencies.
     var duplicatesOnly: Bool { environment["BENCH_DUPLICATES_ONLY"] != nil }
     /// The evenly drawn corpus of the first figures instead of the realistic one.

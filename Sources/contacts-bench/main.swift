@@ -58,8 +58,9 @@ if options.googleOnly {
     exit(0)
 }
 if options.mailOnly {
-    report.merge(try MailBench.measure(contacts, messages: count, scratch: dir))
-    report.print(title: "contacts-bench: mail, \(count) messages")
+    let messages = options.mailMessages ?? count
+    report.merge(try MailBench.measure(contacts, messages: messages, scratch: dir))
+    report.print(title: "contacts-bench: mail, \(messages) messages, \(count) contacts")
     if let path = options.jsonOut { try report.writeJSON(to: path) }
     exit(0)
 }
