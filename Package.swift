@@ -1,6 +1,21 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// contactsctl is one static executable: no dynamic loader, no relocations, no shared library to
+// map at start (mail clients and shells start it on every completion; 2.6 ms to 1.3 ms). lld
+// takes the static archives in any order; Foundation's own parts are named, as a build without
+// -static-stdlib does not name them. A sanitizer's runtime cannot be linked so: the sanitized
+// builds (scripts/test-sanitizers.sh) link it as usual.
+let staticExecutable: [LinkerSetting] =
+    Context.environment["CONTACTSD_SANITIZED"] != nil
+    ? []
+    : [
+        .unsafeFlags([
+            "-static-executable", "-use-ld=lld", "-l_FoundationICU", "-l_FoundationCollections", "-l_FoundationCShims", "-lCoreFoundation",
+            "-lswiftSynchronization",
+        ])
+    ]
+
 let package = Package(
     name: "contactsd",
     products: [
@@ -32,8 +47,8 @@ let package = Package(
         // the LAN face's certificate is made or read: an ECDSA key, a self-signed certificate,
         // what a certificate says.
         .target(name: "TLSShim", dependencies: ["LateLibrary"]),
-        // libqrencode (libqrencode-dev's header, libqrencode.so.4), loaded when contactsctl
-        // first shows a device's QR code.
+        // libqrencode (libqrencode-dev's header, libqrencode.so.4), loaded when the daemon is
+        // first asked for a QR code (a device's link).
         .target(name: "QRShim", dependencies: ["LateLibrary"]),
         // libsecret (the Secret Service) behind three functions, loaded when a secret is first kept or read.
         .target(name: "SecretShim", dependencies: ["LateLibrary"]),
@@ -69,9 +84,11 @@ let package = Package(
         .target(name: "VCard"),
         // The daemon/client contract: method and notification names, error codes, the version.
         .target(name: "ContactsAPI", dependencies: ["JSONRPC", "JSONCore", "ContactsSupport"]),
-        // Messages as mail.add takes them: headers read (GMime for addresses and dates), maildirs
-        // and mbox files walked; knows nothing about contacts or the store.
+        // Messages as mail.add takes them: headers read (GMime for addresses and dates); knows
+        // nothing about contacts or the store.
         .target(name: "MailHeaders", dependencies: ["MailShim", "ContactsAPI", "ContactsSupport"]),
+        // Where messages are: maildirs and mbox files walked, each message's header bytes.
+        .target(name: "MailFiles", dependencies: ["ContactsSupport"]),
         // Phone numbers as numbers: libphonenumber (C++, Debian's libphonenumber-dev) behind
         // a few C functions, and the Swift face of them.
         .target(name: "PhoneNumberShim", linkerSettings: [.linkedLibrary("phonenumber"), .linkedLibrary("stdc++")]),
@@ -122,15 +139,15 @@ let package = Package(
             dependencies: [
                 "ContactsAPI", "ContactsStore", "Thumbnails", "ContactsCore", "ContactsSupport", "VCard", "JSONRPC", "JSONCore", "CSystemd",
                 "CSystem", "CardDAV", "ContactsSync", "PhoneNumbers", "Duplicates", "StoredDuplicates", "ContactsCSV", "HTTPServer",
-                "CardDAVServer", "GooglePeople", "Secrets", "GOAShim", "MailHeaders",
+                "CardDAVServer", "GooglePeople", "Secrets", "GOAShim", "MailHeaders", "MailFiles", "QRShim",
             ]),
-        // The command-line client's logic; links neither SQLite nor image libraries.
-        .target(
-            name: "ContactsControl", dependencies: ["ContactsAPI", "JSONRPC", "JSONCore", "ContactsSupport", "QRShim", "MailHeaders"]),
+        // The command-line client's logic; links no library it would have to load (mail headers
+        // and QR codes are the daemon's to make), so that it can be one static executable.
+        .target(name: "ContactsControl", dependencies: ["ContactsAPI", "JSONRPC", "JSONCore", "ContactsSupport", "MailFiles"]),
 
         // jemalloc is linked here, into the executable alone: it serves the daemon's every malloc.
         .executableTarget(name: "contactsd", dependencies: ["ContactsAPI", "ContactsDaemon", "CJemalloc", "JemallocSettings"]),
-        .executableTarget(name: "contactsctl", dependencies: ["ContactsControl"]),
+        .executableTarget(name: "contactsctl", dependencies: ["ContactsControl"], linkerSettings: staticExecutable),
         // Decodes photos for contactsd in a process of its own (started and stopped by it).
         .executableTarget(name: "contactsd-imaging", dependencies: ["VipsImages"]),
         // Generates a corpus and measures the store and the service; run it in release mode.
@@ -148,7 +165,7 @@ let package = Package(
         .testTarget(name: "DAVXMLTests", dependencies: ["DAVXML"]),
         .testTarget(name: "ContactsAPITests", dependencies: ["ContactsAPI", "JSONRPC", "JSONCore"]),
         // Messages read with the real GMime: encoded words, groups, broken and huge headers, maildirs and mbox files.
-        .testTarget(name: "MailHeadersTests", dependencies: ["MailHeaders", "ContactsAPI"]),
+        .testTarget(name: "MailHeadersTests", dependencies: ["MailHeaders", "MailFiles", "ContactsAPI"]),
         .testTarget(name: "VCardTests", dependencies: ["VCard", "TestSupport"]),
         .testTarget(name: "PhoneNumbersTests", dependencies: ["PhoneNumbers"]),
         .testTarget(name: "ContactsCSVTests", dependencies: ["ContactsCSV", "ContactsCore", "VCard"]),

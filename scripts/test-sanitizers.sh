@@ -11,6 +11,8 @@ scratch=.build-$kind
 # The daemon is built without jemalloc here (CONTACTSD_SANITIZED): the sanitizer's allocator
 # takes malloc over, and jemalloc loaded beside it frees what it did not allocate.
 flags=(-Xswiftc -DCONTACTSD_SANITIZED)
+# (Package.swift reads it too: contactsctl is linked dynamically, as a sanitizer's runtime needs.)
+export CONTACTSD_SANITIZED=1
 swift build --build-tests --sanitize="$kind" --scratch-path "$scratch" "${flags[@]}"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT

@@ -68,6 +68,8 @@ public enum ContactsAPI {
         public static let viewsClose = ViewsClose.method
         public static let mailAdd = MailAdd.method
         public static let mailQuery = MailQuery.method
+        public static let mailRead = MailRead.method
+        public static let serveQRCode = ServeQRCode.method
         public static let contactsKeep = ContactsKeep.method
         public static let contactsMe = ContactsMe.method
     }

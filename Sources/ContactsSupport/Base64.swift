@@ -1,6 +1,22 @@
-/// Base64 decoding over bytes, for photos inside vCards and requests: whitespace (folded
+/// Base64 over bytes, for photos inside vCards and requests: in decoding, whitespace (folded
 /// lines) is skipped, padding may be missing.
 public enum Base64 {
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+    /// `bytes` in the standard alphabet, padded.
+    public static func encode(_ bytes: [UInt8]) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity((bytes.count + 2) / 3 * 4)
+        var i = 0
+        while i < bytes.count {
+            let n = min(3, bytes.count - i)
+            let v = UInt32(bytes[i]) << 16 | (n > 1 ? UInt32(bytes[i + 1]) << 8 : 0) | (n > 2 ? UInt32(bytes[i + 2]) : 0)
+            for k in 0..<4 { out.append(k <= n ? alphabet[Int((v >> (18 - 6 * UInt32(k))) & 63)] : UInt8(ascii: "=")) }
+            i += 3
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
     private static let table: [UInt8] = {
         var t = [UInt8](repeating: 0xFF, count: 256)
         for (i, c) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8.enumerated() { t[Int(c)] = UInt8(i) }

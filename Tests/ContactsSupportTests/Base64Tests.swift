@@ -11,6 +11,7 @@ final class Base64Tests: XCTestCase {
             XCTAssertEqual(Base64.decode(text.replacingOccurrences(of: "=", with: "").utf8), bytes, "unpadded \(length)")
             let folded = stride(from: 0, to: text.count, by: 7).map { i in String(text.dropFirst(i).prefix(7)) }.joined(separator: "\r\n ")
             XCTAssertEqual(Base64.decode(folded.utf8), bytes, "folded \(length)")
+            XCTAssertEqual(Base64.encode(bytes), text, "encoded as Foundation encodes \(length)")
         }
     }
 

@@ -74,6 +74,34 @@ final class MailTests: FixtureTestCase {
         XCTAssertEqual(try addresses(), [:])
     }
 
+    /// What contactsctl sends instead of reading MIME itself: headers as bytes, read by the
+    /// daemon (8-bit Latin-1 and encoded words too), one it cannot read reported with its place.
+    func testHeadersSentAsBytesAreReadByTheDaemonAndAnUnreadableOneIsNamed() throws {
+        let client = try daemon.client()
+        func base64(_ bytes: [UInt8]) -> JSONValue { .string(Data(bytes).base64EncodedString()) }
+        let latin1: [UInt8] = Array("From: Ren".utf8) + [0xE9] + Array(" Dupont <rene@example.fr>\nMessage-ID: <r@x>\n\n".utf8)
+        let encoded = Array("From: =?UTF-8?B?5p2O5bCP6b6Z?= <li@example.cn>\nDate: Tue, 1 Sep 2026 10:00:00 +0000\n\n".utf8)
+        let r = try client.call(
+            "mail.add",
+            [
+                "headers": [
+                    ["header": base64(latin1), "place": "INBOX/cur/1"], ["header": base64(encoded), "arrived": 1],
+                    ["header": base64(Array("not a header at all\n\n".utf8)), "place": "INBOX/cur/3"],
+                ]
+            ])
+        XCTAssertEqual(r["messages"], 2)
+        XCTAssertEqual(r["unreadable"], 1)
+        XCTAssertEqual(r["unreadableExamples"]?.arrayValue?.first?.stringValue?.hasPrefix("INBOX/cur/3: "), true, "\(r)")
+        XCTAssertEqual(try addresses()["rene@example.fr"], "René Dupont")
+        XCTAssertEqual(try addresses()["li@example.cn"], "李小龙")
+        let read = try client.call("mail.read", ["header": base64(encoded)])
+        XCTAssertEqual(read["message"]?["date"], .int(1_788_256_800_000))
+        XCTAssertThrowsError(try client.call("mail.read", ["header": "not base64!"]))
+        XCTAssertThrowsError(
+            try client.call(
+                "mail.add", ["headers": [["header": base64(encoded)]], "messages": .array(Array(repeating: ["id": "x"], count: 1000))]))
+    }
+
     func testWrittenToComesFirstThenHeardFromThenTheRest() throws {
         _ = try daemon.ctl("add", "Sam Never", "--email", "sam.never@example.org")
         _ = try daemon.ctl(

@@ -1,7 +1,8 @@
 import Foundation
+import MailHeaders
 import XCTest
 
-@testable import MailHeaders
+@testable import MailFiles
 
 final class MailSourceTests: XCTestCase {
     var dir = ""

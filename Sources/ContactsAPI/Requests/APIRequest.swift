@@ -3,20 +3,28 @@ import JSONRPC
 
 /// A method as `rpc.discover` describes it: its name and summary, its parameters (each with
 /// the schema and the limits its parsing holds to), its result's name and schema, and the
-/// errors it answers with.
+/// errors it answers with. The descriptions are built when asked (the daemon registers a
+/// method once, `rpc.discover` describes it): a client that only sends the method's name does
+/// not build its schemas on every start.
 public struct APIMethod: Sendable {
     public let name: String
     public let summary: String
-    public let parameters: [RPCParam]
     public let resultName: String
-    public let resultSchema: JSONValue
-    public let errors: [RPCError]
+    private let describeParameters: @Sendable () -> [RPCParam]
+    private let describeResult: @Sendable () -> JSONValue
+    private let describeErrors: @Sendable () -> [RPCError]
+
+    public var parameters: [RPCParam] { describeParameters() }
+    public var resultSchema: JSONValue { describeResult() }
+    public var errors: [RPCError] { describeErrors() }
 
     public init(
-        _ name: String, parameters: [RPCParam] = [], result: String, schema: JSONValue, errors: [RPCError] = [], summary: String
+        _ name: String, parameters: @autoclosure @escaping @Sendable () -> [RPCParam] = [], result: String,
+        schema: @autoclosure @escaping @Sendable () -> JSONValue, errors: @autoclosure @escaping @Sendable () -> [RPCError] = [],
+        summary: String
     ) {
-        (self.name, self.summary, self.parameters) = (name, summary, parameters)
-        (resultName, resultSchema, self.errors) = (result, schema, errors)
+        (self.name, self.summary, resultName) = (name, summary, result)
+        (describeParameters, describeResult, describeErrors) = (parameters, schema, errors)
     }
 }
 

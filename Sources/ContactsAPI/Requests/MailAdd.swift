@@ -7,16 +7,25 @@ public struct MailAdd: APIRequest {
         "mail.add",
         parameters: [
             RPCParam(
-                "messages", "The messages' headers as read (at most \(batchLimit) a call).",
-                schema: ["type": "array", "items": APISchema.ref("MailMessage"), "maxItems": .int(batchLimit)], required: true),
+                "messages", "The messages' headers as read (with headers, at most \(batchLimit) a call).",
+                schema: ["type": "array", "items": APISchema.ref("MailMessage"), "maxItems": .int(batchLimit)]),
+            RPCParam(
+                "headers",
+                "Messages' headers as their bytes, read by the daemon as mail.read reads one but leniently: one it cannot read is counted in 'unreadable', not an error.",
+                schema: ["type": "array", "items": APISchema.ref("MailHeader"), "maxItems": .int(batchLimit)]),
             RPCParam(
                 "all", "Also the To, Cc and Reply-To of messages the user received (default: their From only).", schema: APISchema.boolean),
             RPCParam("sent", "The messages are the user's own: their recipients are written to.", schema: APISchema.boolean),
         ], result: "recording",
         schema: [
-            "type": "object", "required": ["messages", "repeated", "addresses", "collected", "fromUser"],
+            "type": "object", "required": ["messages", "repeated", "addresses", "collected", "fromUser", "unreadable"],
             "properties": [
                 "messages": APISchema.integer, "repeated": APISchema.integer, "addresses": APISchema.integer,
+                "unreadable": ["type": "integer", "description": "How many of the headers could not be read"],
+                "unreadableExamples": [
+                    "type": "array", "items": APISchema.string, "maxItems": .int(unreadableExamples),
+                    "description": "The first of them: where each is (its place) and why",
+                ],
                 "fromUser": [
                     "type": "integer", "description": "How many of the messages were the user's own (their recipients written to)",
                 ],
@@ -27,31 +36,45 @@ public struct MailAdd: APIRequest {
             "Counts the people of messages: a message from the user (mail.me, or 'sent') counts its recipients as written to; another counts its sender as heard from. An address no contact has is collected as a contact of its own, kept out of lists; one a contact has only counts. A message (by its id) counts once."
     )
     public static let batchLimit = 1000
+    /// How many unreadable headers a result names.
+    public static let unreadableExamples = 5
 
     public var messages: [MailMessage]
+    public var headers: [MailHeader]
     public var all: Bool
     public var sent: Bool
 
-    public init(messages: [MailMessage], all: Bool = false, sent: Bool = false) {
-        (self.messages, self.all, self.sent) = (messages, all, sent)
+    public init(messages: [MailMessage] = [], headers: [MailHeader] = [], all: Bool = false, sent: Bool = false) {
+        (self.messages, self.headers, self.all, self.sent) = (messages, headers, all, sent)
     }
 
     public init(_ p: RPCParams) throws(RPCError) {
-        guard let list = p["messages"]?.arrayValue else {
-            throw .invalidParams("'messages' must be an array of messages", field: "messages")
-        }
-        guard list.count <= Self.batchLimit else {
-            throw .invalidParams("'messages' holds \(list.count) messages; send at most \(Self.batchLimit) a call", field: "messages")
+        guard p["messages"] != nil || p["headers"] != nil else {
+            throw .invalidParams("'messages' or 'headers' is required", field: "messages")
         }
         var messages: [MailMessage] = []
-        for (i, v) in list.enumerated() { messages.append(try MailMessage(v, path: "messages[\(i)]")) }
-        self.messages = messages
+        var headers: [MailHeader] = []
+        if let v = p["messages"] {
+            guard let list = v.arrayValue else { throw .invalidParams("'messages' must be an array of messages", field: "messages") }
+            for (i, v) in list.prefix(Self.batchLimit + 1).enumerated() { messages.append(try MailMessage(v, path: "messages[\(i)]")) }
+        }
+        if let v = p["headers"] {
+            guard let list = v.arrayValue else { throw .invalidParams("'headers' must be an array of headers", field: "headers") }
+            for (i, v) in list.prefix(Self.batchLimit + 1).enumerated() { headers.append(try MailHeader(v, path: "headers[\(i)]")) }
+        }
+        guard messages.count + headers.count <= Self.batchLimit else {
+            throw .invalidParams(
+                "send at most \(Self.batchLimit) messages and headers a call", field: headers.isEmpty ? "messages" : "headers")
+        }
+        (self.messages, self.headers) = (messages, headers)
         all = try p.optionalBool("all") ?? false
         sent = try p.optionalBool("sent") ?? false
     }
 
     public var params: JSONObject {
-        var o: JSONObject = ["messages": .array(messages.map(\.json))]
+        var o: JSONObject = [:]
+        if !messages.isEmpty || headers.isEmpty { o["messages"] = .array(messages.map(\.json)) }
+        if !headers.isEmpty { o["headers"] = .array(headers.map(\.json)) }
         if all { o["all"] = true }
         if sent { o["sent"] = true }
         return o
@@ -97,6 +120,9 @@ public struct MailMessage: Sendable, Equatable {
     public static let textLimit = 998
     /// The longest id taken.
     public static let idLimit = textLimit
+
+    /// A message as `mail.read` gives it.
+    public init(json v: JSONValue) throws(RPCError) { try self.init(v, path: "message") }
 
     init(_ v: JSONValue, path: String) throws(RPCError) {
         guard let o = v.objectValue else { throw .invalidParams("'\(path)' must be an object", field: path) }

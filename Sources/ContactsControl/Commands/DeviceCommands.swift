@@ -106,7 +106,7 @@ enum DeviceCommands {
         let link = url.map { davx5Link($0, user: name, password: inv.flag("qr-with-password") ? password : nil) }
         if let file = inv.value("qr") {
             guard let link else { throw CommandFailure("no QR code: the network face is off ('contactsctl serve lan enable')") }
-            try TransferCommands.writeFile(file, try QRCode(link).png())
+            try TransferCommands.writeFile(file, try QRCode(link, inv: inv).png())
         }
         if inv.json {
             inv.output.json(result)
@@ -125,7 +125,7 @@ enum DeviceCommands {
         if let link, inv.output.isTerminal {
             inv.output.line()
             inv.output.line("Scan with DAVx⁵ (\(link.replacingOccurrences(of: password, with: "…"))):")
-            for line in try QRCode(link).terminalLines { inv.output.line(line) }
+            for line in try QRCode(link, inv: inv).terminalLines { inv.output.line(line) }
         }
         inv.output.line(inv.output.dim("The phone asks to trust the certificate: accept it if the fingerprint is the one above."))
         return 0

@@ -3,7 +3,7 @@ import ContactsSupport
 import Glibc
 import JSONCore
 import JSONRPC
-import MailHeaders
+import MailFiles
 
 /// The addresses of mail: one message piped in (`mail add`), whole mailboxes (`mail harvest`),
 /// those collected (`collected`) and made ordinary (`keep`).
@@ -12,13 +12,12 @@ enum MailCommands {
     /// the sender to a contact, `--keep` makes it a full contact.
     static func add(_ inv: inout Invocation) throws -> Int32 {
         let bytes = try readStandardInput()
+        // The daemon reads the header (GMime, which this client does not load).
         let message: MailMessage
         do {
-            message = try MessageReader.message(bytes, strict: true)
-        } catch let e as MailReadError {
-            throw CommandFailure("cannot read the message: \(e); nothing was changed")
-        } catch {
-            throw CommandFailure("\(error); nothing was changed")
+            message = try MailMessage(json: inv.call(MailRead(header: bytes))["message"] ?? .null)
+        } catch let e as RPCError where e.code == .invalidData || e.code == .invalidParams {
+            throw CommandFailure("\(e.message); nothing was changed")
         }
         guard let sender = message.from.first else { throw CommandFailure("the message has no sender; nothing was changed") }
         if let target = inv.value("to") {
@@ -77,7 +76,8 @@ enum MailCommands {
         return found["addresses"]?.arrayValue?.first { $0["address"]?.stringValue?.lowercased() == address.lowercased() }
     }
 
-    /// Standard input, whole (a mail client pipes the whole message and expects it read).
+    /// Standard input, whole (a mail client pipes the whole message and expects it read), and
+    /// of it the header.
     static func readStandardInput() throws -> [UInt8] {
         var out: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 << 10)
@@ -88,8 +88,12 @@ enum MailCommands {
             // The header is all that is read of it; the rest is taken and let go.
             if out.count < MailSource.headerLimit { out.append(contentsOf: chunk[..<n]) }
         }
-        return out
+        return Array(out.prefix(MailSource.headerLength(out)))
     }
+
+    /// A batch of headers is sent when it holds this many bytes (a call's line stays far
+    /// below the daemon's limit, however large the headers).
+    static let batchBytes = 8 << 20
 
     /// Set by Ctrl-C during a harvest: it stops after the batch being counted.
     nonisolated(unsafe) static var interrupted: sig_atomic_t = 0
@@ -113,30 +117,32 @@ enum MailCommands {
         defer { signal(SIGINT, SIG_DFL) }
         var summary = (messages: 0, repeated: 0, addresses: 0, collected: 0, unreadable: 0)
         var firstUnreadable: [String] = []
-        var batch: [MailMessage] = []
+        // Headers as their bytes, read by the daemon (GMime, in parallel), a batch a call.
+        var batch: [MailHeader] = []
+        var batchBytes = 0
         var read = 0
         func send() throws {
             guard !batch.isEmpty else { return }
-            let r = try inv.call(MailAdd(messages: batch, all: inv.flag("all"), sent: inv.flag("sent")))
+            let r = try inv.call(MailAdd(headers: batch, all: inv.flag("all"), sent: inv.flag("sent")))
             summary.messages += r["messages"]?.intValue ?? 0
             summary.repeated += r["repeated"]?.intValue ?? 0
             summary.addresses += r["addresses"]?.intValue ?? 0
             summary.collected += r["collected"]?.arrayValue?.count ?? 0
+            summary.unreadable += r["unreadable"]?.intValue ?? 0
+            for e in r["unreadableExamples"]?.arrayValue ?? [] where firstUnreadable.count < 5 {
+                firstUnreadable.append(e.stringValue ?? "")
+            }
             batch.removeAll(keepingCapacity: true)
+            batchBytes = 0
         }
         fileLoop: for file in files {
             do {
                 try MailSource.headers(of: file) { header, place in
                     read += 1
-                    do {
-                        var m = try MessageReader.message(header, strict: false)
-                        if m.date == nil { m.date = file.modified }
-                        batch.append(m)
-                    } catch {
-                        summary.unreadable += 1
-                        if firstUnreadable.count < 5 { firstUnreadable.append("\(place): \(error)") }
-                    }
-                    if batch.count == MailAdd.batchLimit {
+                    let bytes = Array(header.prefix(MailSource.headerLength(header)))
+                    batch.append(MailHeader(bytes, arrived: file.modified, place: place))
+                    batchBytes += bytes.count
+                    if batch.count == MailAdd.batchLimit || batchBytes >= Self.batchBytes {
                         try send()
                         bar.update(done: read, total: max(total, read))
                     }

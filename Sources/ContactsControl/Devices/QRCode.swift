@@ -1,21 +1,20 @@
-import Glibc
-import QRShim
+import ContactsAPI
+import JSONCore
 
-/// A QR code: its modules, dark or light, row by row (libqrencode makes them).
+/// A QR code: its modules, dark or light, row by row (the daemon makes them with libqrencode).
 struct QRCode {
     let width: Int
     let modules: [Bool]
 
-    init(_ text: String) throws(CommandFailure) {
-        var why = [CChar](repeating: 0, count: 256)
-        var data: UnsafeMutablePointer<UInt8>?
-        var width: Int32 = 0
-        guard contactsd_qr_encode(text, &data, &width, &why, why.count) == 0, let data else {
-            throw CommandFailure("no QR code: \(String(decoding: why.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
+    /// The code of `text`, as `serve.qrcode` gives it.
+    init(_ text: String, inv: Invocation) throws {
+        let result = try inv.call(ServeQRCode(text: text))
+        let rows = result["rows"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        guard let width = result["width"]?.intValue, width > 0, rows.count == width, rows.allSatisfy({ $0.utf8.count == width }) else {
+            throw CommandFailure("no QR code: the daemon's answer is not one")
         }
-        defer { free(data) }
-        self.width = Int(width)
-        modules = UnsafeBufferPointer(start: data, count: Int(width) * Int(width)).map { $0 != 0 }
+        self.width = width
+        modules = rows.flatMap { $0.utf8.map { $0 == UInt8(ascii: "1") } }
     }
 
     /// Whether the module at (x, y) is dark; outside the code (its quiet zone) none is.

@@ -2,6 +2,7 @@ import ContactsAPI
 import ContactsStore
 import ContactsSupport
 import Foundation
+import MailHeaders
 
 /// Messages' addresses into the store: which were written to and which heard from, by whose
 /// message it is (the user's own addresses, `mail.me`), and never the user's own.
@@ -30,6 +31,27 @@ final class MailService: Sendable {
         let sightings = messages.map { Self.sighting($0, me: mine, all: all, sent: sent, now: now) }
         let fromUser = sent ? messages.count : messages.filter { Self.isFromUser($0, me: mine) }.count
         return (try store.recordMail(sightings, origin: origin), fromUser)
+    }
+
+    /// Headers as bytes read (leniently, as a harvest reads them), a batch's parts at once;
+    /// with where each unreadable one is and why.
+    static func read(_ headers: [MailHeader]) -> (messages: [MailMessage], unreadable: [String]) {
+        guard !headers.isEmpty else { return ([], []) }
+        let parts = Parallel.chunks(headers.count, minimum: 64) { range in
+            var messages: [MailMessage] = []
+            var unreadable: [String] = []
+            for h in headers[range] {
+                do {
+                    var m = try MessageReader.message(h.bytes, strict: false)
+                    if m.date == nil { m.date = h.arrived }
+                    messages.append(m)
+                } catch {
+                    unreadable.append(h.place.map { "\($0): \(error)" } ?? "\(error)")
+                }
+            }
+            return (messages, unreadable)
+        }
+        return (parts.flatMap(\.0), parts.flatMap(\.1))
     }
 
     static func isFromUser(_ m: MailMessage, me: Set<String>) -> Bool { m.from.contains { me.contains(MailAddress.key($0.address)) } }

@@ -2,6 +2,7 @@ import ContactsAPI
 import ContactsSupport
 import Foundation
 import Glibc
+import MailFiles
 import MailHeaders
 
 /// The mail folders of `mail.watch` (maildirs, such as the one a mail client keeps its sent

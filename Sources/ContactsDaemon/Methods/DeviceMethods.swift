@@ -61,6 +61,10 @@ extension Daemon {
                 log.notice("the device \(request.name) has a new password")
                 return try credentials(request.name, password: password, face: face)
             },
+            RPCMethod(ServeQRCode.self) { request, _ in
+                let rows = try QRCodeMaker.rows(request.text)
+                return ["width": .int(rows.count), "rows": .array(rows.map { .string($0) })]
+            },
         ]
     }
 

@@ -4,17 +4,32 @@ import ContactsStore
 import ContactsSupport
 import JSONCore
 import JSONRPC
+import MailHeaders
 
 /// Addresses from mail: counted and collected (`mail.add`), completed (`mail.query`), kept.
 enum MailMethods {
     static func all(store: ContactStore, mail: MailService) -> [RPCMethod] {
         [
             RPCMethod(MailAdd.self) { request, _ in
-                let (r, fromUser) = try mail.record(request.messages, all: request.all, sent: request.sent)
-                return [
-                    "messages": .int(r.messages), "repeated": .int(r.repeated), "addresses": .int(r.addresses),
-                    "collected": .array(r.collected.map { .string($0) }), "fromUser": .int(fromUser),
-                ]
+                let read = MailService.read(request.headers)
+                let (r, fromUser) = try mail.record(request.messages + read.messages, all: request.all, sent: request.sent)
+                return .object(
+                    .present([
+                        "messages": .int(r.messages), "repeated": .int(r.repeated), "addresses": .int(r.addresses),
+                        "collected": .array(r.collected.map { .string($0) }), "fromUser": .int(fromUser),
+                        "unreadable": .int(read.unreadable.count),
+                        "unreadableExamples": read.unreadable.isEmpty
+                            ? nil : .array(read.unreadable.prefix(MailAdd.unreadableExamples).map { .string($0) }),
+                    ]))
+            },
+            RPCMethod(MailRead.self) { request, _ in
+                do {
+                    return ["message": try MessageReader.message(request.header, strict: true).json]
+                } catch let e as MailReadError {
+                    throw RPCError(
+                        .invalidData, "cannot read the message: \(e)",
+                        data: .object(.present(["header": e.header.map { .string($0) }, "line": e.line.map { .int($0) }])))
+                }
             },
             RPCMethod(MailQuery.self) { request, _ in
                 let found = try store.mailAddresses(matching: request.text, limit: request.limit)

@@ -38,6 +38,7 @@ enum Schemas {
 
     static let components: JSONObject = [
         "MailMessage": MailMessage.schema,
+        "MailHeader": MailHeader.schema,
         "RankedAddress": MailQuery.rankedAddress,
         "LabeledValue": [
             "type": "object", "required": ["value"],

@@ -148,6 +148,22 @@ public enum MailSource {
         return out
     }
 
+    /// How many of `bytes` the header is: up to and with the empty line that ends it (all of
+    /// them when none does).
+    public static func headerLength(_ bytes: UnsafeRawBufferPointer) -> Int {
+        var i = 0
+        while i + 1 < bytes.count {
+            if bytes[i] == 0x0A {
+                if bytes[i + 1] == 0x0A { return i + 2 }
+                if bytes[i + 1] == 0x0D && i + 2 < bytes.count && bytes[i + 2] == 0x0A { return i + 3 }
+            }
+            i += 1
+        }
+        return bytes.count
+    }
+
+    public static func headerLength(_ bytes: [UInt8]) -> Int { bytes.withUnsafeBytes { headerLength($0) } }
+
     /// Whether an empty line follows `from` in `bytes`.
     static func endsHeader(_ bytes: [UInt8], from: Int) -> Bool {
         var i = from
