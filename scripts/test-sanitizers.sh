@@ -17,7 +17,7 @@ swift build --build-tests --sanitize="$kind" --scratch-path "$scratch" "${flags[
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 filter=()
-if [ "$kind" = thread ]; then filter=(--filter "RPCServerTests|ContactStoreTests|SearchTests|SearchScanTests|ParallelTests|ParallelParseTests|HelperDecoderTests|LargeImportTests|EndToEndTests"); fi
+if [ "$kind" = thread ]; then filter=(--filter "RPCServerTests|ContactStoreTests|SearchTests|SearchScanTests|ParallelTests|ParkedThreadsTests|ParallelParseTests|HelperDecoderTests|LargeImportTests|EndToEndTests"); fi
 status=0
 # LeakSanitizer counts the one-time allocations behind Swift's lazy globals as leaks: it
 # is turned off; use-after-free, overflows and races are what these runs look for.

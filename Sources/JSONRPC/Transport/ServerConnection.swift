@@ -33,14 +33,11 @@ final class ServerConnection: RPCSession, @unchecked Sendable {
         self.server = server
     }
 
+    /// Its reader and writer on threads of their own, parked ones when some wait (a client
+    /// that connects for one request does not wait for two threads to be made).
     func start() {
-        let reader = Thread { [self] in readLoop() }
-        reader.stackSize = 4 << 20
-        reader.name = "rpc-read-\(sessionID)"
-        let writer = Thread { [self] in writeLoop() }
-        writer.name = "rpc-write-\(sessionID)"
-        reader.start()
-        writer.start()
+        ParkedThreads.shared.run("rpc-read-\(sessionID)") { [self] in readLoop() }
+        ParkedThreads.shared.run("rpc-write-\(sessionID)") { [self] in writeLoop() }
     }
 
     private func readLoop() {
