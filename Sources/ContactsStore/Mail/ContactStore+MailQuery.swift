@@ -1,5 +1,6 @@
 import ContactsCore
 import ContactsSupport
+import JSONCore
 
 /// An address that matches a mail client's query, with the contact it is on.
 public struct RankedAddress: Sendable, Equatable {
@@ -26,6 +27,10 @@ extension ContactStore {
         let patterns = SearchDocument.patterns(for: text)
         if !text.trimmingWhitespace().isEmpty && patterns.isEmpty { return (0, []) }
         return try read { db in
+            // One read transaction for the rows below (each a statement reset and stepped
+            // again): without it, each would take and drop SQLite's locks on the WAL.
+            try db.execute("BEGIN")
+            defer { try? db.execute("COMMIT") }
             try searchIndex.loadIfNeeded(db)
             let ranks = try mailRanks(db)
             let matches = searchIndex.matchesWithStarts(patterns: patterns.map { Array($0.utf8) }, collected: .included)
@@ -34,21 +39,24 @@ extension ContactStore {
             var given: Set<String> = []
             var next = order[...]
             // Contacts without an address match too: read on until `limit` addresses are found.
-            while out.count < limit && !next.isEmpty {
-                let chunk = next.prefix(max(limit - out.count, 16))
-                next = next.dropFirst(chunk.count)
-                let contacts = try Self.fetch(db, rowids: chunk.map { matches[$0].rowid }, columns: Self.projectedColumns) {
-                    Self.readContact($0)
+            // Each contact's id, name, flag and addresses only (its body's emails, read by
+            // SQLite), a cached statement a row: not the whole contact decoded.
+            let row = try db.prepare("SELECT c.id, c.name, c.collected, json_extract(c.body, '$.emails') FROM contacts c WHERE c.rowid = ?")
+            defer { row.reset() }
+            while out.count < limit, let i = next.popFirst() {
+                row.reset()
+                try row.bind([.int(matches[i].rowid)])
+                guard try row.step() else { continue }
+                let (id, name, collected) = (row.text(0), row.text(1), row.int64(2) != 0)
+                let emails = row.withBytes(3) { (try? JSONParser.parse($0))?.arrayValue ?? [] }
+                let addresses = emails.compactMap { e -> RankedAddress? in
+                    guard let value = e["value"]?.stringValue else { return nil }
+                    return RankedAddress(
+                        address: value, label: e["label"]?.stringValue, contactID: id, name: name, collected: collected,
+                        statistics: ranks.byAddress[MailAddress.key(value)])
                 }
-                for c in contacts {
-                    let addresses = c.emails.map { e in
-                        RankedAddress(
-                            address: e.value, label: e.label, contactID: c.id, name: c.name, collected: c.collected,
-                            statistics: ranks.byAddress[MailAddress.key(e.value)])
-                    }
-                    for a in Self.ordered(addresses) where out.count < limit && given.insert(MailAddress.key(a.address)).inserted {
-                        out.append(a)
-                    }
+                for a in Self.ordered(addresses) where out.count < limit && given.insert(MailAddress.key(a.address)).inserted {
+                    out.append(a)
                 }
             }
             return (matches.count, out)
@@ -76,15 +84,18 @@ extension ContactStore {
                 inside.append(i)
             }
         }
-        ranked.sort { a, b in
-            let (ta, tb) = (a.rank.rounded(.down), b.rank.rounded(.down))
-            if ta != tb { return ta > tb }
-            if a.atStart != b.atStart { return a.atStart }
+        // The tier and the two flags in one key, compared before the rank (then the position,
+        // which keeps name order among equals).
+        func key(_ r: (i: Int, rank: Double, atStart: Bool, collected: Bool)) -> Int {
+            Int(r.rank.rounded(.down)) * 4 + (r.atStart ? 2 : 0)
+        }
+        let keyed = ranked.map { (key: key($0), rank: $0.rank, collected: $0.collected, i: $0.i) }.sorted { a, b in
+            if a.key != b.key { return a.key > b.key }
             if a.rank != b.rank { return a.rank > b.rank }
             if a.collected != b.collected { return !a.collected }
             return a.i < b.i
         }
-        return ranked.map(\.i) + atStart + inside
+        return keyed.map(\.i) + atStart + inside
     }
 
     /// One contact's addresses, the best ranked first (an ordinary contact's before a
