@@ -79,6 +79,23 @@ public enum MailSource {
         }
     }
 
+    /// The maildirs at or under `folder` (Maildir++ folders inside one too), at most `limit`:
+    /// the folders whose `new/` and `cur/` a watcher watches. The same walk as `files(under:)`.
+    public static func maildirs(under folder: String, limit: Int = 10_000) -> [String] {
+        var out: [String] = []
+        var pending = [folder]
+        while let dir = pending.popLast(), out.count < limit {
+            guard let names = try? entries(dir) else { continue }
+            let isMaildir = names.contains("cur") || names.contains("new")
+            if isMaildir { out.append(dir) }
+            for name in names where !["new", "cur", "tmp"].contains(name) && (!name.hasPrefix(".") || isMaildir) {
+                var st = stat()
+                if lstat(dir + "/" + name, &st) == 0 && st.st_mode & S_IFMT == S_IFDIR { pending.append(dir + "/" + name) }
+            }
+        }
+        return out
+    }
+
     static func entries(_ dir: String) throws -> [String] {
         guard let d = opendir(dir) else { throw Unreadable(path: dir, reason: String(cString: strerror(errno))) }
         defer { closedir(d) }

@@ -41,6 +41,11 @@ final class MailSourceTests: XCTestCase {
         XCTAssertEqual(Set(froms), ["a@example.org", "b@example.org", "d@example.org", "e@example.org", "f@example.org", "g@example.org"])
         XCTAssertEqual(files.filter(\.isMbox).count, 1)
         XCTAssertThrowsError(try MailSource.files(under: [dir + "/none"])) { e in XCTAssertTrue("\(e)".contains("No such file")) }
+        // What a watcher watches: the same maildirs, the Maildir++ one inside Inbox too.
+        XCTAssertEqual(
+            Set(MailSource.maildirs(under: dir + "/Mail")), [dir + "/Mail/Inbox", dir + "/Mail/Inbox/.Sent", dir + "/Mail/Archive"])
+        try write("Mail/.hidden/cur/6", "From: h@example.org\n\n")
+        XCTAssertFalse(MailSource.maildirs(under: dir + "/Mail").contains(dir + "/Mail/.hidden"), "a hidden folder outside a maildir")
     }
 
     func testOnlyTheHeaderOfALargeMessageIsRead() throws {

@@ -28,9 +28,9 @@ final class MailService: Sendable {
         let card = Set((myCard?.emails ?? []).map { MailAddress.key($0.value) })
         let mine = me.withLock { $0 }.union(card)
         let now = Timestamp.now()
-        let sightings = messages.map { Self.sighting($0, me: mine, all: all, sent: sent, now: now) }
-        let fromUser = sent ? messages.count : messages.filter { Self.isFromUser($0, me: mine) }.count
-        return (try store.recordMail(sightings, origin: origin), fromUser)
+        let fromUser = messages.map { sent || Self.isFromUser($0, me: mine) }
+        let sightings = zip(messages, fromUser).map { Self.sighting($0, fromUser: $1, me: mine, all: all, now: now) }
+        return (try store.recordMail(sightings, origin: origin), fromUser.filter { $0 }.count)
     }
 
     /// Headers as bytes read (leniently, as a harvest reads them), a batch's parts at once;
@@ -56,11 +56,11 @@ final class MailService: Sendable {
 
     static func isFromUser(_ m: MailMessage, me: Set<String>) -> Bool { m.from.contains { me.contains(MailAddress.key($0.address)) } }
 
-    static func sighting(_ m: MailMessage, me: Set<String>, all: Bool, sent: Bool, now: Int64) -> MailSighting {
+    /// What a message says of its people: a message from the user, whom it was written to; another, whom it was heard from.
+    static func sighting(_ m: MailMessage, fromUser fromMe: Bool, me: Set<String>, all: Bool, now: Int64) -> MailSighting {
         func addresses(_ list: [MailMessage.Address]) -> [MailAddress] {
             list.map { MailAddress(address: $0.address, name: $0.name) }.filter { !me.contains($0.key) && $0.address.contains("@") }
         }
-        let fromMe = sent || isFromUser(m, me: me)
         var s = MailSighting(messageID: m.id, date: m.date ?? now)
         if fromMe {
             s.writtenTo = addresses(m.to + m.cc + m.bcc)

@@ -46,7 +46,7 @@ final class MailWatcher: @unchecked Sendable {
             s.folders = folders
             for folder in folders {
                 var found = 0
-                for dir in Self.maildirs(under: folder) {
+                for dir in MailSource.maildirs(under: folder) {
                     for sub in ["new", "cur"] {
                         if let wd = try? inotify.watch(dir + "/" + sub, Self.mask) {
                             s.watched[wd] = dir + "/" + sub
@@ -65,23 +65,6 @@ final class MailWatcher: @unchecked Sendable {
             return s.inotify
         }
         inotify?.stop()
-    }
-
-    /// The maildirs at and under `folder` (Maildir++ folders and nested ones).
-    static func maildirs(under folder: String) -> [String] {
-        var out: [String] = []
-        var pending = [folder]
-        while let dir = pending.popLast(), out.count < 10_000 {
-            guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { continue }
-            if names.contains("new") || names.contains("cur") { out.append(dir) }
-            for n in names where !["new", "cur", "tmp"].contains(n) {
-                var isDir: ObjCBool = false
-                if FileManager.default.fileExists(atPath: dir + "/" + n, isDirectory: &isDir), isDir.boolValue {
-                    pending.append(dir + "/" + n)
-                }
-            }
-        }
-        return out
     }
 
     private func handle(_ batch: [Inotify.Event]) {
