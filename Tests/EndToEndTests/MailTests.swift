@@ -102,6 +102,20 @@ final class MailTests: FixtureTestCase {
                 "mail.add", ["headers": [["header": base64(encoded)]], "messages": .array(Array(repeating: ["id": "x"], count: 1000))]))
     }
 
+    func testAQueryGivesOnlyTheFieldsAskedForAndRefusesOnesItHasNot() throws {
+        _ = try daemon.ctl("mail", "add", stdin: "From: Zoë Stranger <zoe@example.org>\nTo: \(me)\nMessage-ID: <f@x>\n\n")
+        let client = try daemon.client()
+        let all = try client.call("mail.query", ["text": "zoe"])["addresses"]?.arrayValue?.first?.objectValue
+        XCTAssertEqual(all?.keys.sorted(), MailQueryFields.all.sorted())
+        XCTAssertEqual(all?["received"], 1)
+        let some = try client.call("mail.query", ["text": "zoe", "fields": ["name"]])["addresses"]?.arrayValue?.first?.objectValue
+        XCTAssertEqual(some?.keys.sorted(), ["address", "name"])
+        XCTAssertEqual(some?["name"], "Zoë Stranger")
+        XCTAssertThrowsError(try client.call("mail.query", ["text": "zoe", "fields": ["score"]])) { e in
+            XCTAssertTrue("\(e)".contains("'score'"), "\(e)")
+        }
+    }
+
     func testWrittenToComesFirstThenHeardFromThenTheRest() throws {
         _ = try daemon.ctl("add", "Sam Never", "--email", "sam.never@example.org")
         _ = try daemon.ctl(
@@ -350,4 +364,9 @@ final class MailTests: FixtureTestCase {
     func which(_ name: String) -> String? {
         ["/usr/bin/", "/usr/local/bin/", "/bin/"].map { $0 + name }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
+}
+
+/// The fields of a RankedAddress (docs/API.md).
+enum MailQueryFields {
+    static let all = ["address", "name", "label", "contact", "collected", "sent", "received", "lastSent", "lastReceived"]
 }

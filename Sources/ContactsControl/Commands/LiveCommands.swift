@@ -20,7 +20,7 @@ enum LiveCommands {
         // Every address of every matching contact (collected ones too), ranked by the daemon:
         // those written to first, then those heard from, then the rest. (No folding here: the
         // client stays free of the transliterator, which costs milliseconds to load.)
-        let result = try inv.call(MailQuery(text: text, limit: limit))
+        let result = try inv.call(MailQuery(text: text, limit: limit, fields: ["address", "name", "label"]))
         let addresses = result["addresses"]?.arrayValue ?? []
         func each(_ body: (_ address: String, _ name: String, _ label: String) -> Void) {
             for a in addresses {

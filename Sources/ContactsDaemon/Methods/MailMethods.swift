@@ -33,7 +33,7 @@ enum MailMethods {
             },
             RPCMethod(MailQuery.self) { request, _ in
                 let found = try store.mailAddresses(matching: request.text, limit: request.limit)
-                return ["total": .int(found.total), "addresses": .array(found.addresses.map(json))]
+                return ["total": .int(found.total), "addresses": .array(found.addresses.map { json($0, fields: request.fields) })]
             },
             RPCMethod(ContactsKeep.self) { request, _ in try store.keep(id: request.target.id).json },
             RPCMethod(ContactsMe.self) { request, _ in
@@ -47,13 +47,19 @@ enum MailMethods {
         ]
     }
 
-    static func json(_ a: RankedAddress) -> JSONValue {
+    /// A ranked address as the API shows it: every field, or those `fields` names.
+    static func json(_ a: RankedAddress, fields: Set<String>? = nil) -> JSONValue {
+        func wants(_ key: String) -> Bool { fields?.contains(key) ?? true }
         let s = a.statistics
-        return [
-            "address": .string(a.address), "name": .string(a.name), "label": a.label.map { .string($0) } ?? .null,
-            "contact": .string(a.contactID), "collected": .bool(a.collected), "sent": .int(s?.sent ?? 0),
-            "received": .int(s?.received ?? 0), "lastSent": s?.lastSent.map { .string(Timestamp.format($0)) } ?? .null,
-            "lastReceived": s?.lastReceived.map { .string(Timestamp.format($0)) } ?? .null,
-        ]
+        var o: JSONObject = ["address": .string(a.address)]
+        if wants("name") { o["name"] = .string(a.name) }
+        if wants("label") { o["label"] = a.label.map { .string($0) } ?? .null }
+        if wants("contact") { o["contact"] = .string(a.contactID) }
+        if wants("collected") { o["collected"] = .bool(a.collected) }
+        if wants("sent") { o["sent"] = .int(s?.sent ?? 0) }
+        if wants("received") { o["received"] = .int(s?.received ?? 0) }
+        if wants("lastSent") { o["lastSent"] = s?.lastSent.map { .string(Timestamp.format($0)) } ?? .null }
+        if wants("lastReceived") { o["lastReceived"] = s?.lastReceived.map { .string(Timestamp.format($0)) } ?? .null }
+        return .object(o)
     }
 }
