@@ -32,7 +32,9 @@ enum MailMethods {
                 }
             },
             RPCMethod(MailQuery.self) { request, _ in
-                let found = try store.mailAddresses(matching: request.text, limit: request.limit)
+                // The counts and dates are read only when asked for (query-email does not).
+                let counts = request.fields.map { !$0.isDisjoint(with: ["sent", "received", "lastSent", "lastReceived"]) } ?? true
+                let found = try store.mailAddresses(matching: request.text, limit: request.limit, statistics: counts)
                 return ["total": .int(found.total), "addresses": .array(found.addresses.map { json($0, fields: request.fields) })]
             },
             RPCMethod(ContactsKeep.self) { request, _ in try store.keep(id: request.target.id).json },

@@ -10,8 +10,8 @@ public struct RankedAddress: Sendable, Equatable {
     public var contactID: String
     public var name: String
     public var collected: Bool
-    /// How often and when it was seen in mail; nil: never.
-    public var statistics: MailStatistics?
+    /// How often and when it was seen in mail; nil: never (or not asked for).
+    public var statistics: MailStatistics? = nil
 }
 
 /// The addresses a mail client completes: every contact that matches (collected ones too),
@@ -22,7 +22,10 @@ extension ContactStore {
     /// the start of a name or address before one inside it, then the more often and more
     /// lately seen, then name order. An address on several contacts is given once (an
     /// ordinary contact's before a collected one's). `total` counts the matching contacts.
-    public func mailAddresses(matching text: String, limit: Int) throws -> (total: Int, addresses: [RankedAddress]) {
+    /// `statistics`: with each address's counts and dates (read for the addresses given).
+    public func mailAddresses(matching text: String, limit: Int, statistics: Bool = true) throws -> (
+        total: Int, addresses: [RankedAddress]
+    ) {
         noteRead()
         let patterns = SearchDocument.patterns(for: text)
         if !text.trimmingWhitespace().isEmpty && patterns.isEmpty { return (0, []) }
@@ -49,14 +52,18 @@ extension ContactStore {
                 guard try row.step() else { continue }
                 let (id, name, collected) = (row.text(0), row.text(1), row.int64(2) != 0)
                 let emails = row.withBytes(3) { (try? JSONParser.parse($0))?.arrayValue ?? [] }
-                let addresses = emails.compactMap { e -> RankedAddress? in
+                let addresses = emails.compactMap { e -> (RankedAddress, rank: Double)? in
                     guard let value = e["value"]?.stringValue else { return nil }
-                    return RankedAddress(
-                        address: value, label: e["label"]?.stringValue, contactID: id, name: name, collected: collected,
-                        statistics: ranks.byAddress[MailAddress.key(value)])
+                    let a = RankedAddress(address: value, label: e["label"]?.stringValue, contactID: id, name: name, collected: collected)
+                    return (a, ranks.rank(of: value) ?? 0)
                 }
                 for a in Self.ordered(addresses) where out.count < limit && given.insert(MailAddress.key(a.address)).inserted {
                     out.append(a)
+                }
+            }
+            if statistics {
+                for i in out.indices where ranks.rank(of: out[i].address) != nil {
+                    out[i].statistics = try Self.statistics(db, MailAddress.key(out[i].address))
                 }
             }
             return (matches.count, out)
@@ -72,7 +79,7 @@ extension ContactStore {
     /// The positions of `matches` (in name order) best first for mail: ranked contacts by tier,
     /// a match at a start, rank, an ordinary contact before a collected one, then name order;
     /// the rest with matches at a start first.
-    static func mailOrder(_ matches: [(rowid: Int64, atStart: Bool, collected: Bool)], ranks: [Int64: Double]) -> [Int] {
+    static func mailOrder(_ matches: [(rowid: Int64, atStart: Bool, collected: Bool)], ranks: MailRanking.Table) -> [Int] {
         var ranked: [(i: Int, rank: Double, atStart: Bool, collected: Bool)] = []
         var atStart: [Int] = [], inside: [Int] = []
         for (i, m) in matches.enumerated() {
@@ -100,10 +107,10 @@ extension ContactStore {
 
     /// One contact's addresses, the best ranked first (an ordinary contact's before a
     /// collected one's among equals, so that the ordinary one is kept of an address on both).
-    static func ordered(_ addresses: [RankedAddress]) -> [RankedAddress] {
+    static func ordered(_ addresses: [(RankedAddress, rank: Double)]) -> [RankedAddress] {
         addresses.enumerated().sorted { x, y in
-            let (a, b) = (x.element.statistics?.rank ?? 0, y.element.statistics?.rank ?? 0)
+            let (a, b) = (x.element.rank, y.element.rank)
             return a != b ? a > b : x.offset < y.offset
-        }.map(\.element)
+        }.map(\.element.0)
     }
 }

@@ -103,6 +103,23 @@ final class MailStoreTests: StoreTestCase {
         XCTAssertEqual(found.addresses[0].statistics?.sent, 1)
         XCTAssertTrue(found.addresses[1].collected)
         XCTAssertEqual(try store.mailAddresses(matching: "sam", limit: 2).addresses.count, 2)
+        // Without the counts, the same order, and none read.
+        let bare = try store.mailAddresses(matching: "sam", limit: 10, statistics: false)
+        XCTAssertEqual(bare.addresses.map(\.address), found.addresses.map(\.address))
+        XCTAssertTrue(bare.addresses.allSatisfy { $0.statistics == nil })
+        XCTAssertEqual(found.addresses[2].statistics?.received, 2, "read when asked for")
+    }
+
+    func testTheRankTableKeepsAKeysBestRankAndKnowsNoOtherKey() {
+        let table = MailRanking.Table([(key: 5, rank: 1.5), (key: -3, rank: 0.5), (key: 5, rank: 2.5), (key: 9, rank: 1)])
+        XCTAssertEqual(table.count, 3)
+        XCTAssertEqual(table[5], 2.5)
+        XCTAssertEqual(table[-3], 0.5)
+        XCTAssertEqual(table[9], 1)
+        XCTAssertNil(table[4])
+        XCTAssertNil(table[10])
+        XCTAssertNil(MailRanking.Table()[0])
+        XCTAssertEqual(MailRanking.key("Zoe@Example.org"), MailRanking.key("zoe@example.org"), "keyed as addresses compare")
     }
 
     func testOftenAndLatelyBeatsOnceLongAgo() throws {
