@@ -14,10 +14,11 @@ swiftc "${flags[@]}" -module-name VCard -emit-module -emit-module-path "$out/VCa
 swiftc "${flags[@]}" -I "$out" fuzz/VCardFuzz.swift "$out/libVCard.a" -o "$out/vcard-fuzz"
 swiftc "${flags[@]}" -module-name JSONCore -emit-module -emit-module-path "$out/JSONCore.swiftmodule" -emit-library -static \
     -o "$out/libJSONCore.a" Sources/JSONCore/*.swift
-# JSONRPC needs only the system-call helper, the log level and Locked of ContactsSupport (whose other
-# files need its C kernels): those files make the module here.
+# JSONRPC needs only the system-call helper, the log level, Locked and ParkedThreads of ContactsSupport
+# (whose other files need its C kernels): those files make the module here.
 swiftc "${flags[@]}" -module-name ContactsSupport -emit-module -emit-module-path "$out/ContactsSupport.swiftmodule" -emit-library -static \
-    -o "$out/libContactsSupport.a" Sources/ContactsSupport/SystemError.swift Sources/ContactsSupport/LogLevel.swift Sources/ContactsSupport/Locked.swift
+    -o "$out/libContactsSupport.a" Sources/ContactsSupport/SystemError.swift Sources/ContactsSupport/LogLevel.swift Sources/ContactsSupport/Locked.swift \
+    Sources/ContactsSupport/ParkedThreads.swift
 swiftc "${flags[@]}" -I "$out" -module-name JSONRPC -emit-module -emit-module-path "$out/JSONRPC.swiftmodule" -emit-library -static \
     -o "$out/libJSONRPC.a" Sources/JSONRPC/*/*.swift
 swiftc "${flags[@]}" -I "$out" fuzz/JSONRPCFuzz.swift "$out/libJSONRPC.a" "$out/libJSONCore.a" "$out/libContactsSupport.a" -o "$out/jsonrpc-fuzz"
