@@ -88,7 +88,7 @@ let package = Package(
         // nothing about contacts or the store.
         .target(name: "MailHeaders", dependencies: ["MailShim", "ContactsAPI", "ContactsSupport"]),
         // Where messages are: maildirs and mbox files walked, each message's header bytes.
-        .target(name: "MailFiles", dependencies: ["ContactsSupport"]),
+        .target(name: "MailFiles", dependencies: ["ContactsAPI"]),
         // Phone numbers as numbers: libphonenumber (C++, Debian's libphonenumber-dev) behind
         // a few C functions, and the Swift face of them.
         .target(name: "PhoneNumberShim", linkerSettings: [.linkedLibrary("phonenumber"), .linkedLibrary("stdc++")]),

@@ -66,8 +66,8 @@ public enum ContactsCtl {
         while let entry = p.pointee {
             let s = String(cString: entry)
             // The first of a name given twice, as getenv finds it.
-            if let eq = s.utf8.firstIndex(of: UInt8(ascii: "=")), out[String(s[..<eq])] == nil {
-                out[String(s[..<eq])] = String(s[s.index(after: eq)...])
+            if let eq = s.utf8.firstIndex(of: UInt8(ascii: "=")), case let name = String(s[..<eq]), out[name] == nil {
+                out[name] = String(s[s.index(after: eq)...])
             }
             p += 1
         }

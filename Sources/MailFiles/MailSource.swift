@@ -1,4 +1,4 @@
-import ContactsSupport
+import ContactsAPI
 import Foundation
 import Glibc
 
@@ -22,8 +22,9 @@ public enum MailSource {
         public var description: String { "\(path): \(reason)" }
     }
 
-    /// The most of a message's header read (a larger header is read this far).
-    public static let headerLimit = 1 << 20
+    /// The most of a message's header read (a larger header is read this far): what
+    /// `mail.add` and `mail.read` take of one.
+    public static let headerLimit = MailHeader.byteLimit
 
     /// Every file of mail under `paths`, in order (a maildir's by name).
     public static func files(under paths: [String]) throws -> [File] {
@@ -107,8 +108,8 @@ public enum MailSource {
         return names.sorted()
     }
 
-    /// Each message's header in `file` (with where it is, for a report: the path, and in an
-    /// mbox the message's number).
+    /// Each message's header in `file`, to the empty line that ends it (with where it is, for a
+    /// report: the path, and in an mbox the message's number).
     public static func headers(of file: File, _ each: (_ header: UnsafeRawBufferPointer, _ place: String) throws -> Void) throws {
         if !file.isMbox {
             let bytes = try header(ofFileAt: file.path)
@@ -125,8 +126,8 @@ public enum MailSource {
             var n = 0
             for start in messageStarts(all) {
                 n += 1
-                let end = min(all.count, start + headerLimit)
-                try each(UnsafeRawBufferPointer(rebasing: all[start..<end]), "\(file.path), message \(n)")
+                let most = UnsafeRawBufferPointer(rebasing: all[start..<min(all.count, start + headerLimit)])
+                try each(UnsafeRawBufferPointer(rebasing: most[..<headerLength(most)]), "\(file.path), message \(n)")
             }
         }
     }
@@ -160,14 +161,19 @@ public enum MailSource {
             guard n > 0 else { break }
             let searchFrom = max(0, out.count - 3)
             out.append(contentsOf: chunk[..<n])
-            if Self.endsHeader(out, from: searchFrom) { break }
+            if out.withUnsafeBytes({ headerEnd(UnsafeRawBufferPointer(rebasing: $0[searchFrom...])) }) != nil { break }
         }
-        return out
+        return Array(out.prefix(headerLength(out)))
     }
 
     /// How many of `bytes` the header is: up to and with the empty line that ends it (all of
     /// them when none does).
-    public static func headerLength(_ bytes: UnsafeRawBufferPointer) -> Int {
+    public static func headerLength(_ bytes: UnsafeRawBufferPointer) -> Int { headerEnd(bytes) ?? bytes.count }
+
+    public static func headerLength(_ bytes: [UInt8]) -> Int { bytes.withUnsafeBytes { headerLength($0) } }
+
+    /// Where the empty line that ends a header ends in `bytes`, if there is one.
+    static func headerEnd(_ bytes: UnsafeRawBufferPointer) -> Int? {
         var i = 0
         while i + 1 < bytes.count {
             if bytes[i] == 0x0A {
@@ -176,20 +182,6 @@ public enum MailSource {
             }
             i += 1
         }
-        return bytes.count
-    }
-
-    public static func headerLength(_ bytes: [UInt8]) -> Int { bytes.withUnsafeBytes { headerLength($0) } }
-
-    /// Whether an empty line follows `from` in `bytes`.
-    static func endsHeader(_ bytes: [UInt8], from: Int) -> Bool {
-        var i = from
-        while i + 1 < bytes.count {
-            if bytes[i] == 0x0A && (bytes[i + 1] == 0x0A || (bytes[i + 1] == 0x0D && i + 2 < bytes.count && bytes[i + 2] == 0x0A)) {
-                return true
-            }
-            i += 1
-        }
-        return false
+        return nil
     }
 }

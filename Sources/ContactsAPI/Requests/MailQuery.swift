@@ -32,6 +32,9 @@ public struct MailQuery: APIRequest {
 
     public var text: String
     public var limit: Int
+    /// The fields of the counts and dates (read only when one of them is asked for).
+    public static let countFields: Set<String> = ["sent", "received", "lastSent", "lastReceived"]
+
     /// nil: every field.
     public var fields: Set<String>?
 

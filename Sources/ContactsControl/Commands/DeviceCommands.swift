@@ -104,9 +104,17 @@ enum DeviceCommands {
         let password = result["password"]?.stringValue ?? ""
         let url = result["url"]?.stringValue
         let link = url.map { davx5Link($0, user: name, password: inv.flag("qr-with-password") ? password : nil) }
+        // Asked of the daemon once, for the file and the terminal alike.
+        var code: QRCode?
+        func qrCode(_ link: String) throws -> QRCode {
+            if let code { return code }
+            let made = try QRCode(link, inv: inv)
+            code = made
+            return made
+        }
         if let file = inv.value("qr") {
             guard let link else { throw CommandFailure("no QR code: the network face is off ('contactsctl serve lan enable')") }
-            try TransferCommands.writeFile(file, try QRCode(link, inv: inv).png())
+            try TransferCommands.writeFile(file, try qrCode(link).png())
         }
         if inv.json {
             inv.output.json(result)
@@ -125,7 +133,7 @@ enum DeviceCommands {
         if let link, inv.output.isTerminal {
             inv.output.line()
             inv.output.line("Scan with DAVx⁵ (\(link.replacingOccurrences(of: password, with: "…"))):")
-            for line in try QRCode(link, inv: inv).terminalLines { inv.output.line(line) }
+            for line in try qrCode(link).terminalLines { inv.output.line(line) }
         }
         inv.output.line(inv.output.dim("The phone asks to trust the certificate: accept it if the fingerprint is the one above."))
         return 0

@@ -139,9 +139,8 @@ enum MailCommands {
             do {
                 try MailSource.headers(of: file) { header, place in
                     read += 1
-                    let bytes = Array(header.prefix(MailSource.headerLength(header)))
-                    batch.append(MailHeader(bytes, arrived: file.modified, place: place))
-                    batchBytes += bytes.count
+                    batch.append(MailHeader(Array(header), arrived: file.modified, place: place))
+                    batchBytes += header.count
                     if batch.count == MailAdd.batchLimit || batchBytes >= Self.batchBytes {
                         try send()
                         bar.update(done: read, total: max(total, read))

@@ -3,7 +3,6 @@ import ContactsSupport
 import Foundation
 import Glibc
 import MailFiles
-import MailHeaders
 
 /// The mail folders of `mail.watch` (maildirs, such as the one a mail client keeps its sent
 /// mail in): each message that lands in a `new/` or `cur/` of theirs is read and counted, as
@@ -74,17 +73,19 @@ final class MailWatcher: @unchecked Sendable {
                 return dir + "/" + e.name
             }
         }
-        var messages: [MailMessage] = []
+        var headers: [MailHeader] = []
+        let now = Timestamp.now()
         for path in paths {
             do {
-                var m = try MessageReader.message(try MailSource.header(ofFileAt: path), strict: false)
-                if m.date == nil { m.date = Timestamp.now() }
-                messages.append(m)
+                headers.append(MailHeader(try MailSource.header(ofFileAt: path), arrived: now, place: path))
             } catch {
                 // A message renamed away meanwhile (new/ to cur/) arrives again under its new name.
-                log.debug("mail.watch: \(path): \(error)")
+                log.debug("mail.watch: \(error)")
             }
         }
+        // Read as a harvest's headers are.
+        let (messages, unreadable) = MailService.read(headers)
+        for u in unreadable { log.debug("mail.watch: \(u)") }
         guard !messages.isEmpty else { return }
         do {
             let (r, _) = try mail.record(messages, all: false, sent: false, origin: "mail")

@@ -33,7 +33,7 @@ enum MailMethods {
             },
             RPCMethod(MailQuery.self) { request, _ in
                 // The counts and dates are read only when asked for (query-email does not).
-                let counts = request.fields.map { !$0.isDisjoint(with: ["sent", "received", "lastSent", "lastReceived"]) } ?? true
+                let counts = request.fields.map { !$0.isDisjoint(with: MailQuery.countFields) } ?? true
                 let found = try store.mailAddresses(matching: request.text, limit: request.limit, statistics: counts)
                 return ["total": .int(found.total), "addresses": .array(found.addresses.map { json($0, fields: request.fields) })]
             },
