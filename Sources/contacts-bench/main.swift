@@ -13,6 +13,12 @@ let count = options.count
 
 let dir = NSTemporaryDirectory() + "contacts-bench-" + UUID().uuidString.prefix(8)
 try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+
+/// Ends a run that measured one part: its scratch directory goes first (`exit` skips `defer`).
+func finish() -> Never {
+    try? FileManager.default.removeItem(atPath: dir)
+    exit(0)
+}
 defer { try? FileManager.default.removeItem(atPath: dir) }
 
 var report = Report()
@@ -22,7 +28,7 @@ PhoneRegion.current = "US"
 if options.duplicatesOnly {
     try DuplicatesRealisticBench.measure(count: count, scratch: dir, namesakes: options.namesakeCorpus, into: &report)
     report.print(title: "contacts-bench: duplicates, \(count) contacts")
-    exit(0)
+    finish()
 }
 let t0 = now()
 let contacts: [Contact]
@@ -45,30 +51,30 @@ if options.corpusOnly {
         try vCard3(contacts).write(toFile: file, atomically: false, encoding: .utf8)
     }
     report.print(title: "contacts-bench: the corpus of \(count) contacts")
-    exit(0)
+    finish()
 }
 if options.typedOnly {
     try TypedFieldsBench.measure(contacts, scratch: dir, into: &report)
     report.print(title: "contacts-bench: dates, relations, IM and readings in an import, \(count) contacts")
-    exit(0)
+    finish()
 }
 if options.googleOnly {
     report.merge(try GoogleBench.measure(contacts, scratch: dir))
     report.print(title: "contacts-bench: a Google account, \(count) contacts")
-    exit(0)
+    finish()
 }
 if options.mailOnly {
     let messages = options.mailMessages ?? count
     report.merge(try MailBench.measure(contacts, messages: messages, scratch: dir))
     report.print(title: "contacts-bench: mail, \(messages) messages, \(count) contacts")
     if let path = options.jsonOut { try report.writeJSON(to: path) }
-    exit(0)
+    finish()
 }
 if options.viewsOnly {
     report.merge(try ViewsBench.measure(contacts, scratch: dir))
     report.print(title: "contacts-bench: live views, \(count) contacts")
     if let path = options.jsonOut { try report.writeJSON(to: path) }
-    exit(0)
+    finish()
 }
 
 let store = options.daemonOnly ? nil : try StoreBench.fill(contacts, path: dir + "/contacts.sqlite3", options: options, into: &report)
