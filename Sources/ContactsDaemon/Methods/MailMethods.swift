@@ -35,7 +35,8 @@ enum MailMethods {
                 // The counts and dates are read only when asked for (query-email does not).
                 let counts = request.fields.map { !$0.isDisjoint(with: MailQuery.countFields) } ?? true
                 let found = try store.mailAddresses(matching: request.text, limit: request.limit, statistics: counts)
-                return ["total": .int(found.total), "addresses": .array(found.addresses.map { json($0, fields: request.fields) })]
+                let fields = AddressFields(request.fields)
+                return ["total": .int(found.total), "addresses": .array(found.addresses.map { json($0, fields: fields) })]
             },
             RPCMethod(ContactsKeep.self) { request, _ in try store.keep(id: request.target.id).json },
             RPCMethod(ContactsMe.self) { request, _ in
@@ -49,19 +50,30 @@ enum MailMethods {
         ]
     }
 
-    /// A ranked address as the API shows it: every field, or those `fields` names.
-    static func json(_ a: RankedAddress, fields: Set<String>? = nil) -> JSONValue {
-        func wants(_ key: String) -> Bool { fields?.contains(key) ?? true }
+    /// A ranked address as the API shows it: the fields asked for.
+    static func json(_ a: RankedAddress, fields f: AddressFields = AddressFields(nil)) -> JSONValue {
         let s = a.statistics
         var o: JSONObject = ["address": .string(a.address)]
-        if wants("name") { o["name"] = .string(a.name) }
-        if wants("label") { o["label"] = a.label.map { .string($0) } ?? .null }
-        if wants("contact") { o["contact"] = .string(a.contactID) }
-        if wants("collected") { o["collected"] = .bool(a.collected) }
-        if wants("sent") { o["sent"] = .int(s?.sent ?? 0) }
-        if wants("received") { o["received"] = .int(s?.received ?? 0) }
-        if wants("lastSent") { o["lastSent"] = s?.lastSent.map { .string(Timestamp.format($0)) } ?? .null }
-        if wants("lastReceived") { o["lastReceived"] = s?.lastReceived.map { .string(Timestamp.format($0)) } ?? .null }
+        if f.name { o["name"] = .string(a.name) }
+        if f.label { o["label"] = a.label.map { .string($0) } ?? .null }
+        if f.contact { o["contact"] = .string(a.contactID) }
+        if f.collected { o["collected"] = .bool(a.collected) }
+        if f.sent { o["sent"] = .int(s?.sent ?? 0) }
+        if f.received { o["received"] = .int(s?.received ?? 0) }
+        if f.lastSent { o["lastSent"] = s?.lastSent.map { .string(Timestamp.format($0)) } ?? .null }
+        if f.lastReceived { o["lastReceived"] = s?.lastReceived.map { .string(Timestamp.format($0)) } ?? .null }
         return .object(o)
+    }
+
+    /// Which fields of each address an answer holds (`fields`, nil: all), looked up once for
+    /// all of its addresses.
+    struct AddressFields {
+        let name, label, contact, collected, sent, received, lastSent, lastReceived: Bool
+
+        init(_ fields: Set<String>?) {
+            func has(_ field: String) -> Bool { fields?.contains(field) ?? true }
+            (name, label, contact, collected) = (has("name"), has("label"), has("contact"), has("collected"))
+            (sent, received, lastSent, lastReceived) = (has("sent"), has("received"), has("lastSent"), has("lastReceived"))
+        }
     }
 }

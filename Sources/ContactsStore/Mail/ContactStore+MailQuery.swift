@@ -39,25 +39,26 @@ extension ContactStore {
             let matches = searchIndex.matchesWithStarts(patterns: patterns.map { Array($0.utf8) }, collected: .included)
             let order = Self.mailOrder(matches, ranks: ranks.byRowid)
             var out: [RankedAddress] = []
-            var given: Set<String> = []
+            out.reserveCapacity(min(limit, 1000))
+            var given = GivenAddresses()
             var next = order[...]
             // Contacts without an address match too: read on until `limit` addresses are found.
-            // Each contact's id, name, flag and addresses only (its body's emails, read by
-            // SQLite), a cached statement a row: not the whole contact decoded.
-            let row = try db.prepare("SELECT c.id, c.name, c.collected, json_extract(c.body, '$.emails') FROM contacts c WHERE c.rowid = ?")
+            // Each contact's id, name and the emails of its body (the rest of the body stepped
+            // over, not built), a cached statement a row: not the whole contact decoded. (Whether
+            // it was collected, the search index knows.)
+            let row = try db.prepare("SELECT id, name, body FROM contacts WHERE rowid = ?")
             defer { row.reset() }
             while out.count < limit, let i = next.popFirst() {
                 row.reset()
                 try row.bind([.int(matches[i].rowid)])
                 guard try row.step() else { continue }
-                let (id, name, collected) = (row.text(0), row.text(1), row.int64(2) != 0)
-                let emails = row.withBytes(3) { (try? JSONParser.parse($0))?.arrayValue ?? [] }
-                let addresses = emails.compactMap { e -> (RankedAddress, rank: Double)? in
+                let (id, name, collected) = (row.text(0), row.text(1), matches[i].collected)
+                let emails = row.withBytes(2) { (try? JSONParser.members($0, ["emails"]))?[0]?.arrayValue ?? [] }
+                let addresses = emails.compactMap { e -> RankedAddress? in
                     guard let value = e["value"]?.stringValue else { return nil }
-                    let a = RankedAddress(address: value, label: e["label"]?.stringValue, contactID: id, name: name, collected: collected)
-                    return (a, ranks.rank(of: value) ?? 0)
+                    return RankedAddress(address: value, label: e["label"]?.stringValue, contactID: id, name: name, collected: collected)
                 }
-                for a in Self.ordered(addresses) where out.count < limit && given.insert(MailAddress.key(a.address)).inserted {
+                for a in Self.ordered(addresses, ranks: ranks) where out.count < limit && given.insert(a.address) {
                     out.append(a)
                 }
             }
@@ -107,10 +108,29 @@ extension ContactStore {
 
     /// One contact's addresses, the best ranked first (an ordinary contact's before a
     /// collected one's among equals, so that the ordinary one is kept of an address on both).
-    static func ordered(_ addresses: [(RankedAddress, rank: Double)]) -> [RankedAddress] {
-        addresses.enumerated().sorted { x, y in
-            let (a, b) = (x.element.rank, y.element.rank)
-            return a != b ? a > b : x.offset < y.offset
-        }.map(\.element.0)
+    static func ordered(_ addresses: [RankedAddress], ranks: MailRanking.Ranks) -> [RankedAddress] {
+        if addresses.count < 2 { return addresses }
+        let rank = addresses.map { ranks.rank(of: $0.address) ?? 0 }
+        return addresses.indices.sorted { rank[$0] != rank[$1] ? rank[$0] > rank[$1] : $0 < $1 }.map { addresses[$0] }
+    }
+}
+
+/// The addresses a query has given, so that each is given once (by `MailAddress.key`): found
+/// by the 64-bit hash of the key, made without a string; the keys are compared only when two
+/// hashes agree, so that two addresses sharing a hash are both given.
+private struct GivenAddresses {
+    private var byHash: [Int64: String] = [:]
+    /// The keys of addresses whose hash an earlier, other address had.
+    private var sharingAHash: Set<String> = []
+
+    /// Whether `address` is new (and now given).
+    mutating func insert(_ address: String) -> Bool {
+        let hash = MailRanking.key(address)
+        guard let first = byHash[hash] else {
+            byHash[hash] = address
+            return true
+        }
+        let key = MailAddress.key(address)
+        return MailAddress.key(first) != key && sharingAHash.insert(key).inserted
     }
 }

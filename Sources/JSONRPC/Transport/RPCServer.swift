@@ -18,8 +18,8 @@ public struct RPCServerConfiguration: Sendable {
     public init() {}
 }
 
-/// Serves an `RPCEngine` on a listening Unix socket, one reader and one writer thread per
-/// connection (blocking I/O measured fastest on this kind of machine).
+/// Serves an `RPCEngine` on a listening Unix socket, a reader thread per connection and a
+/// writer thread when one is needed (blocking I/O measured fastest on this kind of machine).
 public final class RPCServer: @unchecked Sendable {
     public typealias Logger = @Sendable (LogLevel, String) -> Void
 

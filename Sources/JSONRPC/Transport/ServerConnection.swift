@@ -3,9 +3,10 @@ import Foundation
 import Glibc
 import JSONCore
 
-/// One client connection: a reader thread that parses and handles requests in order, and a
-/// writer thread that drains replies and notifications, so that a slow reader never blocks
-/// anyone else.
+/// One client connection: a reader thread that parses and handles requests in order and sends
+/// each reply itself when the socket takes it at once, and a writer thread, started when first
+/// needed, that drains what waits (replies a slow reader leaves, notifications to a
+/// subscriber), so that a slow reader never blocks anyone else.
 final class ServerConnection: RPCSession, @unchecked Sendable {
     let sessionID: Int
     let fd: Int32
@@ -24,6 +25,8 @@ final class ServerConnection: RPCSession, @unchecked Sendable {
     /// Called once what waits to go out has gone (`offerNotification`).
     private var drainActions: [@Sendable () -> Void] = []
     private var keepOpenForNotifications = false
+    /// The writer has been started (it then ends the connection, not the reader).
+    private var writerStarted = false
 
     init(id: Int, fd: Int32, peer: PeerCredentials, server: RPCServer, limits: RPCServerConfiguration) {
         self.limits = limits
@@ -33,10 +36,16 @@ final class ServerConnection: RPCSession, @unchecked Sendable {
         self.server = server
     }
 
-    /// Its reader and writer on threads of their own, parked ones when some wait (a client
-    /// that connects for one request does not wait for two threads to be made).
+    /// Its reader on a thread of its own, a parked one when one waits (a client that connects
+    /// for one request does not wait for a thread to be made); the writer only when something
+    /// waits to go out (a client that asks and reads wakes no second thread).
     func start() {
         ParkedThreads.shared.run("rpc-read-\(sessionID)") { [self] in readLoop() }
+    }
+
+    private func startWriterLocked() {
+        guard !writerStarted && !closed else { return }
+        writerStarted = true
         ParkedThreads.shared.run("rpc-write-\(sessionID)") { [self] in writeLoop() }
     }
 
@@ -71,8 +80,13 @@ final class ServerConnection: RPCSession, @unchecked Sendable {
         // A client that closed its end altogether (not only its writing half) reads nothing
         // more: the connection ends now, not at the next notification that fails.
         if peerHungUp() { shutdownSocketLocked() }
+        // A subscriber stays for its notifications: the writer keeps the connection then.
+        if keepOpenForNotifications { startWriterLocked() }
+        let writerEnds = writerStarted
+        if !writerEnds { closed = true }
         cond.broadcast()
         cond.unlock()
+        if !writerEnds { finish() }
     }
 
     var clientHasGone: Bool { peerHungUp() }
@@ -117,6 +131,7 @@ final class ServerConnection: RPCSession, @unchecked Sendable {
                 let rest = Array(line[sent...])
                 outboxBytes += rest.count
                 outbox.insert(rest, at: 0)
+                startWriterLocked()
             }
             // Wake the writer only when it has work: a needless wake-up per request costs more
             // than the rest of a small request.
@@ -126,6 +141,7 @@ final class ServerConnection: RPCSession, @unchecked Sendable {
         }
         outboxBytes += line.count
         outbox.append(line)
+        startWriterLocked()
         cond.broadcast()
         return true
     }
@@ -249,6 +265,7 @@ final class ServerConnection: RPCSession, @unchecked Sendable {
         }
         outboxBytes += line.count
         outbox.append(line)
+        startWriterLocked()
         cond.broadcast()
         return true
     }
@@ -269,6 +286,7 @@ final class ServerConnection: RPCSession, @unchecked Sendable {
             return
         }
         keepOpenForNotifications = true
+        startWriterLocked()
         closeActions.append(action)
         cond.unlock()
     }
