@@ -2,7 +2,8 @@
 # user manager, bash-completion and fish look on their own.
 PREFIX ?= $(HOME)/.local
 BINDIR ?= $(PREFIX)/bin
-# The image helper contactsd starts; it looks for it in ../libexec/contactsd from its own directory.
+# The image helper contactsd starts, and the full client contactsctl runs for every command
+# but query-email; each looks in ../libexec/contactsd from its own directory.
 LIBEXECDIR ?= $(PREFIX)/libexec/contactsd
 DATADIR ?= $(PREFIX)/share
 UNITDIR ?= $(DATADIR)/systemd/user
@@ -16,7 +17,8 @@ SWIFT ?= swift
 # A release build links the Swift runtime and Foundation statically, in a build directory of
 # its own (the flag applies to everything built with it): contactsd keeps some 6 MiB fewer
 # pages of shared libraries resident. (contactsctl, which completion and mail clients start on
-# every keystroke, is one static executable in every build: Package.swift links it so.)
+# every keystroke, and contactsctl-full are static executables in every build: Package.swift
+# links them so.)
 STATIC_DIR = .build-static
 # Linked by lld with relative relocations packed (DT_RELR, glibc 2.36): the relocations of a
 # position-independent static-stdlib binary were 1.8 MB, read once at start and then kept
@@ -39,6 +41,7 @@ build:
 	$(SWIFT_BUILD) --product contactsd
 	$(SWIFT_BUILD) --product contactsd-imaging
 	$(SWIFT_BUILD) --product contactsctl
+	$(SWIFT_BUILD) --product contactsctl-full
 
 # Where `build` puts the programs (scripts/run.sh starts contactsd from there).
 bin-dir:
@@ -53,13 +56,14 @@ bench:
 	$(RELEASE_BUILD) --product contactsd
 	$(RELEASE_BUILD) --product contactsd-imaging
 	$(RELEASE_BUILD) --product contactsctl
+	$(RELEASE_BUILD) --product contactsctl-full
 	$(RELEASE_BUILD) --product contacts-bench
 	$$($(RELEASE_BUILD) --show-bin-path)/contacts-bench $(BENCH_ARGS)
 
 install: build
 	install -d -m 0755 $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(LIBEXECDIR)
 	install -m 0755 $(BUILD_DIR)/contactsd $(BUILD_DIR)/contactsctl $(DESTDIR)$(BINDIR)/
-	install -m 0755 $(BUILD_DIR)/contactsd-imaging $(DESTDIR)$(LIBEXECDIR)/
+	install -m 0755 $(BUILD_DIR)/contactsd-imaging $(BUILD_DIR)/contactsctl-full $(DESTDIR)$(LIBEXECDIR)/
 	sed 's|%h/.local/bin|$(BINDIR)|' systemd/contactsd.service > $(DESTDIR)$(UNITDIR)/contactsd.service
 	install -m 0644 systemd/contactsd.socket $(DESTDIR)$(UNITDIR)/contactsd.socket
 	install -m 0644 systemd/contactsd-carddav.socket $(DESTDIR)$(UNITDIR)/contactsd-carddav.socket
@@ -76,7 +80,7 @@ install: build
 
 uninstall:
 	@systemctl --user disable --now contactsd-carddav.socket contactsd.socket contactsd.service >/dev/null 2>&1 || true
-	rm -f $(DESTDIR)$(BINDIR)/contactsd $(DESTDIR)$(BINDIR)/contactsctl $(DESTDIR)$(LIBEXECDIR)/contactsd-imaging
+	rm -f $(DESTDIR)$(BINDIR)/contactsd $(DESTDIR)$(BINDIR)/contactsctl $(DESTDIR)$(LIBEXECDIR)/contactsd-imaging $(DESTDIR)$(LIBEXECDIR)/contactsctl-full
 	-rmdir $(DESTDIR)$(LIBEXECDIR) 2>/dev/null
 	rm -f $(DESTDIR)$(UNITDIR)/contactsd.service $(DESTDIR)$(UNITDIR)/contactsd.socket $(DESTDIR)$(UNITDIR)/contactsd-carddav.socket
 	rm -f $(DESTDIR)$(BASHDIR)/contactsctl $(DESTDIR)$(ZSHDIR)/_contactsctl $(DESTDIR)$(FISHDIR)/contactsctl.fish

@@ -1,13 +1,16 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// contactsctl is one static executable: no dynamic loader, no relocations, no shared library to
-// map at start (mail clients and shells start it on every completion; 2.6 ms to 1.3 ms). lld
-// takes the static archives in any order; Foundation's own parts are named, as a build without
-// -static-stdlib does not name them. A sanitizer's runtime cannot be linked so: the sanitized
-// builds (scripts/test-sanitizers.sh) link it as usual.
+// The clients are static executables: no dynamic loader, no relocations, no shared library to
+// map at start (mail clients and shells start them on every completion). lld takes the static
+// archives in any order; Foundation's own parts are named for the full client, as a build
+// without -static-stdlib does not name them. A sanitizer's runtime cannot be linked so: the
+// sanitized builds (scripts/test-sanitizers.sh) link them as usual.
+let sanitized = Context.environment["CONTACTSD_SANITIZED"] != nil
 let staticExecutable: [LinkerSetting] =
-    Context.environment["CONTACTSD_SANITIZED"] != nil
+    sanitized ? [] : [.unsafeFlags(["-static-executable", "-use-ld=lld"])]
+let staticFoundationExecutable: [LinkerSetting] =
+    sanitized
     ? []
     : [
         .unsafeFlags([
@@ -21,6 +24,7 @@ let package = Package(
     products: [
         .executable(name: "contactsd", targets: ["contactsd"]),
         .executable(name: "contactsctl", targets: ["contactsctl"]),
+        .executable(name: "contactsctl-full", targets: ["contactsctl-full"]),
         .executable(name: "contactsd-imaging", targets: ["contactsd-imaging"]),
     ],
     targets: [
@@ -63,8 +67,8 @@ let package = Package(
         // could not be: what the four shims above share.
         .target(name: "LateLibrary"),
 
-        // What is not about contacts: system calls and their errors, files, XDG paths, time,
-        // the parallel pipeline, SHA-256, base64, log levels.
+        // What is not about contacts: system calls and their errors, files, time, the parallel
+        // pipeline, SHA-256, base64, log levels.
         .target(name: "ContactsSupport", dependencies: ["SHA256Kernel", "CSystem"]),
         // System calls and C library functions the Glibc module leaves out (syncfs, malloc_trim).
         .target(name: "CSystem"),
@@ -78,6 +82,12 @@ let package = Package(
         .target(name: "CardDAVServer", dependencies: ["HTTPServer", "DAVXML", "VCard", "ContactsSupport"]),
         // A small, exact JSON value type with its own parser and writer.
         .target(name: "JSONCore"),
+        // Where contactsd's files and socket are by the XDG Base Directory rules, and the
+        // process's environment they are read from (the C library alone).
+        .target(name: "BaseDirectories"),
+        // query-email as mail clients run it: the request, one round trip over the socket, the
+        // lines printed; the C library and JSONCore alone, so that the small client is small.
+        .target(name: "MailCompletion", dependencies: ["BaseDirectories", "JSONCore"]),
         // A JSON-RPC 2.0 engine and its Unix-socket transport; knows nothing about contacts.
         .target(name: "JSONRPC", dependencies: ["JSONCore", "ContactsSupport"]),
         // A lossless vCard codec (2.1, 3.0, 4.0 in; 3.0 and 4.0 out); knows nothing about contacts.
@@ -139,15 +149,20 @@ let package = Package(
             dependencies: [
                 "ContactsAPI", "ContactsStore", "Thumbnails", "ContactsCore", "ContactsSupport", "VCard", "JSONRPC", "JSONCore", "CSystemd",
                 "CSystem", "CardDAV", "ContactsSync", "PhoneNumbers", "Duplicates", "StoredDuplicates", "ContactsCSV", "HTTPServer",
-                "CardDAVServer", "GooglePeople", "Secrets", "GOAShim", "MailHeaders", "MailFiles", "QRShim",
+                "CardDAVServer", "GooglePeople", "Secrets", "GOAShim", "MailHeaders", "MailFiles", "QRShim", "BaseDirectories",
             ]),
         // The command-line client's logic; links no library it would have to load (mail headers
         // and QR codes are the daemon's to make), so that it can be one static executable.
-        .target(name: "ContactsControl", dependencies: ["ContactsAPI", "JSONRPC", "JSONCore", "ContactsSupport", "MailFiles"]),
+        .target(
+            name: "ContactsControl",
+            dependencies: ["ContactsAPI", "JSONRPC", "JSONCore", "ContactsSupport", "MailFiles", "BaseDirectories", "MailCompletion"]),
 
         // jemalloc is linked here, into the executable alone: it serves the daemon's every malloc.
         .executableTarget(name: "contactsd", dependencies: ["ContactsAPI", "ContactsDaemon", "CJemalloc", "JemallocSettings"]),
-        .executableTarget(name: "contactsctl", dependencies: ["ContactsControl"], linkerSettings: staticExecutable),
+        // contactsctl answers query-email itself without mapping Foundation, and runs
+        // contactsctl-full, the whole client, for everything else.
+        .executableTarget(name: "contactsctl", dependencies: ["MailCompletion", "BaseDirectories"], linkerSettings: staticExecutable),
+        .executableTarget(name: "contactsctl-full", dependencies: ["ContactsControl"], linkerSettings: staticFoundationExecutable),
         // Decodes photos for contactsd in a process of its own (started and stopped by it).
         .executableTarget(name: "contactsd-imaging", dependencies: ["VipsImages"]),
         // Generates a corpus and measures the store and the service; run it in release mode.
@@ -197,10 +212,11 @@ let package = Package(
             name: "ContactsDaemonTests",
             dependencies: [
                 "ContactsDaemon", "ContactsAPI", "ContactsStore", "ContactsCore", "ContactsSupport", "JSONRPC", "JSONCore", "TestSupport",
-                "CardDAVServer",
+                "CardDAVServer", "BaseDirectories",
             ]),
         // The client's parser, help and tables.
-        .testTarget(name: "ContactsControlTests", dependencies: ["ContactsControl", "ContactsAPI", "JSONCore", "ContactsCore"]),
+        .testTarget(
+            name: "ContactsControlTests", dependencies: ["ContactsControl", "ContactsAPI", "JSONCore", "ContactsCore", "MailCompletion"]),
         // Helpers shared by the test targets (hostile images, the material in ../shared).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(

@@ -7,6 +7,7 @@ swift build --product contacts-bench >/dev/null
 swift build --product contactsd >/dev/null
 swift build --product contactsd-imaging >/dev/null
 swift build --product contactsctl >/dev/null
+swift build --product contactsctl-full >/dev/null
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
 BENCH_IDLE_SECONDS=3 "$(swift build --show-bin-path)/contacts-bench" --contacts 1000 --json "$out"

@@ -1,3 +1,4 @@
+import BaseDirectories
 import ContactsAPI
 import ContactsSupport
 import Foundation
@@ -58,19 +59,6 @@ public enum ContactsCtl {
         return status
     }
 
-    /// The process's environment, read from `environ` as it is (ProcessInfo's takes some
-    /// hundred microseconds more to set itself up, of a start mail clients wait for).
-    public static func environment() -> [String: String] {
-        var out: [String: String] = [:]
-        var p = environ
-        while let entry = p.pointee {
-            let s = String(cString: entry)
-            // The first of a name given twice, as getenv finds it.
-            if let eq = s.utf8.firstIndex(of: UInt8(ascii: "=")), case let name = String(s[..<eq]), out[name] == nil {
-                out[name] = String(s[s.index(after: eq)...])
-            }
-            p += 1
-        }
-        return out
-    }
+    /// The process's environment (`ProcessEnvironment`).
+    public static func environment() -> [String: String] { ProcessEnvironment.current() }
 }

@@ -1,3 +1,4 @@
+import BaseDirectories
 import ContactsSupport
 import Foundation
 import XCTest

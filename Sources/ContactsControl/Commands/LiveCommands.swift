@@ -3,52 +3,33 @@ import ContactsSupport
 import Glibc
 import JSONCore
 import JSONRPC
+import MailCompletion
 
 /// Verbs that other programs call: mail clients, shells, and people watching changes.
 enum LiveCommands {
-    /// mutt's query format: a header line, then `email<TAB>name<TAB>label` per address.
+    /// mutt's query format: a header line, then `email<TAB>name<TAB>label` per address (as the
+    /// small `contactsctl` prints it, from the same `QueryEmail`).
     static func queryEmail(_ inv: inout Invocation) throws -> Int32 {
-        let text = inv.arguments[0]
-        // Mail clients show a short list; more than a hundred matches helps nobody choose.
-        var limit = MailQuery.defaultLimit
+        var query = QueryEmail(text: inv.arguments[0], header: !inv.flag("no-header"))
         if let n = inv.value("limit") {
             guard let v = Int(n), MailQuery.limits.contains(v) else {
                 throw UsageError(message: "--limit must be a positive number, not '\(n)'", command: "contactsctl query-email")
             }
-            limit = v
+            query.limit = v
         }
         // Every address of every matching contact (collected ones too), ranked by the daemon:
         // those written to first, then those heard from, then the rest. (No folding here: the
         // client stays free of the transliterator, which costs milliseconds to load.)
-        let result = try inv.call(MailQuery(text: text, limit: limit, fields: ["address", "name", "label"]))
+        let result = try inv.call(MailQuery(text: query.text, limit: query.limit, fields: Set(QueryEmail.fields)))
         let addresses = result["addresses"]?.arrayValue ?? []
-        func each(_ body: (_ address: String, _ name: String, _ label: String) -> Void) {
-            for a in addresses {
-                guard let address = a["address"]?.stringValue else { continue }
-                body(address, a["name"]?.stringValue ?? "", a["label"]?.stringValue ?? "")
-            }
-        }
         if inv.json {
-            var lines: [JSONValue] = []
-            each { lines.append(.string("\($0)\t\($1.replacingTabs())\t\($2.replacingTabs())")) }
+            let lines = addresses.compactMap(QueryEmail.line).map { JSONValue.string($0) }
             inv.output.json(.array(lines))
             return lines.isEmpty ? 1 : 0
         }
-        guard !addresses.isEmpty else {
-            if !inv.flag("no-header") { inv.output.line("No matches for '\(text)'.") }
-            return 1
-        }
-        if !inv.flag("no-header") { inv.output.line("Searching contactsd for '\(text)'... \(addresses.count) found.") }
-        let out = inv.output
-        each { address, name, label in
-            out.write(address)
-            out.write("\t")
-            out.write(name.replacingTabs())
-            out.write("\t")
-            out.write(label.replacingTabs())
-            out.write("\n")
-        }
-        return 0
+        let (text, status) = query.output(addresses)
+        inv.output.write(text)
+        return status
     }
 
     /// Caller ID: `Name (label)` for each contact with the number, the best matches only
@@ -165,8 +146,4 @@ enum LiveCommands {
         }
         return 0
     }
-}
-
-extension String {
-    func replacingTabs() -> String { utf8.contains(0x09) ? split(separator: "\t").joined(separator: " ") : self }
 }

@@ -1,3 +1,4 @@
+import BaseDirectories
 import ContactsAPI
 import ContactsCore
 import ContactsStore

@@ -1,3 +1,4 @@
+import BaseDirectories
 import ContactsCore
 import ContactsSupport
 import Foundation

@@ -3,12 +3,17 @@ import Glibc
 /// Where contactsd keeps things, by the XDG Base Directory rules. The daemon and the client
 /// resolve paths here and nowhere else.
 public struct XDGPaths: Sendable {
-    public var environment: [String: String]
+    /// An environment variable's value.
+    private let variable: @Sendable (String) -> String?
 
-    public init(environment: [String: String]) { self.environment = environment }
+    public init(environment: [String: String]) { variable = { environment[$0] } }
+
+    /// With the variables looked up one by one (`ProcessEnvironment.variable`): no dictionary
+    /// of the environment made, of a start mail clients wait for.
+    public init(variable: @escaping @Sendable (String) -> String?) { self.variable = variable }
 
     private func absolute(_ key: String) -> String? {
-        guard let v = environment[key], v.hasPrefix("/") else { return nil }  // relative values are ignored, as the spec says
+        guard let v = variable(key), v.hasPrefix("/") else { return nil }  // relative values are ignored, as the spec says
         return v
     }
 
@@ -34,7 +39,7 @@ public struct XDGPaths: Sendable {
 
     /// The socket a client should use: `CONTACTSD_SOCKET`, else the default.
     public var clientSocket: String {
-        if let s = environment["CONTACTSD_SOCKET"], !s.isEmpty { return s }
+        if let s = variable("CONTACTSD_SOCKET"), !s.isEmpty { return s }
         return defaultSocket
     }
 }

@@ -1,0 +1,4 @@
+import ContactsControl
+import Foundation
+
+exit(ContactsCtl.main(Array(CommandLine.arguments.dropFirst())))
