@@ -1050,7 +1050,7 @@ _contactsctl() {
     " delete") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " remove") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " move") COMPREPLY=($(compgen -W '--to --json --socket --no-color --help -h' -- "$cur")) ;;
-    " duplicates") COMPREPLY=($(compgen -W '--min-score --limit -n --json --socket --no-color --help -h' -- "$cur")) ;;
+    " duplicates") COMPREPLY=($(compgen -W '--min-score --limit -n --collected --json --socket --no-color --help -h' -- "$cur")) ;;
     " merge") COMPREPLY=($(compgen -W '--into --dry-run -n --auto --json --socket --no-color --help -h' -- "$cur")) ;;
     " not-duplicates") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;
     " history") COMPREPLY=($(compgen -W '--json --socket --no-color --help -h' -- "$cur")) ;;

@@ -431,6 +431,7 @@ complete -c contactsctl -n "__contactsctl_at ' move'" -l help -s h -d 'show help
 complete -c contactsctl -n "__contactsctl_arg ' move' '*'" -x -a '(contactsctl __complete contacts (commandline -ct) 2>/dev/null)'
 complete -c contactsctl -n "__contactsctl_at ' duplicates'" -l min-score -r -d 'leave out groups below SCORE, 0 to 1 (default 0.5)'
 complete -c contactsctl -n "__contactsctl_at ' duplicates'" -l limit -s n -r -d 'at most N groups'
+complete -c contactsctl -n "__contactsctl_at ' duplicates'" -l collected -d 'compare the addresses collected from mail too'
 complete -c contactsctl -n "__contactsctl_at ' duplicates'" -l json -d 'print machine-readable JSON'
 complete -c contactsctl -n "__contactsctl_at ' duplicates'" -l socket -r -F -d 'the daemon'\''s socket (default $CONTACTSD_SOCKET, then $XDG_RUNTIME_DIR/contactsd.sock)'
 complete -c contactsctl -n "__contactsctl_at ' duplicates'" -l no-color -d 'never colour the output'

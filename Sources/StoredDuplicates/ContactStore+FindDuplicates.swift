@@ -17,9 +17,12 @@ public struct StoredDuplicateGroup: Sendable, Equatable {
 /// merge run against what the store gives them (it knows neither).
 extension ContactStore {
     /// The groups of likely duplicates, best first; `minScore` nil: the finder's default.
-    public func duplicates(minScore: Double? = nil, limit: Int? = nil) throws -> [StoredDuplicateGroup] {
+    /// `collected`: whether contacts collected from mail are compared too.
+    public func duplicates(minScore: Double? = nil, limit: Int? = nil, collected: CollectedScope = .excluded) throws
+        -> [StoredDuplicateGroup]
+    {
         let region = PhoneRegion.current
-        let found = try comparedContacts(region: region) { c, numbers in
+        let found = try comparedContacts(region: region, collected: collected) { c, numbers in
             DuplicateCandidate(
                 id: c.id, name: c.name, structuredName: c.structuredName, emails: c.emails.map(\.value),
                 phones: zip(c.phones, numbers).compactMap { DuplicateCandidate.phoneKey(e164: $1, text: $0.value) },

@@ -32,6 +32,22 @@ public struct ContactFilter: Sendable, Equatable {
         "account": APISchema.nullableString, "collected": ["enum": .array(Collected.allCases.map { .string($0.rawValue) })],
     ]
 
+    /// The `collected` parameter, as each method that takes it declares it.
+    public static var collectedParam: RPCParam {
+        RPCParam(
+            "collected", "The contacts collected from mail: exclude (the default), include, or only them.",
+            schema: properties["collected"] ?? APISchema.string)
+    }
+
+    /// The `collected` parameter `p` gives (exclude when absent).
+    public static func collected(_ p: RPCParams) throws(RPCError) -> Collected {
+        guard let c = try p.optionalString("collected") else { return .exclude }
+        guard let v = Collected(rawValue: c) else {
+            throw .invalidParams("'collected' must be exclude, include or only, not '\(c)'", field: "collected")
+        }
+        return v
+    }
+
     /// The filters `p` gives (other members are not looked at).
     public init(_ p: RPCParams) throws(RPCError) {
         text = try p.optionalString("text")
@@ -43,12 +59,7 @@ public struct ContactFilter: Sendable, Equatable {
             }
             account = a.stringValue.map(Account.named) ?? .local
         }
-        if let c = try p.optionalString("collected") {
-            guard let v = Collected(rawValue: c) else {
-                throw .invalidParams("'collected' must be exclude, include or only, not '\(c)'", field: "collected")
-            }
-            collected = v
-        }
+        collected = try Self.collected(p)
     }
 
     public var json: JSONObject {

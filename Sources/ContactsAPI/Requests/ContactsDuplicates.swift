@@ -10,6 +10,7 @@ public struct ContactsDuplicates: APIRequest {
             RPCParam(
                 "minScore", "Leave out groups scoring below this (0 to 1, default 0.5; look-alikes score lower).",
                 schema: ["type": "number", "minimum": .double(scores.lowerBound), "maximum": .double(scores.upperBound)]),
+            ContactFilter.collectedParam,
         ], result: "groups",
         schema: [
             "type": "object", "required": ["groups"],
@@ -36,13 +37,25 @@ public struct ContactsDuplicates: APIRequest {
 
     public var limit: Int?
     public var minScore: Double?
+    /// Whether the contacts collected from mail are compared (by default not: strangers who
+    /// share a name are no one's duplicates; `include` finds a collected address that belongs
+    /// on a contact).
+    public var collected = ContactFilter.Collected.exclude
 
-    public init(limit: Int? = nil, minScore: Double? = nil) { (self.limit, self.minScore) = (limit, minScore) }
+    public init(limit: Int? = nil, minScore: Double? = nil, collected: ContactFilter.Collected = .exclude) {
+        (self.limit, self.minScore, self.collected) = (limit, minScore, collected)
+    }
 
     public init(_ p: RPCParams) throws(RPCError) {
         limit = try p.optionalInt("limit", in: Self.limits)
         minScore = try p.optionalDouble("minScore", in: Self.scores)
+        collected = try ContactFilter.collected(p)
     }
 
-    public var params: JSONObject { .present(["limit": limit.map { .int($0) }, "minScore": minScore.map { .double($0) }]) }
+    public var params: JSONObject {
+        .present([
+            "limit": limit.map { .int($0) }, "minScore": minScore.map { .double($0) },
+            "collected": collected == .exclude ? nil : .string(collected.rawValue),
+        ])
+    }
 }

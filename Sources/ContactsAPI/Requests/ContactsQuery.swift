@@ -11,9 +11,7 @@ public struct ContactsQuery: APIRequest {
             RPCParam("group", "Only members of this group (name or id).", schema: APISchema.string),
             RPCParam(
                 "account", "Only the contacts of this sync account; null: only those no account has.", schema: APISchema.nullableString),
-            RPCParam(
-                "collected", "The contacts collected from mail: exclude (the default), include, or only them.",
-                schema: ContactFilter.properties["collected"] ?? APISchema.string),
+            ContactFilter.collectedParam,
             RPCParam(
                 "sort", "Sort keys, first wins; default name ascending (frequency: descending, the most written to first).",
                 schema: ["type": "array", "items": APISchema.ref("SortKey")]),

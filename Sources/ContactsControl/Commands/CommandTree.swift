@@ -104,6 +104,7 @@ public enum CommandTree {
                 options: [
                     OptionSpec("min-score", value: "SCORE", help: "leave out groups below SCORE, 0 to 1 (default 0.5)"),
                     OptionSpec("limit", short: "n", value: "N", help: "at most N groups"),
+                    OptionSpec("collected", help: "compare the addresses collected from mail too"),
                 ],
                 run: DuplicateCommands.list),
             CommandSpec(

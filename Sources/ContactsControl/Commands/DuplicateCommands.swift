@@ -13,6 +13,7 @@ enum DuplicateCommands {
             }
             request.minScore = score
         }
+        if inv.flag("collected") { request.collected = .include }
         guard let result = try inv.callForPeople(request) else { return 0 }
         let groups = result["groups"]?.arrayValue ?? []
         guard !groups.isEmpty else {

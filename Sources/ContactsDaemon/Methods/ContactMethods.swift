@@ -91,17 +91,21 @@ enum ContactMethods {
     }
 
     /// The store's query for the API's filters and sort keys (none: by name).
+    /// The store's scope for the API's `collected`.
+    static func scope(_ collected: ContactFilter.Collected) -> CollectedScope {
+        switch collected {
+        case .exclude: .excluded
+        case .include: .included
+        case .only: .only
+        }
+    }
+
     static func query(_ filter: ContactFilter, sort: [SortKey]?) -> ContactQuery {
         var q = ContactQuery()
         q.text = filter.text
         q.favoritesOnly = filter.favoritesOnly
         q.group = filter.group
-        q.collected =
-            switch filter.collected {
-            case .exclude: .excluded
-            case .include: .included
-            case .only: .only
-            }
+        q.collected = scope(filter.collected)
         switch filter.account {
         case .local: q.account = .local
         case .named(let name): q.account = .account(name)

@@ -9,7 +9,8 @@ enum DuplicateMethods {
     static func all(store: ContactStore) -> [RPCMethod] {
         [
             RPCMethod(ContactsDuplicates.self) { request, _ in
-                let groups = try store.duplicates(minScore: request.minScore, limit: request.limit)
+                let groups = try store.duplicates(
+                    minScore: request.minScore, limit: request.limit, collected: ContactMethods.scope(request.collected))
                 return [
                     "groups": .array(
                         groups.map { g in

@@ -10,14 +10,18 @@ extension ContactStore {
     /// Every contact with the fields duplicates compare (its name and the name's parts,
     /// emails, phones and messaging addresses; nothing else is decoded) and each phone's E.164
     /// form (its stored key; the few a large import left unkeyed are parsed here), made into
-    /// `T` by `make` on every core, in name order, with their rowids.
-    public func comparedContacts<T: Sendable>(region: String?, _ make: @escaping @Sendable (Contact, [String?]) -> T) throws -> (
-        values: [T], rowids: [Int64]
-    ) {
+    /// `T` by `make` on every core, in name order, with their rowids. `collected`: whether
+    /// those collected from mail are among them.
+    public func comparedContacts<T: Sendable>(
+        region: String?, collected: CollectedScope = .included, _ make: @escaping @Sendable (Contact, [String?]) -> T
+    ) throws -> (values: [T], rowids: [Int64]) {
         noteRead()
         return try read { db in
             try searchIndex.loadIfNeeded(db)
-            return try DuplicateCandidateReader.compared(db, region: region, nameOrder: searchIndex.rowidsInNameOrder(), make)
+            let everyone = searchIndex.takesEveryone(collected)
+            return try DuplicateCandidateReader.compared(
+                db, region: region, nameOrder: searchIndex.rowidsInNameOrder(collected: everyone ? .included : collected),
+                onlyThose: !everyone, make)
         }
     }
 

@@ -35,15 +35,19 @@ enum DuplicateCandidateReader {
         }
     }
 
-    /// Every contact in `nameOrder` (rowids; those missing from it come last) with the fields
-    /// duplicates compare, made into `T` by `make`, with its rowid.
+    /// Every contact in `nameOrder` (rowids; those missing from it come last, or are left out
+    /// when `onlyThose`) with the fields duplicates compare, made into `T` by `make`, with its
+    /// rowid.
     static func compared<T: Sendable>(
-        _ db: Database, region: String?, nameOrder: [Int64], _ make: @escaping @Sendable (Contact, [String?]) -> T
+        _ db: Database, region: String?, nameOrder: [Int64], onlyThose: Bool = false,
+        _ make: @escaping @Sendable (Contact, [String?]) -> T
     ) throws -> (values: [T], rowids: [Int64]) {
         // Each batch is decoded while the next is read.
         let decoding = Overlapped<[T]>(ahead: 2 * Parallel.cores)
         var rowids: [Int64] = []
-        try rows(db, where: nil) { batch in
+        let taken = onlyThose ? Set(nameOrder) : nil
+        try rows(db, where: nil) { all in
+            let batch = taken.map { taken in all.filter { taken.contains($0.rowid) } } ?? all
             decoding.run {
                 batch.map { row in
                     let (c, numbers) = comparedFields(row, region: region)

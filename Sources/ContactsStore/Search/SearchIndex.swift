@@ -110,10 +110,19 @@ final class SearchIndex: @unchecked Sendable {
     }
 
     /// Every contact's rowid, in name order.
-    func rowidsInNameOrder() -> [Int64] {
+    /// Whether `collected` takes every contact there is (it leaves out collected ones and
+    /// there are none).
+    func takesEveryone(_ collected: CollectedScope) -> Bool {
         pthread_rwlock_rdlock(&lock)
         defer { pthread_rwlock_unlock(&lock) }
-        return slots.map(\.rowid)
+        return collected == .included || (collected == .excluded && !anyCollected)
+    }
+
+    func rowidsInNameOrder(collected: CollectedScope = .included) -> [Int64] {
+        pthread_rwlock_rdlock(&lock)
+        defer { pthread_rwlock_unlock(&lock) }
+        if collected == .included { return slots.map(\.rowid) }
+        return slots.compactMap { collected.admits($0.collected) ? $0.rowid : nil }
     }
 
     /// Whether slot `i` sorts before the entry with `key` and `rowid`.

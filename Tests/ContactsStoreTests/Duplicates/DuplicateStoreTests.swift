@@ -1,5 +1,6 @@
 import ContactsCore
 import Duplicates
+import Foundation
 import StoredDuplicates
 import TestSupport
 import VCard
@@ -24,6 +25,25 @@ final class DuplicateStoreTests: GermanStoreTestCase {
             if case .created(let id) = o { ids[["anna1", "anna2", "jose1", "jose2", "bo1", "bo2"][k]] = id }
         }
         return ids
+    }
+
+    func testContactsCollectedFromMailAreComparedOnlyWhenAsked() throws {
+        let kate = try add("Kate Bell", emails: ["kate@home.example"]).id
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let heard = [("kate@work.example", "Kate Bell"), ("bob@one.example", "Bob Stranger"), ("bob@two.example", "Bob Stranger")]
+        let r = try store.recordMail(
+            heard.enumerated().map { i, h in
+                MailSighting(messageID: "<\(i)@x>", date: now, heardFrom: [MailAddress(address: h.0, name: h.1)])
+            })
+        XCTAssertEqual(r.collected.count, 3)
+        // Sharing a name alone, as collected contacts can (no address on a contact is collected),
+        // scores below the default: asked for with a lower one.
+        XCTAssertEqual(try store.duplicates(minScore: 0.3).count, 0, "strangers from mail are no one's duplicates")
+        let all = try store.duplicates(minScore: 0.3, collected: .included)
+        XCTAssertEqual(all.count, 2)
+        XCTAssertTrue(all.contains { $0.group.ids.contains(kate) }, "a collected address that belongs on a contact")
+        let among = try store.duplicates(minScore: 0.3, collected: .only)
+        XCTAssertEqual(among.map(\.names), [["Bob Stranger", "Bob Stranger"]])
     }
 
     func testDuplicatesAreFoundFromTheStoredContacts() throws {
