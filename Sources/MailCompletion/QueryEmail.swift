@@ -29,25 +29,41 @@ public struct QueryEmail: Equatable, Sendable {
 
     /// What is printed for the addresses of a `mail.query` result, and the exit status (1
     /// when none matched): a header line unless left out, then `address<TAB>name<TAB>label`.
-    public func output(_ addresses: [JSONValue]) -> (text: String, status: Int32) {
-        let found = addresses.compactMap(Self.line)
-        guard !found.isEmpty else { return (header ? "No matches for '\(text)'.\n" : "", 1) }
-        var out = header ? "Searching contactsd for '\(text)'... \(found.count) found.\n" : ""
-        for line in found {
-            out += line
-            out += "\n"
-        }
-        return (out, 0)
+    /// (Bytes appended, not strings joined: a mail client waits for them.)
+    public func output(_ addresses: [JSONValue]) -> (bytes: [UInt8], status: Int32) {
+        var lines: [UInt8] = []
+        lines.reserveCapacity(addresses.count * 64)
+        var found = 0
+        for a in addresses where Self.append(a, to: &lines) { found += 1 }
+        guard found > 0 else { return (header ? Array("No matches for '\(text)'.\n".utf8) : [], 1) }
+        guard header else { return (lines, 0) }
+        return (Array("Searching contactsd for '\(text)'... \(found) found.\n".utf8) + lines, 0)
     }
 
-    /// One address's line, without its newline (nil: an entry without an address). A tab in
-    /// a name or label would start a column of its own: it becomes a space.
+    /// One address's line, without its newline (nil: an entry without an address).
     public static func line(_ a: JSONValue) -> String? {
-        guard let address = a["address"]?.stringValue else { return nil }
-        return "\(address)\t\((a["name"]?.stringValue ?? "").replacingTabs())\t\((a["label"]?.stringValue ?? "").replacingTabs())"
+        var bytes: [UInt8] = []
+        guard append(a, to: &bytes) else { return nil }
+        return String(decoding: bytes.dropLast(), as: UTF8.self)
     }
-}
 
-extension String {
-    fileprivate func replacingTabs() -> String { utf8.contains(0x09) ? split(separator: "\t").joined(separator: " ") : self }
+    /// Appends an address's line and its newline; false for an entry without an address. A
+    /// tab in a name or label would start a column of its own: it becomes a space (a run of
+    /// them one space, none at either end).
+    static func append(_ a: JSONValue, to out: inout [UInt8]) -> Bool {
+        guard let address = a["address"]?.stringValue else { return false }
+        func column(_ value: String) {
+            out.append(0x09)
+            if value.utf8.contains(0x09) {
+                out.append(contentsOf: value.split(separator: "\t").joined(separator: " ").utf8)
+            } else {
+                out.append(contentsOf: value.utf8)
+            }
+        }
+        out.append(contentsOf: address.utf8)
+        column(a["name"]?.stringValue ?? "")
+        column(a["label"]?.stringValue ?? "")
+        out.append(0x0A)
+        return true
+    }
 }

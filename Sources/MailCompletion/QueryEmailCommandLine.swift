@@ -14,7 +14,9 @@ public struct QueryEmailCommandLine: Equatable, Sendable {
         var header = true
         var socket: String?
         var onlyOperands = false
-        var rest = args[...]
+        var rest = args
+        // Whether `arg` is the option `name` (`name VALUE` or `name=VALUE`), and then its value
+        // (nil: none followed).
         func value(_ name: String, _ arg: String) -> String?? {
             if arg == name { return .some(rest.popFirst()) }
             if arg.hasPrefix(name + "=") { return .some(String(arg.dropFirst(name.count + 1))) }

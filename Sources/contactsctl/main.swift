@@ -16,9 +16,9 @@ if let command = QueryEmailCommandLine(arguments.dropFirst()) {
     if let result = OneRequest.result(socket: socket, method: QueryEmail.method, params: command.query.params),
         let addresses = result["addresses"]?.arrayValue
     {
-        let (text, status) = command.query.output(addresses)
+        let (bytes, status) = command.query.output(addresses)
         // A reader that went away (`| head`) is no error of ours.
-        _ = StandardOutput.write(text)
+        _ = StandardOutput.write(bytes)
         exit(status)
     }
 }

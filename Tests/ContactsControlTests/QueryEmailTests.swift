@@ -52,15 +52,21 @@ final class QueryEmailTests: XCTestCase {
         let addresses: [JSONValue] = [
             ["address": "kate@mac.com", "name": "Kate Bell", "label": "work"],
             ["address": "anna@mac.com", "name": "Anna\tHaro", "label": .null],
+            ["address": "x@mac.com", "name": "\tTabs\t\tin a row\t", "label": "a\tb"],
             ["name": "no address"],
         ]
+        func text(_ out: (bytes: [UInt8], status: Int32)) -> String { String(decoding: out.bytes, as: UTF8.self) }
         let out = QueryEmail(text: "a").output(addresses)
         XCTAssertEqual(out.status, 0)
-        XCTAssertEqual(out.text, "Searching contactsd for 'a'... 2 found.\nkate@mac.com\tKate Bell\twork\nanna@mac.com\tAnna Haro\t\n")
         XCTAssertEqual(
-            QueryEmail(text: "a", header: false).output(addresses).text, "kate@mac.com\tKate Bell\twork\nanna@mac.com\tAnna Haro\t\n")
-        XCTAssertEqual(QueryEmail(text: "zz").output([]).text, "No matches for 'zz'.\n")
+            text(out),
+            "Searching contactsd for 'a'... 3 found.\nkate@mac.com\tKate Bell\twork\nanna@mac.com\tAnna Haro\t\nx@mac.com\tTabs in a row\ta b\n"
+        )
+        XCTAssertEqual(
+            text(QueryEmail(text: "a", header: false).output(addresses)),
+            "kate@mac.com\tKate Bell\twork\nanna@mac.com\tAnna Haro\t\nx@mac.com\tTabs in a row\ta b\n")
+        XCTAssertEqual(text(QueryEmail(text: "zz").output([])), "No matches for 'zz'.\n")
         XCTAssertEqual(QueryEmail(text: "zz").output([]).status, 1)
-        XCTAssertEqual(QueryEmail(text: "zz", header: false).output([]).text, "")
+        XCTAssertEqual(text(QueryEmail(text: "zz", header: false).output([])), "")
     }
 }

@@ -27,8 +27,8 @@ enum LiveCommands {
             inv.output.json(.array(lines))
             return lines.isEmpty ? 1 : 0
         }
-        let (text, status) = query.output(addresses)
-        inv.output.write(text)
+        let (bytes, status) = query.output(addresses)
+        inv.output.write(String(decoding: bytes, as: UTF8.self))
         return status
     }
 
