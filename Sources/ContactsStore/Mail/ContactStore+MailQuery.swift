@@ -44,24 +44,30 @@ extension ContactStore {
             var next = order[...]
             // Contacts without an address match too: read on until `limit` addresses are found.
             // Each contact's id, name and the emails of its body (the rest of the body stepped
-            // over, not built), a cached statement a row: not the whole contact decoded. (Whether
-            // it was collected, the search index knows.)
-            let row = try db.prepare("SELECT id, name, body FROM contacts WHERE rowid = ?")
-            defer { row.reset() }
+            // over, not built), a cached statement a row: not the whole contact decoded; the
+            // rows the last queries read are kept until the next commit. (Whether a contact was
+            // collected, the search index knows.)
+            let known = mailRows.rows(at: ranks.state)
+            var read: [Int64: MailRows.Row] = [:]
+            let select = try db.prepare("SELECT id, name, body FROM contacts WHERE rowid = ?")
+            defer { select.reset() }
             while out.count < limit, let i = next.popFirst() {
-                row.reset()
-                try row.bind([.int(matches[i].rowid)])
-                guard try row.step() else { continue }
-                let (id, name, collected) = (row.text(0), row.text(1), matches[i].collected)
-                let emails = row.withBytes(2) { (try? JSONParser.members($0, ["emails"]))?[0]?.arrayValue ?? [] }
-                let addresses = emails.compactMap { e -> RankedAddress? in
-                    guard let value = e["value"]?.stringValue else { return nil }
-                    return RankedAddress(address: value, label: e["label"]?.stringValue, contactID: id, name: name, collected: collected)
+                let rowid = matches[i].rowid
+                let row: MailRows.Row
+                if let kept = known[rowid] {
+                    row = kept
+                } else {
+                    guard let fresh = try Self.mailRow(select, rowid) else { continue }
+                    (row, read[rowid]) = (fresh, fresh)
+                }
+                let addresses = row.emails.map {
+                    RankedAddress(address: $0.value, label: $0.label, contactID: row.id, name: row.name, collected: matches[i].collected)
                 }
                 for a in Self.ordered(addresses, ranks: ranks) where out.count < limit && given.insert(a.address) {
                     out.append(a)
                 }
             }
+            mailRows.keep(read, at: ranks.state)
             if statistics {
                 for i in out.indices where ranks.rank(of: out[i].address) != nil {
                     out[i].statistics = try Self.statistics(db, MailAddress.key(out[i].address))
@@ -69,6 +75,17 @@ extension ContactStore {
             }
             return (matches.count, out)
         }
+    }
+
+    /// A contact's id, name and addresses, read with `select` (nil: no such row).
+    static func mailRow(_ select: Statement, _ rowid: Int64) throws -> MailRows.Row? {
+        select.reset()
+        try select.bind([.int(rowid)])
+        guard try select.step() else { return nil }
+        let emails = select.withBytes(2) { (try? JSONParser.members($0, ["emails"]))?[0]?.arrayValue ?? [] }
+        return MailRows.Row(
+            id: select.text(0), name: select.text(1),
+            emails: emails.compactMap { e in e["value"]?.stringValue.map { ($0, e["label"]?.stringValue) } })
     }
 
     /// The ranks as of the store's last commit.

@@ -56,6 +56,8 @@ public final class ContactStore: @unchecked Sendable {
     let cache = ContactCache(capacity: 8192)
     /// Where contacts and addresses rank by mail, kept until the next commit.
     let mailRanking = MailRanking()
+    /// The rows mail queries read lately, kept until the next commit.
+    let mailRows = MailRows()
     /// The photo files, in `photos/` beside the database.
     let photos: PhotoStore
     /// While a backup copies photos, none is removed; what was released waits here.

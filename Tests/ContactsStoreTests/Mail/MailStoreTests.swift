@@ -110,6 +110,23 @@ final class MailStoreTests: StoreTestCase {
         XCTAssertEqual(found.addresses[2].statistics?.received, 2, "read when asked for")
     }
 
+    func testTheRowsAQueryReadServeTheNextUntilACommit() throws {
+        let zed = try add("Zed Query", emails: ["zed@old.example"])
+        let ann = try add("Ann Query", emails: ["ann@one.example", "ann@two.example"])
+        XCTAssertEqual(
+            try store.mailAddresses(matching: "query", limit: 10).addresses.map(\.address),
+            ["ann@one.example", "ann@two.example", "zed@old.example"])
+        XCTAssertEqual(
+            try store.mailAddresses(matching: "query", limit: 10).addresses.map(\.address),
+            ["ann@one.example", "ann@two.example", "zed@old.example"], "the same from the rows kept")
+        _ = try store.update(id: zed.id) { $0.emails = [LabeledValue(value: "zed@new.example", label: "work")] }
+        let after = try store.mailAddresses(matching: "query", limit: 10).addresses
+        XCTAssertEqual(after.map(\.address), ["ann@one.example", "ann@two.example", "zed@new.example"], "a commit drops them")
+        XCTAssertEqual(after.last?.label, "work")
+        _ = try store.update(id: ann.id) { $0.name = "Ann Renamed Query" }
+        XCTAssertEqual(try store.mailAddresses(matching: "query", limit: 10).addresses.first?.name, "Ann Renamed Query")
+    }
+
     func testTheRankTableKeepsAKeysBestRankAndKnowsNoOtherKey() {
         let table = MailRanking.Table([(key: 5, rank: 1.5), (key: -3, rank: 0.5), (key: 5, rank: 2.5), (key: 9, rank: 1)])
         XCTAssertEqual(table[5], 2.5)
