@@ -166,12 +166,13 @@ enum MailBench {
         // core that was idle (or busy with another program) runs the first milliseconds of
         // work two to three times slower, which a 13 ms shell pipeline hardly notices and a
         // query answered in one does.
-        let commands = [(ctl, ["query-email", text], env)] + peers.map { ($0.path, $0.args, $0.env) }
-        let inARow = commands.map { ServiceBench.commandMillis($0.0, $0.1, environment: $0.2, runs: 20) }
+        let commands: [(path: String, args: [String], env: [String: String])] =
+            [(ctl, ["query-email", text], env)] + peers.map { ($0.path, $0.args, $0.env) }
+        let inARow = commands.map { ServiceBench.commandMillis($0.path, $0.args, environment: $0.env, runs: 20) }
         var inTurns = [Double](repeating: .infinity, count: commands.count)
         for _ in 0..<20 {
             for (k, c) in commands.enumerated() {
-                inTurns[k] = min(inTurns[k], ServiceBench.commandMillis(c.0, c.1, environment: c.2, runs: 1))
+                inTurns[k] = min(inTurns[k], ServiceBench.commandMillis(c.path, c.args, environment: c.env, runs: 1))
             }
         }
         let afterQueries = ServiceBench.rssMiB(daemon.process.processIdentifier)

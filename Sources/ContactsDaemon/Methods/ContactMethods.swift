@@ -90,7 +90,6 @@ enum ContactMethods {
         return fields
     }
 
-    /// The store's query for the API's filters and sort keys (none: by name).
     /// The store's scope for the API's `collected`.
     static func scope(_ collected: ContactFilter.Collected) -> CollectedScope {
         switch collected {
@@ -100,6 +99,7 @@ enum ContactMethods {
         }
     }
 
+    /// The store's query for the API's filters and sort keys (none: by name).
     static func query(_ filter: ContactFilter, sort: [SortKey]?) -> ContactQuery {
         var q = ContactQuery()
         q.text = filter.text

@@ -18,10 +18,8 @@ extension ContactStore {
         noteRead()
         return try read { db in
             try searchIndex.loadIfNeeded(db)
-            let everyone = searchIndex.takesEveryone(collected)
-            return try DuplicateCandidateReader.compared(
-                db, region: region, nameOrder: searchIndex.rowidsInNameOrder(collected: everyone ? .included : collected),
-                onlyThose: !everyone, make)
+            let (order, everyone) = searchIndex.rowidsInNameOrder(taking: collected)
+            return try DuplicateCandidateReader.compared(db, region: region, nameOrder: order, onlyThose: !everyone, make)
         }
     }
 

@@ -7,7 +7,8 @@ import ContactsSupport
 /// 2 MiB kept, not the 16 MiB their statistics took; contacts' ranks indexed by rowid, 8 bytes
 /// each); the counts and dates of the few addresses a query gives are read when asked for.
 final class MailRanking: Sendable {
-    /// Ranks by key, sorted: looked up by bisection.
+    /// Ranks by key: sorted and looked up by bisection, or indexed by the key itself when the
+    /// keys are small and close together.
     struct Table: Sendable {
         private var keys: [Int64] = []
         private var ranks: [Double] = []

@@ -110,19 +110,15 @@ final class SearchIndex: @unchecked Sendable {
     }
 
     /// Every contact's rowid, in name order.
-    /// Whether `collected` takes every contact there is (it leaves out collected ones and
-    /// there are none).
-    func takesEveryone(_ collected: CollectedScope) -> Bool {
-        pthread_rwlock_rdlock(&lock)
-        defer { pthread_rwlock_unlock(&lock) }
-        return collected == .included || (collected == .excluded && !anyCollected)
-    }
+    func rowidsInNameOrder() -> [Int64] { rowidsInNameOrder(taking: .included).rowids }
 
-    func rowidsInNameOrder(collected: CollectedScope = .included) -> [Int64] {
+    /// The rowids of the contacts `collected` takes, in name order, and whether they are every
+    /// contact there is (it leaves none out, or leaves out collected ones and there are none).
+    func rowidsInNameOrder(taking collected: CollectedScope) -> (rowids: [Int64], everyone: Bool) {
         pthread_rwlock_rdlock(&lock)
         defer { pthread_rwlock_unlock(&lock) }
-        if collected == .included { return slots.map(\.rowid) }
-        return slots.compactMap { collected.admits($0.collected) ? $0.rowid : nil }
+        if collected == .included || (collected == .excluded && !anyCollected) { return (slots.map(\.rowid), true) }
+        return (slots.compactMap { collected.admits($0.collected) ? $0.rowid : nil }, false)
     }
 
     /// Whether slot `i` sorts before the entry with `key` and `rowid`.
